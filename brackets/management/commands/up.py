@@ -1,0 +1,107 @@
+"""``manage.py up``: everything a newcomer needs to run the desk, in one command.
+
+Migrates the embedded database, loads the QMA catalog, creates the organiser account on
+first run (printing its random password once), and serves the app with waitress on the LAN,
+printing the address and a QR code of it so tablets can join.
+"""
+
+from __future__ import annotations
+
+import secrets
+import socket
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandParser
+
+from brackets.services.catalog import catalog_load_builtin
+
+ORGANISER_USERNAME = "organiser"
+
+
+def lan_address() -> str:
+    """The address other devices on the LAN use to reach this machine.
+
+    Connecting a UDP socket sends nothing; it only asks the OS which interface would route
+    to that address.
+    """
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("10.254.254.254", 1))
+        address: str = probe.getsockname()[0]
+    except OSError:
+        address = "127.0.0.1"
+    finally:
+        probe.close()
+    return address
+
+
+class Command(BaseCommand):
+    help = "データベースを準備し、LAN上でアプリを起動します（Ctrl-Cで停止）。"
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--addr", default="0.0.0.0", help="listen address (default 0.0.0.0)")
+        parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+        parser.add_argument(
+            "--noinput", action="store_true", help="never prompt (for scripts and tests)"
+        )
+        parser.add_argument("--threads", type=int, default=8, help="server threads")
+        parser.add_argument(
+            "--no-serve", action="store_true", help="prepare the database, then exit"
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        call_command("migrate", interactive=False, verbosity=0)
+        loaded = catalog_load_builtin()
+        for version in loaded:
+            self.stdout.write(f"QMAカタログを読み込みました: {version.name}")
+        self.ensure_organiser()
+        if options["no_serve"]:
+            return
+        self.serve(options["addr"], options["port"], options["threads"])
+
+    def ensure_organiser(self) -> None:
+        user_model = get_user_model()
+        if user_model.objects.filter(is_superuser=True).exists():
+            return
+        password = secrets.token_urlsafe(9)
+        user_model.objects.create_superuser(ORGANISER_USERNAME, "", password)
+        banner = "=" * 60
+        self.stdout.write(banner)
+        self.stdout.write("主催者アカウントを作成しました（この表示は一度だけです）")
+        self.stdout.write(f"  ユーザー名: {ORGANISER_USERNAME}")
+        self.stdout.write(f"  パスワード: {password}")
+        self.stdout.write("  変更: ログイン後「パスワード変更」、または")
+        self.stdout.write(f"        python3 manage.py changepassword {ORGANISER_USERNAME}")
+        self.stdout.write(banner)
+
+    def serve(self, addr: str, port: int, threads: int) -> None:
+        from waitress import serve
+
+        from kyushu.wsgi import application
+
+        host = lan_address() if addr in ("0.0.0.0", "") else addr
+        url = f"http://{host}:{port}/"
+        self.stdout.write(f"起動しました: {url}  （Ctrl-Cで停止）")
+        if addr in ("0.0.0.0", ""):
+            self.stdout.write("タブレットは同じWi-Fiで下のQRコードを読み取ってください。")
+            self.print_qr(url)
+        if settings.DEBUG:
+            self.stdout.write("注意: DJANGO_DEBUG が有効です。")
+        self.stdout.flush()
+        try:
+            serve(application, host=addr, port=port, threads=threads, ident="kyushu")
+        except KeyboardInterrupt:
+            pass
+        self.stdout.write("停止しました。")
+
+    def print_qr(self, url: str) -> None:
+        import io
+
+        import segno
+
+        buffer = io.StringIO()
+        segno.make(url, error="l").terminal(out=buffer, compact=True)
+        self.stdout.write(buffer.getvalue())

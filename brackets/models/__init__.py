@@ -1,0 +1,33 @@
+"""Facts the staff enter, and the catalog they choose from.
+
+One module per area; everything is re-exported here so ``from brackets.models import X``
+works everywhere. Models hold fields, constraints and ``__str__``; rules live in
+``brackets.engine`` and writes in ``brackets.services``.
+"""
+
+from brackets.models.catalog import (
+    Difficulty,
+    Format,
+    FormatGroup,
+    Genre,
+    QmaVersion,
+    Rank,
+    SubGenre,
+)
+from brackets.models.entrants import Entrant, EntrantRevision
+from brackets.models.tournament import Membership, Role, Tournament
+
+__all__ = [
+    "Difficulty",
+    "Entrant",
+    "EntrantRevision",
+    "Format",
+    "FormatGroup",
+    "Genre",
+    "Membership",
+    "QmaVersion",
+    "Rank",
+    "Role",
+    "SubGenre",
+    "Tournament",
+]

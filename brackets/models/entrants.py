@@ -1,0 +1,98 @@
+"""Entrants, with every change kept as a revision (nothing typed at the desk is lost)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from brackets.models.tournament import Tournament
+
+CARD_NAME_MAX = 8  # QMA's own limit on a card name.
+Q_LEVEL_MAX = 999
+
+
+class Entrant(models.Model):
+    class OptUp(models.TextChoices):
+        NONE = "", _("なし")
+        PINPOINT = "pinpoint", _("ピンポイント")
+        BOMBER = "bomber", _("ボンバーマン")
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="entrants", verbose_name=_("大会")
+    )
+    name = models.CharField(_("名前"), max_length=100)
+    reading = models.CharField(_("よみがな"), max_length=100, blank=True)
+    card_name = models.CharField(_("カードネーム"), max_length=CARD_NAME_MAX)
+    home_store = models.CharField(_("ホーム店舗"), max_length=100, blank=True)
+    q_level = models.PositiveIntegerField(
+        _("最高Qレベル"), default=0, validators=[MaxValueValidator(Q_LEVEL_MAX)]
+    )
+    seed = models.PositiveIntegerField(
+        _("シード番号"), null=True, blank=True, help_text=_("シード選手のみ。1から")
+    )
+    fee_paid = models.BooleanField(_("参加費"), default=False)
+    checked_in = models.BooleanField(_("受付済"), default=False)
+    notes = models.TextField(_("メモ"), blank=True)
+    # Declarations the 修羅 rules (domain.md H4, H5) read.
+    shura_titles = models.PositiveIntegerField(
+        _("全国大会タイトル数"), default=0, help_text=_("修羅くじ(i)")
+    )
+    shura_local_wins = models.PositiveIntegerField(
+        _("滋賀大会優勝数"), default=0, help_text=_("修羅くじ(ii)")
+    )
+    shura_invited = models.BooleanField(_("シード・招待権保持"), default=False)
+    shura_voluntary = models.BooleanField(_("修羅の道（自主）"), default=False)
+    shura_extra_lots = models.PositiveIntegerField(_("追加くじ（自己申告）"), default=0)
+    past_win_lots = models.PositiveIntegerField(
+        _("過去優勝時のくじ数"), default=0, help_text=_("本大会の過去優勝者のみ（形式くじ）")
+    )
+    opt_up = models.CharField(
+        _("プチ修羅の道"), max_length=20, choices=OptUp.choices, blank=True, default=""
+    )
+    # Optimistic concurrency: a save based on an older revision is refused, not applied.
+    revision = models.PositiveIntegerField(default=1)
+    created_at = models.DateTimeField(_("登録日時"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("更新日時"), auto_now=True)
+
+    class Meta:
+        ordering = ["id"]
+        verbose_name = _("参加者")
+        verbose_name_plural = _("参加者")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "card_name"], name="entrant_unique_card_name"
+            ),
+            models.UniqueConstraint(fields=["tournament", "seed"], name="entrant_unique_seed"),
+            models.CheckConstraint(
+                condition=models.Q(q_level__lte=Q_LEVEL_MAX), name="entrant_q_level_range"
+            ),
+        ]
+        indexes = [models.Index(fields=["tournament", "reading"])]
+
+    def __str__(self) -> str:
+        return f"{self.name}（{self.card_name}）"
+
+
+class EntrantRevision(models.Model):
+    """What an entrant looked like after each save, with who saved it and when."""
+
+    entrant = models.ForeignKey(
+        Entrant, on_delete=models.CASCADE, related_name="revisions", verbose_name=_("参加者")
+    )
+    number = models.PositiveIntegerField(_("版"))
+    data = models.JSONField(_("内容"))
+    action = models.CharField(_("操作"), max_length=30)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, verbose_name=_("入力者")
+    )
+    at = models.DateTimeField(_("日時"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["entrant", "number"]
+        verbose_name = _("参加者の変更履歴")
+        verbose_name_plural = _("参加者の変更履歴")
+        constraints = [
+            models.UniqueConstraint(fields=["entrant", "number"], name="revision_unique_number")
+        ]

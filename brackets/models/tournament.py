@@ -1,0 +1,80 @@
+"""A tournament and who may do what in it."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from brackets.models.catalog import QmaVersion
+
+
+def new_lottery_seed() -> str:
+    """A fresh seed for the tournament's lotteries; stored, shown, and reproducible."""
+    return secrets.token_hex(8)
+
+
+class Tournament(models.Model):
+    class Status(models.TextChoices):
+        PREPARING = "preparing", _("準備中")
+        ENTRY = "entry", _("受付中")
+        RUNNING = "running", _("進行中")
+        FINISHED = "finished", _("終了")
+
+    slug = models.SlugField(_("識別子"), unique=True, help_text=_("URLに使う英数字"))
+    name = models.CharField(_("大会名"), max_length=200)
+    date = models.DateField(_("開催日"), null=True, blank=True)
+    venue = models.CharField(_("会場"), max_length=200, blank=True)
+    capacity = models.PositiveIntegerField(_("定員"), default=64)
+    seed_slots = models.PositiveIntegerField(_("シード枠"), default=8)
+    fee = models.PositiveIntegerField(_("参加費（円）"), default=0)
+    version = models.ForeignKey(
+        QmaVersion, on_delete=models.PROTECT, verbose_name=_("QMAバージョン")
+    )
+    preset = models.SlugField(_("ルールプリセット"), default="shop-top2")
+    status = models.CharField(
+        _("状態"), max_length=20, choices=Status.choices, default=Status.PREPARING
+    )
+    lottery_seed = models.CharField(_("抽選シード"), max_length=64, default=new_lottery_seed)
+    two_person_confirmation = models.BooleanField(_("結果の二重確認"), default=False)
+    created_at = models.DateTimeField(_("作成日時"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["-date", "name"]
+        verbose_name = _("大会")
+        verbose_name_plural = _("大会")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Role(models.TextChoices):
+    ORGANISER = "organiser", _("主催")
+    DESK = "desk", _("受付")
+    BRACKET = "bracket", _("進行")
+
+
+class Membership(models.Model):
+    """A staff member's role in one tournament (organiser, desk or bracket staff)."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="memberships", verbose_name=_("大会")
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, verbose_name=_("スタッフ")
+    )
+    role = models.CharField(_("役割"), max_length=20, choices=Role.choices)
+
+    class Meta:
+        verbose_name = _("スタッフ権限")
+        verbose_name_plural = _("スタッフ権限")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "user", "role"], name="membership_unique_role"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} / {self.get_role_display()}"

@@ -1,0 +1,38 @@
+"""Creating tournaments and managing their staff."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+from brackets.models import Membership, Role, Tournament
+
+
+@transaction.atomic
+def tournament_create(*, creator: Any, **fields: Any) -> Tournament:
+    """Create a tournament; its creator becomes its organiser."""
+    tournament = Tournament(**fields)
+    tournament.full_clean()
+    tournament.save()
+    Membership.objects.create(tournament=tournament, user=creator, role=Role.ORGANISER)
+    return tournament
+
+
+@transaction.atomic
+def staff_add(*, tournament: Tournament, username: str, role: str, password: str = "") -> Membership:
+    """Give ``username`` a role in ``tournament``, creating the account when it is new."""
+    user_model = get_user_model()
+    user = user_model.objects.filter(username=username).first()
+    if user is None:
+        user = user_model.objects.create_user(username=username, password=password)
+    membership, _created = Membership.objects.get_or_create(
+        tournament=tournament, user=user, role=role
+    )
+    return membership
+
+
+@transaction.atomic
+def staff_remove(*, tournament: Tournament, membership_id: int) -> None:
+    Membership.objects.filter(tournament=tournament, id=membership_id).delete()

@@ -1,0 +1,24 @@
+"""URLs of the app. Staff pages live under /t/<slug>/..., public pages under /p/<slug>/.
+
+Every URL added here must also be placed in the role matrix (tests/test_role_matrix.py).
+"""
+
+from __future__ import annotations
+
+from django.urls import path
+
+from brackets.views import core
+
+urlpatterns = [
+    path("", core.home, name="home"),
+    path("tournaments/new/", core.tournament_new, name="tournament_new"),
+    path("t/<slug:slug>/", core.tournament_dashboard, name="tournament_dashboard"),
+    path("t/<slug:slug>/settings/", core.tournament_edit, name="tournament_edit"),
+    path("t/<slug:slug>/staff/", core.staff_list, name="staff_list"),
+    path(
+        "t/<slug:slug>/staff/<int:membership_id>/delete/",
+        core.staff_delete,
+        name="staff_delete",
+    ),
+    path("p/<slug:slug>/", core.public_tournament_home, name="public_tournament"),
+]

@@ -1,0 +1,1 @@
+"""Thin views, one module per area; they call services to write and selectors to read."""

@@ -1,0 +1,85 @@
+"""Home, tournament settings and staff: the organiser's pages."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from brackets.forms import StaffForm, TournamentForm
+from brackets.models import Membership, Role, Tournament
+from brackets.permissions import public_tournament, role_required, user_roles
+from brackets.services.tournaments import staff_add, staff_remove, tournament_create
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    """Every tournament, with links to the staff pages the user may open."""
+    tournaments = list(Tournament.objects.select_related("version"))
+    rows = [(t, user_roles(request.user, t)) for t in tournaments]
+    return render(request, "brackets/home.html", {"rows": rows})
+
+
+@login_required
+def tournament_new(request: HttpRequest) -> HttpResponse:
+    if not request.user.is_superuser:
+        raise PermissionDenied
+    form = TournamentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        tournament = tournament_create(creator=request.user, **form.cleaned_data)
+        messages.success(request, _("大会を作成しました。"))
+        return redirect("tournament_dashboard", slug=tournament.slug)
+    return render(request, "brackets/tournament_form.html", {"form": form, "creating": True})
+
+
+@role_required(Role.ORGANISER, Role.DESK, Role.BRACKET)
+def tournament_dashboard(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    return render(
+        request,
+        "brackets/dashboard.html",
+        {"tournament": tournament, "roles": request.roles},  # type: ignore[attr-defined]
+    )
+
+
+@role_required(Role.ORGANISER)
+def tournament_edit(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    form = TournamentForm(request.POST or None, instance=tournament)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, _("大会設定を保存しました。"))
+        return redirect("tournament_dashboard", slug=tournament.slug)
+    return render(
+        request, "brackets/tournament_form.html", {"form": form, "tournament": tournament}
+    )
+
+
+@role_required(Role.ORGANISER)
+def staff_list(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    form = StaffForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        staff_add(tournament=tournament, **form.cleaned_data)
+        messages.success(request, _("スタッフを追加しました。"))
+        return redirect("staff_list", slug=tournament.slug)
+    members = Membership.objects.filter(tournament=tournament).select_related("user")
+    return render(
+        request,
+        "brackets/staff.html",
+        {"tournament": tournament, "form": form, "members": members},
+    )
+
+
+@require_POST
+@role_required(Role.ORGANISER)
+def staff_delete(request: HttpRequest, tournament: Tournament, membership_id: int) -> HttpResponse:
+    staff_remove(tournament=tournament, membership_id=membership_id)
+    messages.success(request, _("スタッフ権限を外しました。"))
+    return redirect("staff_list", slug=tournament.slug)
+
+
+@public_tournament
+def public_tournament_home(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """The public front page of a tournament: read-only, no staff data."""
+    return render(request, "brackets/public/tournament.html", {"tournament": tournament})

@@ -1,0 +1,76 @@
+"""Shared fixtures: a small cast of users and named tournament states."""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from brackets.models import Membership, QmaVersion, Role, Tournament
+from brackets.services.catalog import catalog_load_builtin
+
+PASSWORD = "test-password-123"
+
+
+@pytest.fixture
+def catalog(db: Any) -> QmaVersion:
+    catalog_load_builtin()
+    return QmaVersion.objects.get(slug="qma-2016")
+
+
+def make_user(username: str, **extra: Any) -> Any:
+    return get_user_model().objects.create_user(username=username, password=PASSWORD, **extra)
+
+
+@pytest.fixture
+def tournament(catalog: QmaVersion) -> Tournament:
+    return Tournament.objects.create(
+        slug="kyushu9",
+        name="九州杯IX",
+        date=datetime.date(2019, 3, 21),
+        venue="テスト店",
+        version=catalog,
+        preset="shop-top2",
+        lottery_seed="test-seed",
+    )
+
+
+@pytest.fixture
+def other_tournament(catalog: QmaVersion) -> Tournament:
+    return Tournament.objects.create(slug="other", name="別の大会", version=catalog)
+
+
+@pytest.fixture
+def cast(tournament: Tournament, other_tournament: Tournament) -> dict[str, Any]:
+    """organiser, desk, bracket staff of ``tournament``; outsider organises another one."""
+    users = {
+        "organiser": make_user("org"),
+        "desk": make_user("desk"),
+        "bracket": make_user("bracket"),
+        "outsider": make_user("outsider"),
+        "admin": get_user_model().objects.create_superuser("admin", "", PASSWORD),
+    }
+    Membership.objects.create(tournament=tournament, user=users["organiser"], role=Role.ORGANISER)
+    Membership.objects.create(tournament=tournament, user=users["desk"], role=Role.DESK)
+    Membership.objects.create(tournament=tournament, user=users["bracket"], role=Role.BRACKET)
+    Membership.objects.create(
+        tournament=other_tournament, user=users["outsider"], role=Role.ORGANISER
+    )
+    return users
+
+
+def client_for(user: Any | None) -> Client:
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def clients(cast: dict[str, Any]) -> dict[str, Client]:
+    result = {name: client_for(user) for name, user in cast.items()}
+    result["anonymous"] = client_for(None)
+    return result

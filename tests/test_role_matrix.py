@@ -1,0 +1,131 @@
+"""Every URL of the app, walked as every kind of user, against the allowed/denied matrix.
+
+A URL that is not in ``MATRIX`` fails ``test_every_url_is_in_the_matrix``: whoever adds a
+page must decide who may open it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+
+from brackets.models import Membership, Tournament
+
+# Expected outcome per user kind.
+OK, LOGIN, DENY = "ok", "login", "deny"
+USERS = ["anonymous", "desk", "bracket", "organiser", "outsider", "admin"]
+
+PUBLIC = dict.fromkeys(USERS, OK)
+STAFF = {"anonymous": LOGIN, "desk": OK, "bracket": OK, "organiser": OK, "outsider": DENY, "admin": OK}
+DESK = {"anonymous": LOGIN, "desk": OK, "bracket": DENY, "organiser": OK, "outsider": DENY, "admin": OK}
+BRACKET = {"anonymous": LOGIN, "desk": DENY, "bracket": OK, "organiser": OK, "outsider": DENY, "admin": OK}
+ORGANISER = {"anonymous": LOGIN, "desk": DENY, "bracket": DENY, "organiser": OK, "outsider": DENY, "admin": OK}
+SUPERUSER = {"anonymous": LOGIN, "desk": DENY, "bracket": DENY, "organiser": DENY, "outsider": DENY, "admin": OK}
+
+
+def slug_only(world: dict[str, Any]) -> dict[str, Any]:
+    return {"slug": world["tournament"].slug}
+
+
+@dataclass
+class Entry:
+    expect: dict[str, str]
+    method: str = "GET"
+    kwargs: Callable[[dict[str, Any]], dict[str, Any]] = slug_only
+    data: Callable[[dict[str, Any]], dict[str, Any]] = field(default=lambda world: {})
+
+
+def no_kwargs(world: dict[str, Any]) -> dict[str, Any]:
+    return {}
+
+
+MATRIX: dict[str, Entry] = {
+    "home": Entry(PUBLIC, kwargs=no_kwargs),
+    "tournament_new": Entry(SUPERUSER, kwargs=no_kwargs),
+    "tournament_dashboard": Entry(STAFF),
+    "tournament_edit": Entry(ORGANISER),
+    "staff_list": Entry(ORGANISER),
+    "staff_delete": Entry(
+        ORGANISER,
+        method="POST",
+        kwargs=lambda w: {"slug": w["tournament"].slug, "membership_id": w["spare_membership"].id},
+    ),
+    "public_tournament": Entry(PUBLIC),
+}
+
+# Framework URLs with their own permission model (Django admin, auth, i18n).
+FRAMEWORK_PREFIXES = ("admin/", "i18n/", "accounts/", "static/")
+
+
+def app_url_names() -> set[str]:
+    names: set[str] = set()
+
+    def walk(patterns: list[Any], prefix: str) -> None:
+        for pattern in patterns:
+            route = prefix + str(pattern.pattern)
+            if route.startswith(FRAMEWORK_PREFIXES):
+                continue
+            if isinstance(pattern, URLResolver):
+                walk(pattern.url_patterns, route)
+            elif isinstance(pattern, URLPattern):
+                assert pattern.name, f"URL {route!r} has no name"
+                names.add(pattern.name)
+
+    walk(get_resolver().url_patterns, "")
+    return names
+
+
+def test_every_url_is_in_the_matrix() -> None:
+    missing = app_url_names() - set(MATRIX)
+    assert not missing, f"place these URLs in the role matrix: {sorted(missing)}"
+    stale = set(MATRIX) - app_url_names()
+    assert not stale, f"the matrix names URLs that no longer exist: {sorted(stale)}"
+
+
+@pytest.fixture
+def world(tournament: Tournament, cast: dict[str, Any]) -> dict[str, Any]:
+    """Objects the URLs need; extended as areas of the app are added."""
+    from tests.matrix_world import build_world
+
+    return build_world(tournament=tournament, cast=cast)
+
+
+def outcome(response: Any) -> str:
+    if response.status_code == 403:
+        return DENY
+    if response.status_code in (301, 302) and "/accounts/login/" in response.get("Location", ""):
+        return LOGIN
+    assert response.status_code < 500, response.status_code
+    if response.status_code == 404:
+        return "missing"
+    return OK
+
+
+@pytest.mark.parametrize("name", sorted(MATRIX))
+def test_role_matrix(name: str, world: dict[str, Any], clients: dict[str, Any]) -> None:
+    entry = MATRIX[name]
+    for user in USERS:
+        # Rebuild the objects a POST may consume (a deleted membership, a checked-in entrant).
+        kwargs = entry.kwargs(world)
+        url = reverse(name, kwargs=kwargs)
+        client = clients[user]
+        if entry.method == "POST":
+            response = client.post(url, entry.data(world))
+        else:
+            response = client.get(url)
+        assert outcome(response) == entry.expect[user], (
+            f"{entry.method} {url} as {user}: got {outcome(response)} "
+            f"(HTTP {response.status_code}), expected {entry.expect[user]}"
+        )
+        if entry.method == "POST":
+            world.update(_refresh(world))
+
+
+def _refresh(world: dict[str, Any]) -> dict[str, Any]:
+    from tests.matrix_world import build_world
+
+    return build_world(tournament=world["tournament"], cast=world["cast"])

@@ -22,13 +22,14 @@ Django layer builds the same object from its fixtures with :meth:`Catalog.from_d
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar, cast
 
 from brackets.engine.errors import EngineError
 
+T = TypeVar("T")
 GroupKind = Literal["formats", "subgenre", "random"]
 GROUP_KINDS: tuple[GroupKind, ...] = ("formats", "subgenre", "random")
 
@@ -102,6 +103,7 @@ class Catalog:
     _parent_of: dict[str, str] = field(init=False, repr=False, compare=False)
     _genre_names: frozenset[str] = field(init=False, repr=False, compare=False)
     _group_kinds: dict[str, GroupKind] = field(init=False, repr=False, compare=False)
+    _memo: dict[Any, Any] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "genres", tuple(self.genres))
@@ -167,6 +169,15 @@ class Catalog:
         object.__setattr__(self, "_parent_of", parent_of)
         object.__setattr__(self, "_genre_names", frozenset(genre_names))
         object.__setattr__(self, "_group_kinds", kinds)
+        object.__setattr__(self, "_memo", {})
+
+    def memo(self, key: Any, factory: Callable[[], T]) -> T:
+        """Derived data cached on this immutable catalog (rule modules use it for speed)."""
+        try:
+            return cast(T, self._memo[key])
+        except KeyError:
+            value = self._memo[key] = factory()
+            return value
 
     # -- construction from plain data -------------------------------------------------
 

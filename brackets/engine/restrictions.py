@@ -228,6 +228,11 @@ def units_of(catalog: Catalog, rules: PlayerRules) -> tuple[str, ...]:
     """All units of the selection screen for this player's counting, in display order."""
     if rules.counting is Counting.GROUPED:
         return catalog.group_names
+    return catalog.memo(("units", rules.subgenres_as_one),
+                        lambda: _individual_units(catalog, rules))
+
+
+def _individual_units(catalog: Catalog, rules: PlayerRules) -> tuple[str, ...]:
     result: list[str] = []
     for group in catalog.group_names:
         if group == catalog.subgenre_group and rules.subgenres_as_one:
@@ -297,13 +302,21 @@ class Choices:
         random_unit = unit_of(catalog, catalog.random_format, rules)
         self._units_ok = frozenset(units_ok) if units_ok else frozenset({random_unit})
 
-        self.forced: Selection | None = None
-        legal_genres = [g for g in catalog.genre_names if g in self._genres_ok
-                        and any(self._pair_ok(g, u) for u in self._units_ok)]
+        self.forced: tuple[str, str] | None = None
+        general_units = sum(1 for u in self._units_ok
+                            if u != catalog.subgenre_group and not catalog.is_subgenre(u))
+        if match.partner is None and general_units > (
+                len(used.pairs) if rules.mode is Mode.PINPOINT else 0):
+            # Some unit usable with every genre is certainly not exhausted by pinpoint pairs
+            # (fewer pairs used than such units): no search needed.
+            legal_genres = [g for g in catalog.genre_names if g in self._genres_ok]
+        else:
+            legal_genres = [g for g in catalog.genre_names if g in self._genres_ok
+                            and any(self._pair_ok(g, u) for u in self._units_ok)]
         if not legal_genres:
             # Pair-level rules (pinpoint history, partner constraint) left nothing: the
             # forced set, in the spirit of H6 applied on both axes at once.
-            self.forced = Selection(catalog.nongenre, catalog.random_format, "")
+            self.forced = (catalog.nongenre, catalog.random_format)
             legal_genres = [catalog.nongenre]
         self.legal_genres: tuple[str, ...] = tuple(legal_genres)
         self.legal_units: tuple[str, ...] = tuple(u for u in self._units if u in self._units_ok)
@@ -358,7 +371,7 @@ class Choices:
         self.catalog.validate(Selection(genre, fmt, self.catalog.difficulties[0]))
         unit = unit_of(self.catalog, fmt, self.rules)
         if self.forced is not None:
-            return genre == self.forced.genre and fmt == self.forced.format
+            return (genre, fmt) == self.forced
         return genre in self._genres_ok and unit in self._units_ok and self._pair_ok(genre, unit)
 
     def legal_formats(self, genre: str) -> tuple[str, ...]:
@@ -427,8 +440,10 @@ class Choices:
         if self.format_fallback and unit != self._random_unit() and not out:
             out.append(Violation("random_fallback", {"format": catalog.random_format}))
         if self.forced is not None:
-            out.append(Violation("forced_fallback", {"genre": self.forced.genre,
-                                                     "format": self.forced.format}))
+            out.append(Violation("forced_fallback", {"genre": self.forced[0],
+                                                     "format": self.forced[1]}))
+        if not out:  # defensive: an illegal set always says why
+            out.append(Violation("not_allowed", {"genre": genre, "format": fmt}))
         return tuple(out)
 
     def options(self) -> list[Option]:
@@ -466,7 +481,7 @@ class Choices:
             "legal_units": list(self.legal_units),
             "genre_fallback": self.genre_fallback,
             "format_fallback": self.format_fallback,
-            "forced": None if self.forced is None else [self.forced.genre, self.forced.format],
+            "forced": None if self.forced is None else list(self.forced),
             "used_genres": dict(self._used.genres),
             "used_units": dict(self._used.units),
         }

@@ -31,11 +31,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
 from enum import StrEnum
 from typing import Any
 
 from brackets.engine.catalog import Catalog, Selection
 from brackets.engine.errors import EngineError, Violation
+from brackets.engine.results import DEFAULT_PENALTY, Penalty
 
 
 class Mode(StrEnum):
@@ -70,7 +72,11 @@ class QThresholds:
     grouped_min_q: int = 35
 
 
-def mode_for_q(q_level: int, thresholds: QThresholds = QThresholds()) -> Mode:
+#: Seed 002's thresholds, the default everywhere.
+DEFAULT_THRESHOLDS = QThresholds()
+
+
+def mode_for_q(q_level: int, thresholds: QThresholds = DEFAULT_THRESHOLDS) -> Mode:
     """The mode a rank gives (H2): ≥80 BOMBER, 50–79 PINPOINT, ≤49 FREE by default."""
     if q_level >= thresholds.bomber_min_q:
         return Mode.BOMBER
@@ -79,7 +85,7 @@ def mode_for_q(q_level: int, thresholds: QThresholds = QThresholds()) -> Mode:
     return Mode.FREE
 
 
-def counting_for_q(q_level: int, thresholds: QThresholds = QThresholds()) -> Counting:
+def counting_for_q(q_level: int, thresholds: QThresholds = DEFAULT_THRESHOLDS) -> Counting:
     """The counting a rank gives (H3): Q≥35 grouped (高火力), Q≤34 individual (低火力)."""
     return Counting.GROUPED if q_level >= thresholds.grouped_min_q else Counting.INDIVIDUAL
 
@@ -109,7 +115,7 @@ def player_rules_for(
     lot_genres: Iterable[str] = (),
     lot_formats: Iterable[str] = (),
     grouped_opt_up: bool = False,
-    thresholds: QThresholds = QThresholds(),
+    thresholds: QThresholds = DEFAULT_THRESHOLDS,
 ) -> PlayerRules:
     """Rules of a rank-based event (seed 002): mode and counting from the highest card's Q.
 
@@ -177,15 +183,22 @@ class MatchRules:
 class SelectionCheck:
     """Verdict on a selection actually played.
 
-    ``penalty`` is the (negative) points to apply — the preset's penalty when the selection
-    broke a rule while a legal choice existed, else 0. ``fallback`` says the selection was
+    ``penalty`` is the points to subtract (positive, like
+    :class:`brackets.engine.results.Penalty`) — the preset's penalty when the selection broke
+    a rule while a legal choice existed, else 0. ``fallback`` says the selection was
     legal only thanks to a fallback (ノンジャンル / ランダム / forced set).
     """
 
     ok: bool
     violations: tuple[Violation, ...] = ()
-    penalty: int = 0
+    penalty: Decimal = Decimal(0)
     fallback: bool = False
+
+    def penalty_for(self, player: str) -> Penalty | None:
+        """The :class:`Penalty` to pass to ``results.match_result``, or None when none is due."""
+        if not self.penalty:
+            return None
+        return Penalty(player, self.penalty, "illegal_selection")
 
 
 @dataclass(frozen=True)
@@ -202,7 +215,7 @@ class Option:
 class _Used:
     """Per-player used genres / units / pairs with the round each was first used in."""
 
-    __slots__ = ("genres", "units", "pairs")
+    __slots__ = ("genres", "pairs", "units")
 
     def __init__(self) -> None:
         self.genres: dict[str, str] = {}
@@ -456,11 +469,11 @@ class Choices:
                                      reasons))
         return result
 
-    def check(self, selection: Selection, *, penalty: int = -400) -> SelectionCheck:
+    def check(self, selection: Selection, *, penalty: Decimal = DEFAULT_PENALTY) -> SelectionCheck:
         """Judge a selection actually played (H7).
 
         Illegal while a legal choice existed → the violations and ``penalty`` (a preset
-        setting: −400 in seed 002). A legal choice is always available here, because the
+        setting: 400 points off in seed 002; 0 where illegal selections are refused). A legal choice is always available here, because the
         fallbacks guarantee one, so an illegal selection always carries the penalty; a
         selection that is legal only by a fallback is fine and carries none.
         """
@@ -500,7 +513,7 @@ def legal_choices(catalog: Catalog, rules: PlayerRules, history: Sequence[Histor
 
 def check_selection(catalog: Catalog, rules: PlayerRules, history: Sequence[HistoryEntry],
                     match: MatchRules, selection: Selection, *,
-                    penalty: int = -400) -> SelectionCheck:
+                    penalty: Decimal = DEFAULT_PENALTY) -> SelectionCheck:
     """Judge a played selection: ok, or violations with the penalty that applies (H7)."""
     return Choices(catalog, rules, history, match).check(selection, penalty=penalty)
 

@@ -211,6 +211,44 @@ class Catalog:
             raise EngineError("catalog_field_missing", f"catalog data lacks {exc}",
                               field=str(exc)) from exc
 
+    @classmethod
+    def from_fixture(cls, data: Mapping[str, Any]) -> Catalog:
+        """Build from a ``fixtures/catalog/*.json`` document (format ``kyushu-catalog/1``).
+
+        Genres nest their sub-genres and groups nest their formats there. A group's kind is
+        its ``kind`` key when present, else: no formats and named サブジャンル → ``subgenre``;
+        exactly the one format ランダム → ``random``; anything else → ``formats``.
+        """
+        if data.get("format") != "kyushu-catalog/1":
+            raise EngineError("catalog_format", "unknown catalog document format",
+                              format=data.get("format"))
+        groups: list[dict[str, Any]] = []
+        formats: list[dict[str, str]] = []
+        for grp in data["format_groups"]:
+            members = [str(f) for f in grp.get("formats", ())]
+            kind = grp.get("kind")
+            if kind is None:
+                if not members and grp["name"] == "サブジャンル":
+                    kind = "subgenre"
+                elif members == ["ランダム"]:
+                    kind = "random"
+                else:
+                    kind = "formats"
+            groups.append({"name": grp["name"], "kind": kind})
+            formats.extend({"name": f, "group": grp["name"]} for f in members)
+        return cls.from_dict({
+            "version": data["slug"],
+            "genres": [{"name": g["name"], "nongenre": g.get("non_genre", False)}
+                       for g in data["genres"]],
+            "subgenres": [{"name": s, "genre": g["name"]}
+                          for g in data["genres"] for s in g.get("subgenres", ())],
+            "groups": groups,
+            "formats": formats,
+            "difficulties": data.get("difficulties", ("EASY", "NORMAL", "HARD")),
+            "rank_bands": [{"name": r["name"], "min_q": r["q_min"], "max_q": r.get("q_max")}
+                           for r in data.get("ranks", ())],
+        })
+
     def to_dict(self) -> dict[str, Any]:
         """The inverse of :meth:`from_dict` (for fixtures and exports)."""
         return {
@@ -349,13 +387,16 @@ _GENRES: tuple[tuple[str, tuple[str, str, str]], ...] = (
     ("理系学問", ("物理・化学", "生物", "理系学問その他")),
 )
 
-#: Coarse bands from the seed thresholds (domain A). Real per-rank Q ranges are display
-#: data an organiser edits; these are enough for the rules, which key on Q level only.
+#: Rank names per Q level, as in ``fixtures/catalog/*.json``. Display data only: the rules
+#: key on Q level (≤34 / 35–49 / 50–79 / ≥80).
 _RANK_BANDS: tuple[RankBand, ...] = (
-    RankBand("魔法使い・魔術士", 0, 34),
+    RankBand("魔術士", 0, 34),
     RankBand("魔導士", 35, 49),
-    RankBand("賢者〜白銀大賢者", 50, 79),
-    RankBand("黄金賢者以上", 80, None),
+    RankBand("賢者", 50, 59),
+    RankBand("大賢者", 60, 69),
+    RankBand("白銀大賢者", 70, 79),
+    RankBand("黄金賢者", 80, 89),
+    RankBand("金剛賢者", 90, 999),
 )
 
 _FORMATS_2016: tuple[tuple[str, str], ...] = (
@@ -366,15 +407,14 @@ _FORMATS_2016: tuple[tuple[str, str], ...] = (
     ("グループ分け", "マルチセレクト"),
 )
 
-#: Later versions. 画像タッチ is in セレクト per domain A (G1 is confirmed). The other two are
-#: **inference**: 一方通行 offers one answer at a time out of a handful of choices (a
-#: 25 % blind-guess format, analysed next to 四択 and 連想 by players), so it is placed with
-#: the choice formats in セレクト; 早い者勝ち has several answers picked from a shared list,
-#: like 一問多答, so it goes to マルチセレクト. Organisers can move them in the admin.
+#: Later versions. 画像タッチ is in セレクト per domain A (G1 is confirmed). 一方通行 (パネル) and
+#: 早い者勝ち (マルチセレクト) are **inference** with no published source: kept identical to
+#: ``fixtures/catalog/qma-later.json`` so the engine's builtin and the database agree
+#: (早い者勝ち picks several answers from one list, like 一問多答; 一方通行 is placed with the
+#: input-building formats). Organisers can move either in the admin.
 _FORMATS_LATER: tuple[tuple[str, str], ...] = (
     ("○×", "セレクト"), ("四択", "セレクト"), ("連想", "セレクト"), ("画像タッチ", "セレクト"),
-    ("一方通行", "セレクト"),
-    ("並べ替え", "パネル"), ("文字パネル", "パネル"), ("スロット", "パネル"),
+    ("並べ替え", "パネル"), ("文字パネル", "パネル"), ("スロット", "パネル"), ("一方通行", "パネル"),
     ("タイピング", "キーボード"), ("エフェクト", "キーボード"), ("キューブ", "キーボード"),
     ("線結び", "マルチセレクト"), ("一問多答", "マルチセレクト"), ("順番当て", "マルチセレクト"),
     ("グループ分け", "マルチセレクト"), ("早い者勝ち", "マルチセレクト"),

@@ -65,9 +65,15 @@ def standings(results: Mapping[str, MatchResult]) -> list[Standing]:
             seen.add(row.player)
             rows.append(
                 Standing(
-                    player=row.player, group=group, place=row.place, score=row.score,
-                    screen_score=row.screen_score, screen_place=row.screen_place,
-                    seat=row.seat, ratio=ratios[row.player], disqualified=row.disqualified,
+                    player=row.player,
+                    group=group,
+                    place=row.place,
+                    score=row.score,
+                    screen_score=row.screen_score,
+                    screen_place=row.screen_place,
+                    seat=row.seat,
+                    ratio=ratios[row.player],
+                    disqualified=row.disqualified,
                 )
             )
     return rows
@@ -294,8 +300,9 @@ def advance(
     (the target only fills, per K4) and ``advancement_over_target`` is reported.
     """
     if rule.per_group < 1:
-        raise EngineError("per_group_invalid", "at least one player advances per group",
-                          per_group=rule.per_group)
+        raise EngineError(
+            "per_group_invalid", "at least one player advances per group", per_group=rule.per_group
+        )
     rows = standings(results)
     gone = set(withdrawn)
     direct: list[Advancer] = []
@@ -317,15 +324,18 @@ def advance(
         have = len(direct) + rule.already_in
         needed = max(0, rule.target - have)
         if have > rule.target:
-            warnings.append(Violation("advancement_over_target",
-                                      {"target": rule.target, "count": have}))
+            warnings.append(
+                Violation("advancement_over_target", {"target": rule.target, "count": have})
+            )
     ranked = rank_by_chain(candidates, rule.wildcard_chain, context)
     cut = min(needed, len(ranked))
     if needed > len(ranked):
-        warnings.append(Violation(
-            "advancement_short",
-            {"target": rule.target, "count": len(direct) + rule.already_in + len(ranked)},
-        ))
+        warnings.append(
+            Violation(
+                "advancement_short",
+                {"target": rule.target, "count": len(direct) + rule.already_in + len(ranked)},
+            )
+        )
     if 0 < cut < len(ranked) and ranked[cut][1]:
         pair = [ranked[cut - 1][0].player, ranked[cut][0].player]
         warnings.append(Violation("unresolved_tie_at_cut", {"players": pair, "cut": cut}))
@@ -340,7 +350,9 @@ def advance(
             wildcards.append(Advancer(row.player, row.group, "wildcard", row.place, rank))
     table.extend(ineligible)
     return AdvancementOutcome(
-        advancers=tuple(direct + wildcards), table=tuple(table), cut=cut,
+        advancers=tuple(direct + wildcards),
+        table=tuple(table),
+        cut=cut,
         warnings=tuple(warnings),
     )
 
@@ -374,8 +386,9 @@ def processing_order(
         wanted = set(players)
         missing = wanted - {r.player for r in rows}
         if missing:
-            raise EngineError("player_without_result", "players without a result",
-                              players=sorted(missing))
+            raise EngineError(
+                "player_without_result", "players without a result", players=sorted(missing)
+            )
         rows = [r for r in rows if r.player in wanted]
     ordered: list[Standing] = []
     tier_places: set[int] = set()

@@ -105,13 +105,15 @@ def _check(players: Sequence[str], seeds: Sequence[str], size: int) -> int:
             "too_few_players",
             f"{len(players)} players cannot fill {groups} groups of {size} "
             "with at most one dummy each",
-            players=len(players), groups=groups,
+            players=len(players),
+            groups=groups,
         )
     if len(seeds) > groups:
         raise EngineError(
             "seeds_exceed_groups",
             f"{len(seeds)} seeds cannot be kept apart in {groups} groups (K5)",
-            seeds=len(seeds), groups=groups,
+            seeds=len(seeds),
+            groups=groups,
         )
     return groups
 
@@ -153,8 +155,9 @@ def draw_groups(
         if seat_mode == "lottery":
             row = _need(lottery).child(f"seats-{index + 1}").shuffled(row)
         elif seat_mode != "in_order":
-            raise EngineError("seat_mode_unknown", f"no seat mode {seat_mode!r}",
-                              seat_mode=seat_mode)
+            raise EngineError(
+                "seat_mode_unknown", f"no seat mode {seat_mode!r}", seat_mode=seat_mode
+            )
         result.append(Group(index + 1, tuple(row)))
     return Draw(tuple(result))
 
@@ -166,7 +169,11 @@ def _need(lottery: Lottery | None) -> Lottery:
 
 
 def _random_members(
-    players: Sequence[str], seeds: Sequence[str], groups: int, dummies: int, size: int,
+    players: Sequence[str],
+    seeds: Sequence[str],
+    groups: int,
+    dummies: int,
+    size: int,
     lottery: Lottery,
 ) -> list[list[str]]:
     lot = lottery.child("groups")
@@ -180,14 +187,12 @@ def _random_members(
     position = 0
     for g in range(groups):
         free = capacity[g] - len(members[g])
-        members[g].extend(others[position:position + free])
+        members[g].extend(others[position : position + free])
         position += free
     return members
 
 
-def _ranked_members(
-    ranking: Sequence[str], groups: int, method: str, size: int
-) -> list[list[str]]:
+def _ranked_members(ranking: Sequence[str], groups: int, method: str, size: int) -> list[list[str]]:
     members: list[list[str]] = [[] for _ in range(groups)]
     for rank, player in enumerate(ranking):
         row, column = divmod(rank, groups)
@@ -195,4 +200,3 @@ def _ranked_members(
             column = groups - 1 - column
         members[column].append(player)
     return members
-

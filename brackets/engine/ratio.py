@@ -49,8 +49,10 @@ class Ratio:
         if magnitude - units >= Fraction(1, 2):
             units += 1
         signed = -units if self.exact < 0 else units
-        return Decimal(signed).scaleb(-places).quantize(
-            Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP
+        return (
+            Decimal(signed)
+            .scaleb(-places)
+            .quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
         )
 
     def sort_key(self) -> tuple[int, Fraction]:

@@ -34,7 +34,7 @@ from .lottery import Lottery
 SEATS: tuple[int, ...] = (1, 2, 3, 4)
 """The four cabinets (サテ 1–4) of one in-store match."""
 
-DEFAULT_PENALTY = Decimal("400")
+DEFAULT_PENALTY = Decimal(400)
 """H7: points subtracted for an illegal choice, a bug exploit or a changed re-match."""
 
 
@@ -50,21 +50,28 @@ class ScoreRange:
         """Raise :class:`EngineError` when ``score`` cannot have come from the screen."""
         if not isinstance(score, Decimal) or not score.is_finite():
             raise EngineError(
-                "score_not_decimal", f"seat {seat}: score must be a finite Decimal",
-                seat=seat, score=score,
+                "score_not_decimal",
+                f"seat {seat}: score must be a finite Decimal",
+                seat=seat,
+                score=score,
             )
         if score < self.low or score > self.high:
             raise EngineError(
                 "score_out_of_range",
                 f"seat {seat}: score {score} outside {self.low}..{self.high}",
-                seat=seat, score=score, low=self.low, high=self.high,
+                seat=seat,
+                score=score,
+                low=self.low,
+                high=self.high,
             )
         exponent = score.as_tuple().exponent
         if isinstance(exponent, int) and exponent < -self.decimals:
             raise EngineError(
                 "score_precision",
                 f"seat {seat}: score {score} has more than {self.decimals} decimals",
-                seat=seat, score=score, decimals=self.decimals,
+                seat=seat,
+                score=score,
+                decimals=self.decimals,
             )
 
 
@@ -147,9 +154,7 @@ def _validate(
     dummies = 0
     for entry in entries:
         if entry.seat not in seats:
-            raise EngineError(
-                "seat_unknown", f"seat {entry.seat} does not exist", seat=entry.seat
-            )
+            raise EngineError("seat_unknown", f"seat {entry.seat} does not exist", seat=entry.seat)
         if entry.seat in used_seats:
             raise EngineError("seat_twice", f"seat {entry.seat} used twice", seat=entry.seat)
         used_seats.add(entry.seat)
@@ -191,7 +196,7 @@ def placement_warnings(entries: Sequence[SeatEntry]) -> list[Violation]:
     warnings: list[Violation] = []
     ordered = sorted(entries, key=lambda e: (e.screen_place, e.seat))
     for i, upper in enumerate(ordered):
-        for lower in ordered[i + 1:]:
+        for lower in ordered[i + 1 :]:
             if upper.screen_place < lower.screen_place and upper.score < lower.score:
                 code = "placement_below_lower_score"
             elif upper.screen_place == lower.screen_place and upper.score != lower.score:
@@ -202,9 +207,12 @@ def placement_warnings(entries: Sequence[SeatEntry]) -> list[Violation]:
                 Violation(
                     code,
                     {
-                        "seat": upper.seat, "place": upper.screen_place,
-                        "score": upper.score, "other_seat": lower.seat,
-                        "other_place": lower.screen_place, "other_score": lower.score,
+                        "seat": upper.seat,
+                        "place": upper.screen_place,
+                        "score": upper.score,
+                        "other_seat": lower.seat,
+                        "other_place": lower.screen_place,
+                        "other_score": lower.score,
                     },
                 )
             )
@@ -268,7 +276,8 @@ def match_result(
     lottery_used = False
     lot_rank: dict[str, int] = {}
     shared = {
-        e.screen_place for e in humans
+        e.screen_place
+        for e in humans
         if sum(1 for o in humans if o.screen_place == e.screen_place) > 1
     }
 
@@ -312,9 +321,7 @@ def match_result(
     dq = set(disqualified)
     playing = [e for e in humans if e.player not in dq]
     out = [e for e in humans if e.player in dq]
-    clean = _sorted(
-        [e for e in playing if e.player not in penalty_of], screen_before
-    )
+    clean = _sorted([e for e in playing if e.player not in penalty_of], screen_before)
     penalised = _sorted([e for e in playing if e.player in penalty_of], before)
     merged: list[SeatEntry] = []
     i = j = 0
@@ -382,9 +389,7 @@ class RematchCheck:
         ]
 
 
-def check_rematch(
-    aborted: Mapping[str, Hashable], rematch: Mapping[str, Hashable]
-) -> RematchCheck:
+def check_rematch(aborted: Mapping[str, Hashable], rematch: Mapping[str, Hashable]) -> RematchCheck:
     """Compare each player's selection in a re-match with the aborted match.
 
     Selections are opaque (whatever the caller uses: a (genre, format, difficulty) tuple, a

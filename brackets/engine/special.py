@@ -45,8 +45,7 @@ class RuleAssignment:
         for choice in self.choices:
             if choice.player == player:
                 return choice.assigned
-        raise EngineError("player_not_in_selection", f"{player!r} chose no rule",
-                          player=player)
+        raise EngineError("player_not_in_selection", f"{player!r} chose no rule", player=player)
 
     def players_of(self, rule: str) -> list[str]:
         """Players assigned to ``rule``, in processing order."""
@@ -70,23 +69,25 @@ def assign_rules(
     if len(set(order)) != len(order):
         raise EngineError("player_twice", "a player appears twice in the processing order")
     if any(c < 0 for c in capacities.values()):
-        raise EngineError("capacity_negative", "a rule capacity is negative",
-                          capacities=dict(capacities))
+        raise EngineError(
+            "capacity_negative", "a rule capacity is negative", capacities=dict(capacities)
+        )
     total = sum(capacities.values())
     if total < len(order):
         raise EngineError(
             "capacity_too_small",
             f"rules hold {total} players, {len(order)} must be placed",
-            capacity=total, players=len(order),
+            capacity=total,
+            players=len(order),
         )
     missing = [p for p in order if p not in wishes]
     if missing:
-        raise EngineError("wish_missing", "players without a rule-selection form",
-                          players=missing)
+        raise EngineError("wish_missing", "players without a rule-selection form", players=missing)
     extra = sorted(set(wishes) - set(order))
     if extra:
-        raise EngineError("wish_from_outsider", "forms from players not in this round",
-                          players=extra)
+        raise EngineError(
+            "wish_from_outsider", "forms from players not in this round", players=extra
+        )
     rules = list(capacities)
     room = dict(capacities)
     choices: list[RuleChoice] = []
@@ -100,8 +101,9 @@ def assign_rules(
         assigned = next((r for r in preference if room.get(r, 0) > 0), None)
         if assigned is None:
             # Only reachable with a fallback that omits a rule that still has room.
-            raise EngineError("no_rule_with_room", f"no rule has room for {player!r}",
-                              player=player)
+            raise EngineError(
+                "no_rule_with_room", f"no rule has room for {player!r}", player=player
+            )
         room[assigned] -= 1
         choices.append(RuleChoice(position, player, wish, assigned))
     return RuleAssignment(tuple(choices))
@@ -164,8 +166,7 @@ def draw_cards(
     if base != 2:
         raise EngineError("card_base_unsupported", "K7 draws two cards", base=base)
     if len(deck) < base + 1:
-        raise EngineError("deck_too_small", "the deck needs at least three cards",
-                          size=len(deck))
+        raise EngineError("deck_too_small", "the deck needs at least three cards", size=len(deck))
     order = lottery.shuffled(list(deck))
     count = _expected_count(order[:2], extra_if, base)
     return CardDraw(tuple(order[:count]), recorded=False)
@@ -179,21 +180,20 @@ def record_cards(
 ) -> CardDraw:
     """Record a physical draw, checking that the number of cards follows the rule."""
     if len(cards) < 2:
-        raise EngineError("card_count_mismatch", "at least two cards are drawn",
-                          count=len(cards))
+        raise EngineError("card_count_mismatch", "at least two cards are drawn", count=len(cards))
     if len(set(cards)) != len(cards):
         raise EngineError("card_twice", "the same card was recorded twice")
     if deck is not None:
         unknown = [c for c in cards if c not in deck]
         if unknown:
-            raise EngineError("card_unknown", "a recorded card is not in the deck",
-                              cards=unknown)
+            raise EngineError("card_unknown", "a recorded card is not in the deck", cards=unknown)
     expected = _expected_count(cards[:2], extra_if, 2)
     if len(cards) != expected:
         raise EngineError(
             "card_count_mismatch",
             f"{expected} cards should have been drawn, {len(cards)} recorded",
-            expected=expected, count=len(cards),
+            expected=expected,
+            count=len(cards),
         )
     return CardDraw(tuple(cards), recorded=True)
 
@@ -218,8 +218,9 @@ def reveal_bans(
         raise EngineError("ban_missing", "not every player has written a ban", players=missing)
     outsiders = sorted(set(written) - set(players))
     if outsiders:
-        raise EngineError("ban_from_outsider", "bans from players not in the match",
-                          players=outsiders)
+        raise EngineError(
+            "ban_from_outsider", "bans from players not in the match", players=outsiders
+        )
     if genres is not None:
         unknown = sorted({g for g in written.values() if g not in genres})
         if unknown:
@@ -242,9 +243,11 @@ class PartnerMatch:
     def __post_init__(self) -> None:
         people = [self.first, self.first_partner, self.second, self.second_partner]
         if len(set(people)) != 4:
-            raise EngineError("partner_invalid",
-                              "contenders and partners must be four different players",
-                              players=people)
+            raise EngineError(
+                "partner_invalid",
+                "contenders and partners must be four different players",
+                players=people,
+            )
 
     @property
     def seats(self) -> dict[int, str]:
@@ -256,8 +259,7 @@ class PartnerMatch:
             return self.first_partner
         if contender == self.second:
             return self.second_partner
-        raise EngineError("not_a_contender", f"{contender!r} is not a contender",
-                          player=contender)
+        raise EngineError("not_a_contender", f"{contender!r} is not a contender", player=contender)
 
 
 def partner_match(
@@ -270,15 +272,16 @@ def partner_match(
     a, b = contenders
     for contender in contenders:
         if contender not in partners:
-            raise EngineError("partner_missing", f"{contender!r} has no partner",
-                              player=contender)
+            raise EngineError("partner_missing", f"{contender!r} has no partner", player=contender)
     for contender, partner in partners.items():
         if contender not in contenders:
-            raise EngineError("not_a_contender", f"{contender!r} is not a contender",
-                              player=contender)
+            raise EngineError(
+                "not_a_contender", f"{contender!r} is not a contender", player=contender
+            )
         if partner in contenders:
-            raise EngineError("partner_is_contender", "a contender cannot be a partner",
-                              player=partner)
+            raise EngineError(
+                "partner_is_contender", "a contender cannot be a partner", player=partner
+            )
         if present is not None and partner not in present:
             raise EngineError("partner_absent", f"{partner!r} is not present", player=partner)
     return PartnerMatch(a, partners[a], b, partners[b])
@@ -297,8 +300,13 @@ def partner_match_winner(match: PartnerMatch, result: MatchResult) -> PartnerOut
     for contender, seat in ((match.first, 1), (match.second, 4)):
         row = result.get(contender)
         if row.seat != seat:
-            raise EngineError("contender_seat", f"{contender!r} must sit at seat {seat}",
-                              player=contender, seat=row.seat, expected=seat)
+            raise EngineError(
+                "contender_seat",
+                f"{contender!r} must sit at seat {seat}",
+                player=contender,
+                seat=row.seat,
+                expected=seat,
+            )
     for partner in (match.first_partner, match.second_partner):
         result.get(partner)
     first = result.get(match.first)
@@ -354,14 +362,16 @@ def record_dice(
         raise EngineError("dice_missing", "no roll recorded")
     for index, (a, b) in enumerate(rolls):
         if not (1 <= a <= sides and 1 <= b <= sides):
-            raise EngineError("dice_face_invalid", "a die shows 1..sides",
-                              roll=index + 1, faces=(a, b))
+            raise EngineError(
+                "dice_face_invalid", "a die shows 1..sides", roll=index + 1, faces=(a, b)
+            )
         last = index == len(rolls) - 1
         if last and a == b:
             raise EngineError("dice_undecided", "the last roll is a tie: roll again")
         if not last and a != b:
-            raise EngineError("dice_after_decision", "rolls after the decisive roll",
-                              roll=index + 1)
+            raise EngineError(
+                "dice_after_decision", "rolls after the decisive roll", roll=index + 1
+            )
     return DiceDuel(players, tuple((a, b) for a, b in rolls))
 
 
@@ -451,11 +461,19 @@ def series_state(
     winner: str | None = None
     for index, game_winner in enumerate(game_winners, start=1):
         if winner is not None:
-            raise EngineError("game_after_series_won", "a game after the series was decided",
-                              game=index, winner=winner)
+            raise EngineError(
+                "game_after_series_won",
+                "a game after the series was decided",
+                game=index,
+                winner=winner,
+            )
         if game_winner not in players:
-            raise EngineError("not_a_finalist", f"{game_winner!r} is not in this series",
-                              player=game_winner, game=index)
+            raise EngineError(
+                "not_a_finalist",
+                f"{game_winner!r} is not in this series",
+                player=game_winner,
+                game=index,
+            )
         side = players.index(game_winner)
         wins[side] += 1
         if wins[side] >= wins_needed:

@@ -125,11 +125,14 @@ def test_registered_keys_previous_place_and_seed() -> None:
     rows = [s for s in standings(results) if s.place == 2]
     ctx = TieContext(previous_place={"C": 3, "G": 1})
     assert [r.player for r, _ in rank_by_chain(rows, ("ratio", "previous_place"), ctx)] == [
-        "G", "C"]
+        "G",
+        "C",
+    ]
     ctx = TieContext(seed_rank={"C": 2})
     assert [r.player for r, _ in rank_by_chain(rows, ("seed",), ctx)] == ["C", "G"]
     assert {"score", "ratio", "previous_place", "seed", "lottery", "screen_order"} <= set(
-        TIE_BREAKS)
+        TIE_BREAKS
+    )
 
 
 def test_unknown_or_duplicate_tie_break_raises() -> None:
@@ -149,8 +152,7 @@ def test_withdrawn_group_winner_is_refilled_by_wildcard() -> None:
 
 
 def test_h8_disqualified_never_advances_and_others_move_up() -> None:
-    results = {"G1": group({"A": "300", "B": "240", "C": "150", "D": "90"},
-                           disqualified={"A"})}
+    results = {"G1": group({"A": "300", "B": "240", "C": "150", "D": "90"}, disqualified={"A"})}
     outcome = advance(results, AdvancementRule(target=3))
     assert outcome.players[:2] == ["B", "C"]
     assert outcome.players[2] == "D"
@@ -168,8 +170,11 @@ def test_h7_penalty_changes_wildcard_order() -> None:
 
 def test_undefined_ratio_ranks_last_in_wildcard_table() -> None:
     results = {
-        "G1": group({"A": "300", "B": "240", "C": "200"},
-                    penalties=[Penalty("A"), Penalty("B"), Penalty("C")], dummy="0"),
+        "G1": group(
+            {"A": "300", "B": "240", "C": "200"},
+            penalties=[Penalty("A"), Penalty("B"), Penalty("C")],
+            dummy="0",
+        ),
         "G2": group({"E": "200", "F": "150", "G": "1"}, dummy="0"),
     }
     outcome = advance(results, AdvancementRule(target=5))
@@ -228,7 +233,8 @@ def test_property_number_advancing_equals_target(
     direct = per_group * len(draw.groups)
     target = min(n, direct + extra)
     outcome = advance(
-        results, AdvancementRule(per_group=per_group, target=target),
+        results,
+        AdvancementRule(per_group=per_group, target=target),
         context=TieContext(lottery=Lottery(seed, "ties")),
     )
     assert len(outcome.players) == target

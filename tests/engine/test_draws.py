@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from brackets.engine.draws import draw_groups, dummy_count, group_count
+from brackets.engine.draws import Method, draw_groups, dummy_count, group_count
 from brackets.engine.errors import EngineError
 from brackets.engine.lottery import Lottery
 
@@ -115,12 +115,15 @@ def test_lottery_required_and_errors() -> None:
     seed=st.text(max_size=8),
     seed_count=st.integers(min_value=0, max_value=8),
 )
-def test_property_draw_invariants(n: int, method: str, seed: str, seed_count: int) -> None:
+def test_property_draw_invariants(n: int, method: Method, seed: str, seed_count: int) -> None:
     players = names(n)
     groups = group_count(n)
     seeds = players[: min(seed_count, groups)]
     draw = draw_groups(
-        players, method=method, seeds=seeds, lottery=Lottery(seed, "groups")  # type: ignore[arg-type]
+        players,
+        method=method,
+        seeds=seeds,
+        lottery=Lottery(seed, "groups"),
     )
     placed = draw.players
     assert sorted(placed) == sorted(players)  # every entrant exactly once
@@ -131,7 +134,10 @@ def test_property_draw_invariants(n: int, method: str, seed: str, seed_count: in
     for g in draw.groups:  # seeds never share a group
         assert sum(1 for p in g.players if p in seeds) <= 1
     again = draw_groups(
-        players, method=method, seeds=seeds, lottery=Lottery(seed, "groups")  # type: ignore[arg-type]
+        players,
+        method=method,
+        seeds=seeds,
+        lottery=Lottery(seed, "groups"),
     )
     assert again == draw  # the same seed gives the same draw
 

@@ -22,7 +22,9 @@ def test_k3_worked_example() -> None:
     )
     ratios = group_ratios(result)
     assert {p: r.display() for p, r in ratios.items()} == {
-        "A": D("100.00"), "B": D("86.21"), "C": D("62.07"),
+        "A": D("100.00"),
+        "B": D("86.21"),
+        "C": D("62.07"),
     }
     assert str(ratios["B"]) == "86.21"
 
@@ -38,12 +40,12 @@ def test_k3_exact_value_kept_for_comparison() -> None:
 @pytest.mark.parametrize(
     ("score", "reference", "places", "shown"),
     [
-        (D("1"), D("8"), 2, D("12.50")),
-        (D("1"), D("8"), 1, D("12.5")),
-        (D("1"), D("16"), 2, D("6.25")),
-        (D("1"), D("16"), 1, D("6.3")),  # half rounds up
-        (D("-1"), D("16"), 1, D("-6.3")),  # half away from zero, as ROUND_HALF_UP
-        (D("250"), D("290"), 3, D("86.207")),
+        (D(1), D(8), 2, D("12.50")),
+        (D(1), D(8), 1, D("12.5")),
+        (D(1), D(16), 2, D("6.25")),
+        (D(1), D(16), 1, D("6.3")),  # half rounds up
+        (D(-1), D(16), 1, D("-6.3")),  # half away from zero, as ROUND_HALF_UP
+        (D(250), D(290), 3, D("86.207")),
     ],
 )
 def test_display_rounds_half_up(score: D, reference: D, places: int, shown: D) -> None:
@@ -51,23 +53,24 @@ def test_display_rounds_half_up(score: D, reference: D, places: int, shown: D) -
 
 
 def test_k3_undefined_when_winner_score_not_positive() -> None:
-    assert ratio(D("10"), D("0")) is UNDEFINED
-    assert ratio(D("-10"), D("-5")).undefined
+    assert ratio(D(10), D(0)) is UNDEFINED
+    assert ratio(D(-10), D(-5)).undefined
     assert UNDEFINED.display() is None
     assert str(UNDEFINED) == "—"
     # After penalties every score of a group can be ≤ 0.
     result = match_result(
-        [SeatEntry(1, "A", D("300"), 1), SeatEntry(2, "B", D("200"), 2)],
+        [SeatEntry(1, "A", D(300), 1), SeatEntry(2, "B", D(200), 2)],
         penalties=[Penalty("A"), Penalty("B")],
     )
     assert all(r.undefined for r in group_ratios(result).values())
 
 
 def test_k3_undefined_ranks_below_every_defined_ratio() -> None:
-    keys = sorted([UNDEFINED.sort_key(), ratio(D("-50"), D("100")).sort_key(),
-                   ratio(D("50"), D("100")).sort_key()])
+    keys = sorted(
+        [UNDEFINED.sort_key(), ratio(D(-50), D(100)).sort_key(), ratio(D(50), D(100)).sort_key()]
+    )
     assert keys[-1] == UNDEFINED.sort_key()
-    assert keys[0] == ratio(D("50"), D("100")).sort_key()
+    assert keys[0] == ratio(D(50), D(100)).sort_key()
 
 
 def test_k3_computed_after_penalties() -> None:
@@ -88,8 +91,7 @@ def test_k3_computed_after_penalties() -> None:
 
 def test_k3_reference_skips_disqualified_winner() -> None:
     result = match_result(
-        [SeatEntry(1, "A", D("300"), 1), SeatEntry(2, "B", D("200"), 2),
-         SeatEntry(3, "C", D("150"), 3)],
+        [SeatEntry(1, "A", D(300), 1), SeatEntry(2, "B", D(200), 2), SeatEntry(3, "C", D(150), 3)],
         disqualified={"A"},
     )
     ratios = group_ratios(result)

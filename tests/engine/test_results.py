@@ -44,49 +44,49 @@ def test_h7_penalty_makes_score_negative_and_replaces() -> None:
     ]
     result = match_result(entries, penalties=[Penalty("A")])
     assert result.get("A").score == D("-79.50")
-    assert result.get("A").penalty == D("400")
+    assert result.get("A").penalty == D(400)
     assert result.get("A").screen_score == D("320.50")
     assert result.ranking() == ["B", "C", "E", "A"]
 
 
 def test_h7_two_penalties_add_up() -> None:
-    entries = [SeatEntry(1, "A", D("300"), 1), SeatEntry(2, "B", D("10"), 2)]
-    result = match_result(entries, penalties=[Penalty("A"), Penalty("A", D("100"))])
-    assert result.get("A").score == D("-200")
+    entries = [SeatEntry(1, "A", D(300), 1), SeatEntry(2, "B", D(10), 2)]
+    result = match_result(entries, penalties=[Penalty("A"), Penalty("A", D(100))])
+    assert result.get("A").score == D(-200)
     assert result.ranking() == ["B", "A"]
 
 
 def test_h7_penalty_inserted_by_adjusted_score() -> None:
     entries = [
-        SeatEntry(1, "A", D("380"), 1),
-        SeatEntry(2, "B", D("300"), 2),
-        SeatEntry(3, "C", D("-0") + D("10"), 4),
-        SeatEntry(4, None, D("200"), 3),
+        SeatEntry(1, "A", D(380), 1),
+        SeatEntry(2, "B", D(300), 2),
+        SeatEntry(3, "C", D("-0") + D(10), 4),
+        SeatEntry(4, None, D(200), 3),
     ]
     # A: 380 - 100 = 280 falls between B (300) and C (10).
-    result = match_result(entries, penalties=[Penalty("A", D("100"))])
+    result = match_result(entries, penalties=[Penalty("A", D(100))])
     assert result.ranking() == ["B", "A", "C"]
 
 
 def test_h9_equal_adjusted_scores_keep_screen_order() -> None:
     entries = [
-        SeatEntry(1, "A", D("300"), 1),
-        SeatEntry(2, "B", D("200"), 2),
-        SeatEntry(3, "C", D("100"), 3),
+        SeatEntry(1, "A", D(300), 1),
+        SeatEntry(2, "B", D(200), 2),
+        SeatEntry(3, "C", D(100), 3),
     ]
     # A drops to 200, equal to B: the screen had A above B, so A stays above.
-    result = match_result(entries, penalties=[Penalty("A", D("100"))])
+    result = match_result(entries, penalties=[Penalty("A", D(100))])
     assert result.ranking() == ["A", "B", "C"]
-    result = match_result(entries, penalties=[Penalty("B", D("100"))])
+    result = match_result(entries, penalties=[Penalty("B", D(100))])
     # B drops to 100, equal to C: B was above C on screen.
     assert result.ranking() == ["A", "B", "C"]
 
 
 def test_h9_screen_tie_needs_recorded_lottery() -> None:
     entries = [
-        SeatEntry(1, "A", D("200"), 1),
-        SeatEntry(2, "B", D("200"), 1),
-        SeatEntry(3, "C", D("100"), 3),
+        SeatEntry(1, "A", D(200), 1),
+        SeatEntry(2, "B", D(200), 1),
+        SeatEntry(3, "C", D(100), 3),
     ]
     with pytest.raises(EngineError) as info:
         match_result(entries)
@@ -100,10 +100,10 @@ def test_h9_screen_tie_needs_recorded_lottery() -> None:
 
 def test_h8_disqualified_goes_last_and_lower_players_move_up() -> None:
     entries = [
-        SeatEntry(1, "A", D("300"), 1),
-        SeatEntry(2, "B", D("250"), 2),
-        SeatEntry(3, "C", D("200"), 3),
-        SeatEntry(4, "E", D("150"), 4),
+        SeatEntry(1, "A", D(300), 1),
+        SeatEntry(2, "B", D(250), 2),
+        SeatEntry(3, "C", D(200), 3),
+        SeatEntry(4, "E", D(150), 4),
     ]
     result = match_result(entries, disqualified={"A"})
     assert result.ranking() == ["B", "C", "E", "A"]
@@ -113,16 +113,16 @@ def test_h8_disqualified_goes_last_and_lower_players_move_up() -> None:
 
 
 def test_h8_disqualification_only_affects_that_match() -> None:
-    entries = [SeatEntry(1, "A", D("300"), 1), SeatEntry(2, "B", D("250"), 2)]
+    entries = [SeatEntry(1, "A", D(300), 1), SeatEntry(2, "B", D(250), 2)]
     match_result(entries, disqualified={"A"})
     assert match_result(entries).ranking() == ["A", "B"]
 
 
 def test_mismatch_between_screen_and_scores_is_a_warning() -> None:
     entries = [
-        SeatEntry(1, "A", D("100"), 1),
-        SeatEntry(2, "B", D("250"), 2),
-        SeatEntry(3, "C", D("50"), 3),
+        SeatEntry(1, "A", D(100), 1),
+        SeatEntry(2, "B", D(250), 2),
+        SeatEntry(3, "C", D(50), 3),
     ]
     result = match_result(entries)
     assert result.ranking() == ["A", "B", "C"]  # the screen is authoritative
@@ -131,22 +131,22 @@ def test_mismatch_between_screen_and_scores_is_a_warning() -> None:
 
 
 def test_mismatch_with_dummy_is_reported_too() -> None:
-    entries = [SeatEntry(1, "A", D("100"), 1), SeatEntry(2, None, D("300"), 2)]
+    entries = [SeatEntry(1, "A", D(100), 1), SeatEntry(2, None, D(300), 2)]
     assert [w.code for w in match_result(entries).warnings] == ["placement_below_lower_score"]
 
 
 @pytest.mark.parametrize(
     ("entries", "code"),
     [
-        ([SeatEntry(1, "A", D("1"), 1), SeatEntry(1, "B", D("0"), 2)], "seat_twice"),
-        ([SeatEntry(5, "A", D("1"), 1)], "seat_unknown"),
-        ([SeatEntry(1, "A", D("1"), 1), SeatEntry(2, "A", D("0"), 2)], "player_twice"),
-        ([SeatEntry(1, "A", D("1"), 1), SeatEntry(2, "B", D("0"), 3)], "placements_invalid"),
-        ([SeatEntry(1, "A", D("1"), 2), SeatEntry(2, "B", D("0"), 2)], "placements_invalid"),
-        ([SeatEntry(1, "A", D("1"), 0), SeatEntry(2, "B", D("0"), 1)], "placements_invalid"),
-        ([SeatEntry(1, None, D("1"), 1), SeatEntry(2, None, D("0"), 2)], "two_dummies"),
+        ([SeatEntry(1, "A", D(1), 1), SeatEntry(1, "B", D(0), 2)], "seat_twice"),
+        ([SeatEntry(5, "A", D(1), 1)], "seat_unknown"),
+        ([SeatEntry(1, "A", D(1), 1), SeatEntry(2, "A", D(0), 2)], "player_twice"),
+        ([SeatEntry(1, "A", D(1), 1), SeatEntry(2, "B", D(0), 3)], "placements_invalid"),
+        ([SeatEntry(1, "A", D(1), 2), SeatEntry(2, "B", D(0), 2)], "placements_invalid"),
+        ([SeatEntry(1, "A", D(1), 0), SeatEntry(2, "B", D(0), 1)], "placements_invalid"),
+        ([SeatEntry(1, None, D(1), 1), SeatEntry(2, None, D(0), 2)], "two_dummies"),
         ([SeatEntry(1, "A", D("1000.01"), 1)], "score_out_of_range"),
-        ([SeatEntry(1, "A", D("-1"), 1)], "score_out_of_range"),
+        ([SeatEntry(1, "A", D(-1), 1)], "score_out_of_range"),
         ([SeatEntry(1, "A", D("1.005"), 1)], "score_precision"),
     ],
 )
@@ -157,9 +157,9 @@ def test_impossible_input_raises(entries: list[SeatEntry], code: str) -> None:
 
 
 def test_score_range_is_configurable() -> None:
-    entries = [SeatEntry(1, "A", D("-5"), 1)]
-    result = match_result(entries, score_range=ScoreRange(low=D("-100"), high=D("500")))
-    assert result.get("A").score == D("-5")
+    entries = [SeatEntry(1, "A", D(-5), 1)]
+    result = match_result(entries, score_range=ScoreRange(low=D(-100), high=D(500)))
+    assert result.get("A").score == D(-5)
 
 
 def test_result_for_player_not_in_group_raises() -> None:
@@ -187,7 +187,7 @@ def test_h7_rematch_must_repeat_selections() -> None:
     changed = check_rematch(aborted, {"A": ("芸能", "四択", "HARD"), "B": ("社会", "○×", "EASY")})
     assert not changed.ok
     assert [v.params["player"] for v in changed.violations] == ["B"]
-    assert changed.penalties() == [Penalty("B", D("400"), "rematch_selection_changed")]
+    assert changed.penalties() == [Penalty("B", D(400), "rematch_selection_changed")]
 
 
 def test_rematch_with_other_players_raises() -> None:

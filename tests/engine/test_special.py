@@ -102,8 +102,11 @@ def test_property_rule_selection_respects_capacity_and_order(
 
 # ------------------------------------------------------------------------------ K7
 
-DECK = [Card(g, grp) for g in ("アニメ&ゲーム", "スポーツ", "芸能", "社会")
-        for grp in ("セレクト", "パネル", "キーボード")]
+DECK = [
+    Card(g, grp)
+    for g in ("アニメ&ゲーム", "スポーツ", "芸能", "社会")
+    for grp in ("セレクト", "パネル", "キーボード")
+]
 
 
 def test_k7_two_different_cards_allow_their_union() -> None:
@@ -128,8 +131,9 @@ def test_k7_shared_genre_or_group_draws_a_third_card() -> None:
 
 def test_k7_predicate_is_a_setting() -> None:
     # Literal reading: only identical cards trigger a third card.
-    two = record_cards([Card("芸能", "セレクト"), Card("芸能", "パネル")],
-                       extra_if=share_genre_and_group)
+    two = record_cards(
+        [Card("芸能", "セレクト"), Card("芸能", "パネル")], extra_if=share_genre_and_group
+    )
     assert len(two.cards) == 2
 
 
@@ -178,9 +182,7 @@ def test_k8_reveal_needs_every_form() -> None:
 
 def partner_result(order: list[str]) -> MatchResult:
     seats = {"C1": 1, "P1": 2, "P2": 3, "C2": 4}
-    entries = [
-        SeatEntry(seats[p], p, D(400 - 50 * i), i + 1) for i, p in enumerate(order)
-    ]
+    entries = [SeatEntry(seats[p], p, D(400 - 50 * i), i + 1) for i, p in enumerate(order)]
     return match_result(entries)
 
 
@@ -212,8 +214,12 @@ def test_k9_invalid_partners_raise() -> None:
 
 def test_k9_contender_in_wrong_seat_raises() -> None:
     match = partner_match(("C1", "C2"), {"C1": "P1", "C2": "P2"})
-    entries = [SeatEntry(2, "C1", D(1), 1), SeatEntry(1, "P1", D(0), 2),
-               SeatEntry(3, "P2", D(0), 3), SeatEntry(4, "C2", D(0), 4)]
+    entries = [
+        SeatEntry(2, "C1", D(1), 1),
+        SeatEntry(1, "P1", D(0), 2),
+        SeatEntry(3, "P2", D(0), 3),
+        SeatEntry(4, "C2", D(0), 4),
+    ]
     with pytest.raises(EngineError):
         partner_match_winner(match, match_result(entries))
 
@@ -243,12 +249,10 @@ def test_k10_dice_from_lottery_is_reproducible() -> None:
 
 def test_k10_winner_picks_one_decision_other_finalist_the_other() -> None:
     duel = record_dice(("X", "Y"), [(5, 2)])
-    setup = final_setup(duel, winner_decides="seat_order", first="X",
-                        question_order="alternating")
+    setup = final_setup(duel, winner_decides="seat_order", first="X", question_order="alternating")
     assert (setup.first, setup.second) == ("X", "Y")
     assert (setup.seat_order_by, setup.question_order_by) == ("X", "Y")
-    setup = final_setup(duel, winner_decides="question_order", first="X",
-                        question_order="simple")
+    setup = final_setup(duel, winner_decides="question_order", first="X", question_order="simple")
     assert (setup.seat_order_by, setup.question_order_by) == ("Y", "X")
     with pytest.raises(EngineError):
         final_setup(duel, winner_decides="seat_order", first="Z", question_order="simple")

@@ -15,9 +15,35 @@ from brackets.models.catalog import (
     SubGenre,
 )
 from brackets.models.entrants import Entrant, EntrantRevision
+from brackets.models.rounds import (
+    ConfirmationFact,
+    DisqualificationFact,
+    Group,
+    PenaltyFact,
+    RematchFact,
+    ResultFact,
+    Round,
+    RoundStep,
+    Seat,
+    SelectionFact,
+    SpecialFact,
+    Submission,
+)
 from brackets.models.tournament import Membership, Role, Tournament
 
 __all__ = [
+    "ConfirmationFact",
+    "DisqualificationFact",
+    "Group",
+    "PenaltyFact",
+    "RematchFact",
+    "ResultFact",
+    "Round",
+    "RoundStep",
+    "Seat",
+    "SelectionFact",
+    "SpecialFact",
+    "Submission",
     "Difficulty",
     "Entrant",
     "EntrantRevision",

@@ -14,7 +14,7 @@ from brackets.models.catalog import (
     Rank,
     SubGenre,
 )
-from brackets.models.entrants import Entrant, EntrantRevision
+from brackets.models.entrants import Entrant, EntrantImport, EntrantRevision
 from brackets.models.rounds import (
     ConfirmationFact,
     DisqualificationFact,
@@ -46,6 +46,7 @@ __all__ = [
     "Submission",
     "Difficulty",
     "Entrant",
+    "EntrantImport",
     "EntrantRevision",
     "Format",
     "FormatGroup",

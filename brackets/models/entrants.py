@@ -53,6 +53,10 @@ class Entrant(models.Model):
     )
     # Optimistic concurrency: a save based on an older revision is refused, not applied.
     revision = models.PositiveIntegerField(default=1)
+    # Derived by brackets.services.entrants (kana-, width- and case-folded) so the desk's
+    # search and duplicate checks need no per-row work: never typed by staff.
+    search_key = models.CharField(max_length=400, blank=True, default="", editable=False)
+    card_key = models.CharField(max_length=40, blank=True, default="", editable=False)
     created_at = models.DateTimeField(_("登録日時"), auto_now_add=True)
     updated_at = models.DateTimeField(_("更新日時"), auto_now=True)
 
@@ -96,3 +100,41 @@ class EntrantRevision(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["entrant", "number"], name="revision_unique_number")
         ]
+
+
+class EntrantImport(models.Model):
+    """An uploaded pre-entry file, parsed and waiting for the desk to confirm it.
+
+    Kept in the database (not the session) so a preview survives a reload or another tab,
+    and so the record of who imported which file stays afterwards.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("確認待ち")
+        DONE = "done", _("取り込み済")
+        CANCELLED = "cancelled", _("取り消し")
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="entrant_imports", verbose_name=_("大会")
+    )
+    token = models.CharField(_("トークン"), max_length=40, unique=True)
+    filename = models.CharField(_("ファイル名"), max_length=255)
+    headers = models.JSONField(_("見出し"), default=list)
+    rows = models.JSONField(_("行"), default=list)
+    mapping = models.JSONField(_("列の割り当て"), default=list)
+    status = models.CharField(
+        _("状態"), max_length=20, choices=Status.choices, default=Status.PENDING
+    )
+    result = models.JSONField(_("結果"), default=dict, blank=True)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, verbose_name=_("取り込み者")
+    )
+    created_at = models.DateTimeField(_("日時"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("参加者の取り込み")
+        verbose_name_plural = _("参加者の取り込み")
+
+    def __str__(self) -> str:
+        return f"{self.filename} ({self.get_status_display()})"

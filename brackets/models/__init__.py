@@ -5,6 +5,7 @@ works everywhere. Models hold fields, constraints and ``__str__``; rules live in
 ``brackets.engine`` and writes in ``brackets.services``.
 """
 
+from brackets.models.buzzer import BuzzerEvent, BuzzerPlayer, BuzzerRound, PaperMarking
 from brackets.models.catalog import (
     Difficulty,
     Format,
@@ -32,6 +33,10 @@ from brackets.models.rounds import (
 from brackets.models.tournament import Membership, Role, Tournament
 
 __all__ = [
+    "BuzzerEvent",
+    "BuzzerPlayer",
+    "BuzzerRound",
+    "PaperMarking",
     "ConfirmationFact",
     "DisqualificationFact",
     "Group",

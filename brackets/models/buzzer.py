@@ -1,0 +1,184 @@
+"""Live buzzer-quiz rounds (seeds 003 and 004) as facts: a round, its players, its event log.
+
+The state of a round (who has how many ○ and ×, who won, who is out, who rests) is never
+stored: it is ``replay(config, players, events)`` from :mod:`brackets.engine.buzzer`. What
+is stored is what staff decided (the round's settings and seating) and what the operator
+tapped (one :class:`BuzzerEvent` per tap, with who and when). An undo is itself an event,
+so nothing is ever deleted or overwritten and every scoreboard can be reproduced later.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from brackets.models.entrants import Entrant
+from brackets.models.tournament import Tournament
+
+
+class BuzzerRound(models.Model):
+    """One live round (or one group, one set, one sudden death) of a tournament.
+
+    ``config`` is the engine's ``RoundConfig.to_dict()``; ``preset``/``round_slug`` say
+    which engine preset it came from (blank for a hand-made round). ``feeds_from`` links the
+    round whose winners seat this one (seed 003/004: 2R winners → 3R ...).
+    """
+
+    class Status(models.TextChoices):
+        PREPARING = "preparing", _("準備中")
+        LIVE = "live", _("進行中")
+        FINISHED = "finished", _("終了")
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="buzzer_rounds", verbose_name=_("大会")
+    )
+    name = models.CharField(_("ラウンド名"), max_length=100)
+    group_name = models.CharField(_("組"), max_length=50, blank=True)
+    position = models.PositiveIntegerField(_("表示順"), default=0)
+    preset = models.SlugField(_("プリセット"), max_length=80, blank=True)
+    round_slug = models.SlugField(_("プリセット内のラウンド"), max_length=80, blank=True)
+    config = models.JSONField(_("ルール設定"))
+    status = models.CharField(
+        _("状態"), max_length=20, choices=Status.choices, default=Status.PREPARING
+    )
+    feeds_from = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="feeds",
+        verbose_name=_("前のラウンド"),
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("作成者"),
+    )
+    created_at = models.DateTimeField(_("作成日時"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "position", "id"]
+        verbose_name = _("早押しラウンド")
+        verbose_name_plural = _("早押しラウンド")
+
+    def __str__(self) -> str:
+        return f"{self.name} {self.group_name}".strip()
+
+
+class BuzzerPlayer(models.Model):
+    """A seat in a round. ``key`` is the id the engine's events name (stable per round)."""
+
+    round = models.ForeignKey(
+        BuzzerRound, on_delete=models.CASCADE, related_name="players", verbose_name=_("ラウンド")
+    )
+    entrant = models.ForeignKey(
+        Entrant,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="buzzer_seats",
+        verbose_name=_("参加者"),
+    )
+    key = models.CharField(_("識別子"), max_length=40)
+    name = models.CharField(_("表示名"), max_length=100)
+    seat = models.PositiveIntegerField(_("席"))
+    rank = models.PositiveIntegerField(
+        _("基準順位"), null=True, blank=True, help_text=_("同点時の最終基準（1R順位など）")
+    )
+    advantage = models.IntegerField(
+        _("アドバンテージ"), null=True, blank=True, help_text=_("空欄なら席順の既定値")
+    )
+    carried = models.JSONField(
+        _("持ち越し"), default=dict, blank=True, help_text=_("前セットからの得点・休みなど")
+    )
+
+    class Meta:
+        ordering = ["round", "seat"]
+        verbose_name = _("早押し参加者")
+        verbose_name_plural = _("早押し参加者")
+        constraints = [
+            models.UniqueConstraint(fields=["round", "seat"], name="buzzer_player_unique_seat"),
+            models.UniqueConstraint(fields=["round", "key"], name="buzzer_player_unique_key"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.seat}. {self.name}"
+
+
+class BuzzerEvent(models.Model):
+    """One operator tap: the engine event as JSON, its place in the log, who and when.
+
+    ``seq`` is 1, 2, 3 ... per round (unique), so two operators tapping on stale screens
+    cannot both append event n: the second is refused. ``idempotency_key`` makes a double
+    tap (the same tap sent twice by a flaky tablet) record once.
+    """
+
+    round = models.ForeignKey(
+        BuzzerRound, on_delete=models.CASCADE, related_name="events", verbose_name=_("ラウンド")
+    )
+    seq = models.PositiveIntegerField(_("番号"))
+    kind = models.CharField(_("種類"), max_length=30)
+    data = models.JSONField(_("内容"))
+    idempotency_key = models.CharField(_("操作キー"), max_length=64, blank=True)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("入力者"),
+    )
+    at = models.DateTimeField(_("日時"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["round", "seq"]
+        verbose_name = _("早押しの記録")
+        verbose_name_plural = _("早押しの記録")
+        constraints = [
+            models.UniqueConstraint(fields=["round", "seq"], name="buzzer_event_unique_seq"),
+            models.UniqueConstraint(
+                fields=["round", "idempotency_key"],
+                condition=~models.Q(idempotency_key=""),
+                name="buzzer_event_unique_key",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round_id}#{self.seq} {self.kind}"
+
+
+class PaperMarking(models.Model):
+    """An uploaded paper-quiz marking sheet (M1): one row per entrant, one mark per question.
+
+    Each upload is kept; the newest one for a round name is the one in effect (a corrected
+    sheet supersedes the old one rather than overwriting it). ``rows`` is a list of
+    ``{"name": ..., "entrant": id|None, "marks": "1011..."}``.
+    """
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="paper_markings", verbose_name=_("大会")
+    )
+    name = models.CharField(_("名称"), max_length=100)
+    questions = models.PositiveIntegerField(_("問題数"))
+    rows = models.JSONField(_("採点"))
+    filename = models.CharField(_("ファイル名"), max_length=200, blank=True)
+    lottery_seed = models.CharField(_("抽選シード"), max_length=64, blank=True)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("入力者"),
+    )
+    at = models.DateTimeField(_("日時"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "-at", "-id"]
+        verbose_name = _("ペーパークイズ採点")
+        verbose_name_plural = _("ペーパークイズ採点")
+
+    def __str__(self) -> str:
+        return self.name

@@ -23,10 +23,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from brackets.engine.advancement import AdvancementRule, TieContext, advance  # noqa: E402
-from brackets.engine.draws import Draw, draw_groups  # noqa: E402
-from brackets.engine.lottery import Lottery  # noqa: E402
-from brackets.engine.results import MatchResult, SeatEntry, match_result  # noqa: E402
+from brackets.engine.advancement import AdvancementRule, TieContext, advance
+from brackets.engine.draws import Draw, draw_groups
+from brackets.engine.lottery import Lottery
+from brackets.engine.results import MatchResult, SeatEntry, match_result
 
 SIZES = (256, 1024, 4096)
 RUNS = 7

@@ -374,9 +374,9 @@ def test_h6_no_legal_format_lets_random_be_reused() -> None:
 def test_h7_illegal_choice_while_a_legal_one_existed_costs_400() -> None:
     check = check_selection(C, player_rules_for(62), [played("社会", "四択")], R2,
                             Selection("社会", "○×", "HARD"))
-    assert not check.ok and check.penalty == Decimal("400")
+    assert not check.ok and check.penalty == Decimal(400)
     assert [v.code for v in check.violations] == ["pair_used"]
-    assert check.penalty_for("A") == Penalty("A", Decimal("400"), "illegal_selection")
+    assert check.penalty_for("A") == Penalty("A", Decimal(400), "illegal_selection")
 
 
 def test_h7_penalty_amount_is_a_setting() -> None:
@@ -399,7 +399,7 @@ def test_h7_fallback_forced_choice_has_no_penalty() -> None:
     ok = ch.check(Selection("ノンジャンル", "連想", "HARD"))
     assert ok.ok and ok.fallback and ok.penalty == 0
     bad = ch.check(Selection("芸能", "連想", "HARD"))
-    assert not bad.ok and bad.penalty == Decimal("400")
+    assert not bad.ok and bad.penalty == Decimal(400)
 
 
 def test_unknown_selection_names_raise() -> None:
@@ -509,4 +509,4 @@ def test_property_every_illegal_set_has_reasons_and_costs_the_penalty(
     check = ch.check(Selection(pick[0], pick[1], "EASY"))
     assert check.ok == ch.is_legal(*pick)
     assert check.ok == (not ch.reasons(*pick))
-    assert check.penalty == (0 if check.ok else Decimal("400"))
+    assert check.penalty == (0 if check.ok else Decimal(400))

@@ -1,0 +1,159 @@
+"""Replaying a round's event log: ``replay``, ``apply``, ``ranking``, ``allowed_actions``.
+
+The state of a round is a pure function of its configuration, its players and its events.
+``apply`` validates one event against the current state and either returns the next state
+or raises :class:`~brackets.engine.errors.EngineError` leaving nothing changed (states are
+immutable). Two round formats are registered: ``"buzzer"`` (buzz, board and set rounds)
+and ``"written"`` (written elimination, see :mod:`brackets.engine.buzzer.written`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Sequence
+
+from brackets.engine.buzzer.config import PlayerSpec, RoundConfig
+from brackets.engine.buzzer.core import FORMATS, Allowed, pending, resolved_blocks, sort_key
+from brackets.engine.buzzer.events import (
+    Event,
+    TieBreak,
+    Undo,
+)
+from brackets.engine.buzzer.rules import TIE_RULES, key_tuple, scoring_for
+from brackets.engine.buzzer.state import (
+    OVER,
+    Clock,
+    PlayerState,
+    RankEntry,
+    RoundState,
+)
+from brackets.engine.errors import EngineError
+
+# ----------------------------------------------------------------------------- API
+
+
+def start(config: RoundConfig, players: Sequence[PlayerSpec]) -> RoundState:
+    """The state before any event: seats, advantages and carried values applied."""
+    if not players:
+        raise EngineError("no_players", "a round needs at least one player")
+    ids = [p.id for p in players]
+    if len(set(ids)) != len(ids):
+        raise EngineError("duplicate_player", "a player appears twice", players=ids)
+    seats = [p.seat for p in players]
+    if len(set(seats)) != len(seats):
+        raise EngineError("duplicate_seat", "two players share a seat", seats=seats)
+    fmt = FORMATS.get(config.format)
+    if config.slots < 0 or (config.eliminate is not None and config.eliminate < 0):
+        raise EngineError("bad_config", "slots and eliminate must not be negative")
+    scoring = scoring_for(config)
+    states: dict[str, PlayerState] = {}
+    for spec in sorted(players, key=lambda p: p.seat):
+        if spec.advantage is not None:
+            advantage = spec.advantage
+        elif 1 <= spec.seat <= len(config.advantages):
+            advantage = config.advantages[spec.seat - 1]
+        else:
+            advantage = 0
+        p = PlayerState(
+            id=spec.id,
+            seat=spec.seat,
+            rank=spec.fallback,
+            advantage=advantage,
+            points=spec.points,
+            rests=spec.rests,
+            board_correct=spec.board_correct,
+        )
+        states[spec.id] = scoring.start(p)
+    seat_order = tuple(p.id for p in sorted(players, key=lambda p: p.seat))
+    state = RoundState(
+        config=config,
+        players=states,
+        seat_order=seat_order,
+        clock=Clock(limit_ms=config.clock_ms),
+    )
+    return fmt.after_start(state)
+
+
+def apply(state: RoundState, event: Event) -> RoundState:
+    """The state after ``event``; bad input raises ``EngineError`` and changes nothing."""
+    if isinstance(event, Undo):
+        if state.previous is None:
+            raise EngineError("undo_past_start", "there is no event left to undo")
+        return state.previous
+    if state.phase == OVER:
+        raise EngineError("round_over", "the round is over", event=event.kind)
+    new = FORMATS.get(state.config.format).apply(state, event)
+    return dataclasses.replace(new, seq=state.seq + 1, previous=state)
+
+
+def replay(config: RoundConfig, players: Sequence[PlayerSpec], events: Iterable[Event]) -> RoundState:
+    """Replay a whole log from the start (the only way state is ever obtained)."""
+    state = start(config, players)
+    for event in events:
+        state = apply(state, event)
+    return state
+
+
+def allowed_actions(state: RoundState) -> Allowed:
+    """Buttons to enable on the operator console for this state."""
+    allowed = FORMATS.get(state.config.format).allowed(state)
+    if state.previous is not None:
+        return dataclasses.replace(allowed, round=allowed.round | {"undo"})
+    return allowed
+
+
+def ranking(state: RoundState) -> list[RankEntry]:
+    """Current order: winners in win order, then the players still in play, then the outs.
+
+    In play, players follow the round's judging keys, then the earliest last correct, then
+    fallback rank (the documented in-progress order). Once judged, the judged order is
+    used; outs are listed latest first (a later out ranks higher).
+    """
+    keys = state.config.judge_keys
+    rows: list[tuple[str, str, tuple[float, ...] | None]] = [(pid, "won", None) for pid in state.winners]
+    if state.phase == OVER:
+        rows += [(pid, "continuing", None) for pid in state.continuing]
+    elif state.judged:
+        for block in resolved_blocks(state):
+            for pid in block:
+                rows.append((pid, state.players[pid].status, key_tuple(keys, state.players[pid])))
+    else:
+        remaining = sorted(
+            state.remaining,
+            key=lambda pid: sort_key(keys + ("earliest_last_correct",), state.players[pid]),
+        )
+        rows += [
+            (pid, state.players[pid].status, key_tuple(keys, state.players[pid])) for pid in remaining
+        ]
+    rows += [(pid, "out", None) for pid in reversed(state.outs)]
+    entries: list[RankEntry] = []
+    for i, (pid, status, key) in enumerate(rows):
+        tied = key is not None and any(
+            0 <= j < len(rows) and rows[j][2] == key for j in (i - 1, i + 1)
+        )
+        entries.append(RankEntry(i + 1, pid, status, tied))
+    return entries
+
+
+def tiebreak_round(state: RoundState, side: str) -> tuple[RoundConfig, list[PlayerSpec]]:
+    """Config and players of the sudden death / playoff settling a pending decision.
+
+    Replay it like any round; :func:`tiebreak_from` turns its result into the
+    :class:`TieBreak` event for this round.
+    """
+    decision = pending(state, side)
+    rule = TIE_RULES.get(state.config.tie_rule)
+    candidates = [state.players[pid] for pid in decision.candidates]
+    return rule.subround(candidates, side, decision.places)
+
+
+def tiebreak_from(sub: RoundState, side: str) -> TieBreak:
+    """The ``TieBreak`` event carrying a finished sudden death's order."""
+    if sub.phase != OVER:
+        raise EngineError("tiebreak_unfinished", "the sudden death is not over yet", side=side)
+    return TieBreak(side, tuple(r.player for r in ranking(sub)))
+
+
+
+from brackets.engine.buzzer import buzz as _buzz  # noqa: E402,F401  (registers "buzzer")
+from brackets.engine.buzzer import written as _written  # noqa: E402,F401  (registers "written")

@@ -200,3 +200,50 @@ def _ranked_members(ranking: Sequence[str], groups: int, method: str, size: int)
             column = groups - 1 - column
         members[column].append(player)
     return members
+
+
+def record_draw(
+    groups: Sequence[Sequence[str | None]],
+    players: Sequence[str],
+    *,
+    seeds: Sequence[str] = (),
+    size: int = GROUP_SIZE,
+) -> Draw:
+    """Check and keep a draw made on paper (a physical lottery, K4/K5).
+
+    ``groups[i][s]`` is the player at サテ s + 1 of group i + 1, ``None`` the dummy. The
+    same invariants as a computed draw hold: every entrant exactly once, nobody else,
+    ceil(N / size) groups of ``size`` seats, exactly size·G − N dummies and never two in a
+    group, seeds in different groups. Anything else is :class:`EngineError`.
+    """
+    expected_groups = _check(players, seeds, size)
+    if len(groups) != expected_groups:
+        raise EngineError(
+            "group_count_mismatch",
+            f"{len(players)} players make {expected_groups} groups, {len(groups)} recorded",
+            expected=expected_groups,
+            count=len(groups),
+        )
+    placed = [p for g in groups for p in g if p is not None]
+    missing = sorted(set(players) - set(placed))
+    extra = sorted(set(placed) - set(players))
+    twice = sorted({p for p in placed if placed.count(p) > 1})
+    if missing or extra or twice:
+        raise EngineError(
+            "draw_players_mismatch",
+            "every entrant must be drawn exactly once",
+            missing=missing,
+            extra=extra,
+            twice=twice,
+        )
+    seed_set = set(seeds)
+    for index, seats in enumerate(groups, start=1):
+        if len(seats) != size:
+            raise EngineError(
+                "group_size_mismatch", f"group {index} has {len(seats)} seats", group=index
+            )
+        if sum(1 for p in seats if p is None) > 1:
+            raise EngineError("two_dummies", f"group {index} has two dummies (K2)", group=index)
+        if sum(1 for p in seats if p in seed_set) > 1:
+            raise EngineError("seeds_share_group", f"seeds share group {index} (K5)", group=index)
+    return Draw(tuple(Group(i, tuple(g)) for i, g in enumerate(groups, start=1)))

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from brackets.engine.draws import Method, draw_groups, dummy_count, group_count
+from brackets.engine.draws import Method, draw_groups, dummy_count, group_count, record_draw
 from brackets.engine.errors import EngineError
 from brackets.engine.lottery import Lottery
 
@@ -147,3 +147,26 @@ def test_different_purposes_give_different_draws() -> None:
     two = draw_groups(names(40), lottery=Lottery("seed", "round-2/groups"))
     assert sorted(one.players) == sorted(two.players)
     assert one != two
+
+
+def test_record_physical_draw_checks_invariants() -> None:
+    players = names(7)
+    seats: list[list[str | None]] = [
+        ["p000", "p001", "p002", "p003"],
+        ["p004", "p005", None, "p006"],
+    ]
+    draw = record_draw(seats, players, seeds=["p000", "p004"])
+    assert draw.groups[1].seat_of("p006") == 4 and draw.dummy_count == 1
+    bad: list[tuple[list[list[str | None]], str]] = [
+        ([["p000", "p001", "p002", "p003"]], "group_count_mismatch"),
+        (
+            [["p000", "p001", "p002", "p003"], ["p004", "p005", None, "p005"]],
+            "draw_players_mismatch",
+        ),
+        ([["p000", "p004", "p002", None], ["p001", "p005", "p003", "p006"]], "seeds_share_group"),
+        ([["p000", "p001", "p002", "p003", "p006"], ["p004", "p005", None]], "group_size_mismatch"),
+    ]
+    for groups, code in bad:
+        with pytest.raises(EngineError) as info:
+            record_draw(groups, players, seeds=["p000", "p004"])
+        assert info.value.code == code

@@ -5,6 +5,8 @@ from __future__ import annotations
 from decimal import Decimal as D
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from brackets.engine.errors import EngineError
 from brackets.engine.lottery import Lottery
@@ -194,3 +196,39 @@ def test_rematch_with_other_players_raises() -> None:
     with pytest.raises(EngineError) as info:
         check_rematch({"A": 1}, {"B": 1})
     assert info.value.code == "rematch_players_differ"
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    scores=st.lists(st.integers(min_value=0, max_value=40000), min_size=1, max_size=4),
+    dummy_at=st.integers(min_value=0, max_value=3),
+    penalised=st.sets(st.integers(min_value=0, max_value=3)),
+    dq=st.sets(st.integers(min_value=0, max_value=3), max_size=1),
+)
+def test_property_consistent_screen_places_by_adjusted_score(
+    scores: list[int], dummy_at: int, penalised: set[int], dq: set[int]
+) -> None:
+    values = [D(s) / 100 for s in scores]
+    order = sorted(range(len(values)), key=lambda i: (-values[i], i))
+    players: list[str | None] = [f"P{i}" for i in range(len(values))]
+    if dummy_at < len(players) and len(players) > 1:
+        players[dummy_at] = None
+    entries = [
+        SeatEntry(i + 1, players[i], values[i], order.index(i) + 1) for i in range(len(values))
+    ]
+    real = [e for e in entries if e.player is not None]
+    pens = [Penalty(e.player) for e in real if e.seat - 1 in penalised and e.player]
+    out = {e.player for e in real if e.seat - 1 in dq and e.player}
+    result = match_result(entries, penalties=pens, disqualified=out)
+    assert result.warnings == ()
+    assert [r.place for r in result.players] == list(range(1, len(real) + 1))
+    pen_of = {p.player: p.points for p in pens}
+    expected = sorted(
+        real,
+        key=lambda e: (
+            e.player in out,
+            -(e.score - pen_of.get(e.player or "", D(0))) if e.player not in out else 0,
+            e.screen_place,
+        ),
+    )
+    assert result.ranking() == [e.player for e in expected]

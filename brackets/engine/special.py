@@ -385,6 +385,16 @@ class FinalSetup:
     seat_order_by: str
     question_order_by: str
 
+    def seating(
+        self, partners: Mapping[str, str], *, present: Collection[str] | None = None
+    ) -> PartnerMatch:
+        """The final's seats: the finalist going first at サテ 1, the other at 4 (K10)."""
+        return partner_match((self.first, self.second), partners, present=present)
+
+    def set_order(self, game: int) -> tuple[int, ...]:
+        """Seats in asking order for ``game`` under the chosen question order."""
+        return set_order(self.question_order, game)
+
 
 def final_setup(
     duel: DiceDuel,

@@ -286,3 +286,20 @@ def test_k10_best_of_3_first_to_two_wins() -> None:
     assert info.value.code == "game_after_series_won"
     with pytest.raises(EngineError):
         series_state(("X", "Y"), ["Z"])
+
+
+def test_k10_final_seating_and_order_follow_the_decisions() -> None:
+    duel = record_dice(("X", "Y"), [(1, 4)])
+    setup = final_setup(duel, winner_decides="question_order", first="X", question_order="simple")
+    match = setup.seating({"X": "PX", "Y": "PY"})
+    assert match.seats == {1: "X", 2: "PX", 3: "PY", 4: "Y"}
+    assert [setup.set_order(g) for g in (1, 2, 3)] == [(1, 2, 3, 4), (4, 3, 2, 1), (1, 2, 3, 4)]
+    # Game results feed the best-of-3 series.
+    winners = []
+    for order in (["X", "PY", "PX", "Y"], ["PX", "Y", "PY", "X"], ["Y", "X", "PX", "PY"]):
+        seats = match.seats
+        seat_of = {p: s for s, p in seats.items()}
+        entries = [SeatEntry(seat_of[p], p, D(400 - 10 * i), i + 1) for i, p in enumerate(order)]
+        winners.append(partner_match_winner(match, match_result(entries)).winner)
+    state = series_state(("X", "Y"), winners)
+    assert winners == ["X", "Y", "Y"] and state.winner == "Y"

@@ -50,6 +50,16 @@ class BuzzerRound(models.Model):
         related_name="feeds",
         verbose_name=_("前のラウンド"),
     )
+    parent = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="tiebreaks",
+        verbose_name=_("サドンデスの元ラウンド"),
+        help_text=_("サドンデス・プレーオフのときだけ"),
+    )
+    side = models.CharField(_("サドンデスの側"), max_length=10, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -163,6 +173,9 @@ class PaperMarking(models.Model):
     )
     name = models.CharField(_("名称"), max_length=100)
     questions = models.PositiveIntegerField(_("問題数"))
+    first_half = models.PositiveIntegerField(
+        _("前半の問題数"), default=50, help_text=_("同点時に比べる前半（M1: Q1〜50）")
+    )
     rows = models.JSONField(_("採点"))
     filename = models.CharField(_("ファイル名"), max_length=200, blank=True)
     lottery_seed = models.CharField(_("抽選シード"), max_length=64, blank=True)

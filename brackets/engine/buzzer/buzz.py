@@ -64,7 +64,9 @@ def _buzzer_apply(s: RoundState, e: Event) -> RoundState:
         return w.freeze()
     if isinstance(e, BoardResults):
         return _board(s, e)
-    raise EngineError("wrong_event_kind", f"{e.kind} events do not belong in a buzzer round", event=e.kind)
+    raise EngineError(
+        "wrong_event_kind", f"{e.kind} events do not belong in a buzzer round", event=e.kind
+    )
 
 
 def _touch_clock(w: Work, clock_ms: int | None) -> None:
@@ -102,9 +104,7 @@ def _wrong(s: RoundState, e: Wrong) -> RoundState:
     w.open_wrongs.add(e.player)
     _after_miss(w, e.player, scoring)
     if w.phase == PLAYING:
-        nobody_left = not any(
-            _blocked_reason_work(w, pid) is None for pid in s.seat_order
-        )
+        nobody_left = not any(_blocked_reason_work(w, pid) is None for pid in s.seat_order)
         if w.config.wrong_closes_question or nobody_left:
             _close_question(w, by_correct=False)
         else:
@@ -220,13 +220,19 @@ def _board(s: RoundState, e: BoardResults) -> RoundState:
         check_can_answer(s, e.buzzer)
         if e.buzzer in e.correct:
             raise EngineError(
-                "buzzer_on_board", "the buzzing player is judged by the buzz, not the board", player=e.buzzer
+                "buzzer_on_board",
+                "the buzzing player is judged by the buzz, not the board",
+                player=e.buzzer,
             )
     w = Work(s)
     _touch_clock(w, e.clock_ms)
     scoring = scoring_for(w.config)
     n_correct = len(e.correct)
-    if e.buzzer is not None and e.buzzer_correct and scoring.params.get("bonus_counts_buzzer", False):
+    if (
+        e.buzzer is not None
+        and e.buzzer_correct
+        and scoring.params.get("bonus_counts_buzzer", False)
+    ):
         n_correct += 1
     for pid in s.seat_order:
         p = w.get(pid)
@@ -242,7 +248,11 @@ def _board(s: RoundState, e: BoardResults) -> RoundState:
     for pid in e.correct:
         w.put(dataclasses.replace(w.get(pid), last_correct_seq=w.seq))
     if w.phase == PLAYING:
-        reached = [pid for pid in s.seat_order if w.get(pid).status == ACTIVE and check(w.config.win, w.get(pid))]
+        reached = [
+            pid
+            for pid in s.seat_order
+            if w.get(pid).status == ACTIVE and check(w.config.win, w.get(pid))
+        ]
         _admit_winners(w, reached)
     _close_question(w, by_correct=bool(e.correct) or (e.buzzer is not None and e.buzzer_correct))
     return w.freeze()
@@ -289,7 +299,9 @@ def _tiebreak(s: RoundState, e: TieBreak) -> RoundState:
             got=list(e.order),
         )
     w = Work(s)
-    w.decisions = [dataclasses.replace(d, order=e.order) if d is decision else d for d in s.decisions]
+    w.decisions = [
+        dataclasses.replace(d, order=e.order) if d is decision else d for d in s.decisions
+    ]
     if all(d.order is not None for d in w.decisions):
         w.phase = PLAYING
         w.settle()
@@ -301,10 +313,14 @@ def _buzzer_allowed(s: RoundState) -> Allowed:
     blocked: dict[str, str] = {}
     board = s.config.scoring.slug == "board"
     for pid in s.seat_order:
-        reason = "round_over" if s.phase == OVER else "decision_pending" if s.phase == DECIDING else None
+        reason = (
+            "round_over" if s.phase == OVER else "decision_pending" if s.phase == DECIDING else None
+        )
         reason = reason or blocked_reason(s, s.players[pid])
         if reason is None:
-            players[pid] = frozenset({"correct", "wrong", "board"} if board else {"correct", "wrong"})
+            players[pid] = frozenset(
+                {"correct", "wrong", "board"} if board else {"correct", "wrong"}
+            )
         else:
             players[pid] = frozenset()
             blocked[pid] = reason

@@ -36,7 +36,10 @@ class Rule:
         value = self.params.get(name, default)
         if isinstance(value, bool) or not isinstance(value, int):
             raise EngineError(
-                "bad_config", f"rule {self.slug!r} needs integer {name!r}", slug=self.slug, param=name
+                "bad_config",
+                f"rule {self.slug!r} needs integer {name!r}",
+                slug=self.slug,
+                param=name,
             )
         return value
 
@@ -145,7 +148,8 @@ class RoundConfig:
                 else:
                     w = dict(value)
                     w["checkpoints"] = tuple(
-                        Checkpoint(int(c["question"]), tuple(c["keys"])) for c in w.get("checkpoints", [])
+                        Checkpoint(int(c["question"]), tuple(c["keys"]))
+                        for c in w.get("checkpoints", [])
                     )
                     w["final_keys"] = tuple(w.get("final_keys", ()))
                     kwargs[f.name] = WrittenRules(**w)
@@ -184,6 +188,4 @@ def specs_in_seat_order(
     ids: Sequence[str], ranks: Mapping[str, int] | None = None
 ) -> list[PlayerSpec]:
     """Seat players in the given order (seat 1 first), with optional fallback ranks."""
-    return [
-        PlayerSpec(pid, seat, (ranks or {}).get(pid)) for seat, pid in enumerate(ids, start=1)
-    ]
+    return [PlayerSpec(pid, seat, (ranks or {}).get(pid)) for seat, pid in enumerate(ids, start=1)]

@@ -110,12 +110,16 @@ class Work:
         return max(self.config.slots - len(self.winners), 0)
 
     def win(self, pid: str) -> None:
-        self.put(dataclasses.replace(self.get(pid), status=WON, win_order=len(self.winners) + 1, rests=0))
+        self.put(
+            dataclasses.replace(self.get(pid), status=WON, win_order=len(self.winners) + 1, rests=0)
+        )
         self.winners.append(pid)
         self.changed_status = True
 
     def out(self, pid: str) -> None:
-        self.put(dataclasses.replace(self.get(pid), status=OUT, out_order=len(self.outs) + 1, rests=0))
+        self.put(
+            dataclasses.replace(self.get(pid), status=OUT, out_order=len(self.outs) + 1, rests=0)
+        )
         self.outs.append(pid)
         self.changed_status = True
 
@@ -139,7 +143,9 @@ class Work:
             ordered = self.sort(segment)
             current: list[str] = []
             for pid in ordered:
-                if current and key_tuple(keys, self.players[current[0]]) != key_tuple(keys, self.players[pid]):
+                if current and key_tuple(keys, self.players[current[0]]) != key_tuple(
+                    keys, self.players[pid]
+                ):
                     blocks.append(tuple(current))
                     current = []
                 current.append(pid)
@@ -175,8 +181,12 @@ class Work:
 
     def settle(self) -> None:
         """Apply the judged order (with tie-break results) to winners, outs, continuing."""
-        by_members = {frozenset(d.candidates): d.order for d in self.decisions if d.order is not None}
-        order = [pid for block in self.judged for pid in (by_members.get(frozenset(block)) or block)]
+        by_members = {
+            frozenset(d.candidates): d.order for d in self.decisions if d.order is not None
+        }
+        order = [
+            pid for block in self.judged for pid in (by_members.get(frozenset(block)) or block)
+        ]
         n = len(order)
         open_ = min(self.open_slots(), n)
         elim = n - open_ if self.config.eliminate is None else min(self.config.eliminate, n - open_)
@@ -218,9 +228,14 @@ def check_question(s: RoundState, number: int | None, *, is_correct: bool = Fals
             raise EngineError(
                 "second_correct", f"question {number} already has a correct answer", question=number
             )
-        raise EngineError("question_closed", f"question {number} is already closed", question=number)
+        raise EngineError(
+            "question_closed", f"question {number} is already closed", question=number
+        )
     raise EngineError(
-        "question_ahead", f"question {number} is not in play yet", question=number, expected=expected
+        "question_ahead",
+        f"question {number} is not in play yet",
+        question=number,
+        expected=expected,
     )
 
 
@@ -253,4 +268,3 @@ def check_can_answer(s: RoundState, pid: str) -> PlayerState:
     if reason is not None:
         raise EngineError(reason, f"player {pid!r} cannot answer now ({reason})", player=pid)
     return p
-

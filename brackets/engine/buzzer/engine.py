@@ -12,6 +12,8 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Sequence
 
+from brackets.engine.buzzer import buzz as _buzz  # noqa: F401  (registers "buzzer")
+from brackets.engine.buzzer import written as _written  # noqa: F401  (registers "written")
 from brackets.engine.buzzer.config import PlayerSpec, RoundConfig
 from brackets.engine.buzzer.core import FORMATS, Allowed, pending, resolved_blocks, sort_key
 from brackets.engine.buzzer.events import (
@@ -86,7 +88,9 @@ def apply(state: RoundState, event: Event) -> RoundState:
     return dataclasses.replace(new, seq=state.seq + 1, previous=state)
 
 
-def replay(config: RoundConfig, players: Sequence[PlayerSpec], events: Iterable[Event]) -> RoundState:
+def replay(
+    config: RoundConfig, players: Sequence[PlayerSpec], events: Iterable[Event]
+) -> RoundState:
     """Replay a whole log from the start (the only way state is ever obtained)."""
     state = start(config, players)
     for event in events:
@@ -110,7 +114,9 @@ def ranking(state: RoundState) -> list[RankEntry]:
     used; outs are listed latest first (a later out ranks higher).
     """
     keys = state.config.judge_keys
-    rows: list[tuple[str, str, tuple[float, ...] | None]] = [(pid, "won", None) for pid in state.winners]
+    rows: list[tuple[str, str, tuple[float, ...] | None]] = [
+        (pid, "won", None) for pid in state.winners
+    ]
     if state.phase == OVER:
         rows += [(pid, "continuing", None) for pid in state.continuing]
     elif state.judged:
@@ -123,7 +129,8 @@ def ranking(state: RoundState) -> list[RankEntry]:
             key=lambda pid: sort_key(keys + ("earliest_last_correct",), state.players[pid]),
         )
         rows += [
-            (pid, state.players[pid].status, key_tuple(keys, state.players[pid])) for pid in remaining
+            (pid, state.players[pid].status, key_tuple(keys, state.players[pid]))
+            for pid in remaining
         ]
     rows += [(pid, "out", None) for pid in reversed(state.outs)]
     entries: list[RankEntry] = []
@@ -152,8 +159,3 @@ def tiebreak_from(sub: RoundState, side: str) -> TieBreak:
     if sub.phase != OVER:
         raise EngineError("tiebreak_unfinished", "the sudden death is not over yet", side=side)
     return TieBreak(side, tuple(r.player for r in ranking(sub)))
-
-
-
-from brackets.engine.buzzer import buzz as _buzz  # noqa: E402,F401  (registers "buzzer")
-from brackets.engine.buzzer import written as _written  # noqa: E402,F401  (registers "written")

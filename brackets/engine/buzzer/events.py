@@ -209,7 +209,9 @@ def event_from_dict(data: Mapping[str, Any]) -> Event:
             _opt_int(data.get("clock_ms"), "clock_ms"),
         )
     if kind == "thru":
-        return Thru(_opt_int(data.get("question"), "question"), _opt_int(data.get("clock_ms"), "clock_ms"))
+        return Thru(
+            _opt_int(data.get("question"), "question"), _opt_int(data.get("clock_ms"), "clock_ms")
+        )
     if kind == "board":
         buzzer = data.get("buzzer")
         if buzzer is not None and not isinstance(buzzer, str):

@@ -27,7 +27,9 @@ class Registry(Generic[T]):
 
         def decorate(item: T) -> T:
             if slug in self._items:
-                raise EngineError("duplicate_rule", f"{self.kind} {slug!r} registered twice", slug=slug)
+                raise EngineError(
+                    "duplicate_rule", f"{self.kind} {slug!r} registered twice", slug=slug
+                )
             self._items[slug] = item
             return item
 

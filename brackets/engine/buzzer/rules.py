@@ -64,7 +64,9 @@ class Scoring:
         """A board answer; ``n_correct`` is how many boards were correct on the question."""
         if not ok:
             return p
-        return dataclasses.replace(p, correct=p.correct + 1, points=p.points + 1, board_correct=p.board_correct + 1)
+        return dataclasses.replace(
+            p, correct=p.correct + 1, points=p.points + 1, board_correct=p.board_correct + 1
+        )
 
     def reset_set(self, p: PlayerState) -> PlayerState:
         """A new set starts (M6): the per-set counters go back to zero."""
@@ -94,7 +96,9 @@ class Rentou(Scoring):
 
     def correct(self, p: PlayerState) -> PlayerState:
         gain = _int(self.params, "streak_points", 2) if p.streak else _int(self.params, "points", 1)
-        return dataclasses.replace(p, correct=p.correct + 1, points=p.points + gain, streak=not p.streak)
+        return dataclasses.replace(
+            p, correct=p.correct + 1, points=p.points + gain, streak=not p.streak
+        )
 
     def other_correct(self, p: PlayerState) -> PlayerState:
         return dataclasses.replace(p, streak=False) if p.streak else p
@@ -161,7 +165,9 @@ class ByN(Scoring):
         return dataclasses.replace(p, correct=c, points=self._points(c, p.wrong))
 
     def correct(self, p: PlayerState) -> PlayerState:
-        return dataclasses.replace(p, correct=p.correct + 1, points=self._points(p.correct + 1, p.wrong))
+        return dataclasses.replace(
+            p, correct=p.correct + 1, points=self._points(p.correct + 1, p.wrong)
+        )
 
     def wrong(self, p: PlayerState) -> PlayerState:
         q = _missed(p, 1)
@@ -175,7 +181,9 @@ class PlusMinus(Scoring):
     advantage_as_correct = False
 
     def correct(self, p: PlayerState) -> PlayerState:
-        return dataclasses.replace(p, correct=p.correct + 1, points=p.points + _int(self.params, "plus", 1))
+        return dataclasses.replace(
+            p, correct=p.correct + 1, points=p.points + _int(self.params, "plus", 1)
+        )
 
     def wrong(self, p: PlayerState) -> PlayerState:
         return dataclasses.replace(_missed(p, 1), points=p.points - _int(self.params, "minus", 1))
@@ -193,7 +201,9 @@ class Board(Scoring):
     advantage_as_correct = False
 
     def correct(self, p: PlayerState) -> PlayerState:
-        return dataclasses.replace(p, correct=p.correct + 1, points=p.points + _int(self.params, "plus", 4))
+        return dataclasses.replace(
+            p, correct=p.correct + 1, points=p.points + _int(self.params, "plus", 4)
+        )
 
     def wrong(self, p: PlayerState) -> PlayerState:
         return dataclasses.replace(_missed(p, 1), points=p.points - _int(self.params, "minus", 4))

@@ -24,7 +24,9 @@ def _rules(s: RoundState) -> WrittenRules:
 
 def _apply(s: RoundState, e: Event) -> RoundState:
     if not isinstance(e, WrittenResults):
-        raise EngineError("wrong_event_kind", f"{e.kind} events do not belong in a written round", event=e.kind)
+        raise EngineError(
+            "wrong_event_kind", f"{e.kind} events do not belong in a written round", event=e.kind
+        )
     check_question(s, e.question)
     marks = dict(e.marks)
     if len(marks) != len(e.marks):
@@ -43,7 +45,11 @@ def _apply(s: RoundState, e: Event) -> RoundState:
     for pid in standing:
         p = w.get(pid)
         if marks.get(pid, False):
-            w.put(dataclasses.replace(p, correct=p.correct + 1, points=p.points + 1, last_correct_seq=w.seq))
+            w.put(
+                dataclasses.replace(
+                    p, correct=p.correct + 1, points=p.points + 1, last_correct_seq=w.seq
+                )
+            )
         else:
             counts = q >= rules.elimination_from
             w.put(
@@ -65,7 +71,9 @@ def _apply(s: RoundState, e: Event) -> RoundState:
             w.out(pid)
         left = [pid for pid in standing if pid not in sitting]
         if len(left) <= rules.pass_max:
-            _pass(w, left, rules, "revived" if rules.single_revives and len(left) == 1 else "passed")
+            _pass(
+                w, left, rules, "revived" if rules.single_revives and len(left) == 1 else "passed"
+            )
     else:
         checkpoint = next((c for c in rules.checkpoints if c.question == q), None)
         if checkpoint is not None:
@@ -108,7 +116,10 @@ def _allowed(s: RoundState) -> Allowed:
         elif p.status == ACTIVE:
             players[pid] = frozenset({"written"})
         else:
-            players[pid], blocked[pid] = frozenset(), "player_won" if p.status == "won" else "player_out"
+            players[pid], blocked[pid] = (
+                frozenset(),
+                "player_won" if p.status == "won" else "player_out",
+            )
     return Allowed(players, blocked, frozenset({"written"} if s.phase == PLAYING else set()))
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from django.urls import path
 
 from brackets.views import core
+from brackets.views import documents as documents_views
 
 urlpatterns = [
     path("", core.home, name="home"),
@@ -21,4 +22,10 @@ urlpatterns = [
         name="staff_delete",
     ),
     path("p/<slug:slug>/", core.public_tournament_home, name="public_tournament"),
+    path("t/<slug:slug>/documents/", documents_views.document_list, name="document_list"),
+    path(
+        "t/<slug:slug>/documents/<slug:doc_slug>/",
+        documents_views.document_download,
+        name="document_download",
+    ),
 ]

@@ -55,6 +55,12 @@ MATRIX: dict[str, Entry] = {
         kwargs=lambda w: {"slug": w["tournament"].slug, "membership_id": w["spare_membership"].id},
     ),
     "public_tournament": Entry(PUBLIC),
+    "document_list": Entry(STAFF),
+    # One view serves every document; each document's own role is walked in
+    # tests/printing/test_views.py. Here: a desk document.
+    "document_download": Entry(
+        DESK, kwargs=lambda w: {"slug": w["tournament"].slug, "doc_slug": "name-tags"}
+    ),
 }
 
 # Framework URLs with their own permission model (Django admin, auth, i18n).

@@ -1,0 +1,67 @@
+"""The documents page and the one download view serving every registered document.
+
+The view only checks roles, reads the query options and hands them to the document's
+``render``; what a document prints is its own business (``brackets.printing``).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from brackets.models import Role, Tournament
+from brackets.permissions import role_required
+from brackets.printing.registry import (
+    DocumentError,
+    documents_for,
+    get_document,
+    may_download,
+)
+
+CATEGORY_ORDER = ("受付", "回戦", "大会")
+
+
+@role_required(Role.ORGANISER, Role.DESK, Role.BRACKET)
+def document_list(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """Every document the user may download, grouped by area, one link per option set."""
+    roles: set[str] = request.roles  # type: ignore[attr-defined]
+    sections: dict[str, list[dict[str, object]]] = defaultdict(list)
+    for doc in documents_for(roles):
+        links = []
+        for choice in doc.choices(tournament):
+            query = "&".join(f"{k}={v}" for k, v in choice.options.items())
+            links.append({"label": choice.label, "query": query})
+        sections[doc.category].append({"doc": doc, "links": links})
+    ordered = [(c, sections[c]) for c in CATEGORY_ORDER if sections.get(c)]
+    ordered += [(c, items) for c, items in sections.items() if c not in CATEGORY_ORDER]
+    return render(request, "brackets/documents/list.html",
+                  {"tournament": tournament, "sections": ordered})
+
+
+@role_required(Role.ORGANISER, Role.DESK, Role.BRACKET)
+def document_download(request: HttpRequest, tournament: Tournament, doc_slug: str
+                      ) -> HttpResponse:
+    """Render one document with the query's options and send it as a download."""
+    try:
+        doc = get_document(doc_slug)
+    except KeyError:
+        raise Http404 from None
+    if not may_download(doc, request.roles):  # type: ignore[attr-defined]
+        raise PermissionDenied
+    options = {name: request.GET.get(name) for name in doc.options}
+    if "base_url" in doc.options:
+        options["base_url"] = request.build_absolute_uri("/")
+    try:
+        filename, content_type, content = doc.render(tournament, **options)
+    except DocumentError as exc:
+        return render(request, "brackets/documents/error.html",
+                      {"tournament": tournament, "doc": doc, "message": exc.message},
+                      status=400)
+    response = HttpResponse(content, content_type=content_type)
+    disposition = "inline" if content_type == "application/pdf" else "attachment"
+    response["Content-Disposition"] = f'{disposition}; filename="{filename}"'
+    response["Cache-Control"] = "no-store"
+    return response

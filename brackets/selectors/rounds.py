@@ -1,0 +1,610 @@
+"""Reads for the round pages, the match page, the public pages and the replay printer.
+
+Everything derived (placements, 惜敗率, advancers, legal choices) is computed here from the
+current facts through :mod:`brackets.engine_adapter`; nothing derived is stored. Each
+function issues a fixed number of queries whatever the number of entrants, so pages stay
+flat as a tournament grows.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from django.db.models import Count, Max, Sum
+
+from brackets import engine_adapter as ea
+from brackets.engine.advancement import (
+    AdvancementOutcome,
+    AdvancementRule,
+    TieContext,
+    advance,
+    cross_group_table,
+)
+from brackets.engine.catalog import Catalog, Selection
+from brackets.engine.errors import EngineError
+from brackets.engine.lottery import Lottery
+from brackets.engine.ratio import Ratio, group_ratios
+from brackets.engine.results import MatchResult, check_rematch
+from brackets.engine.special import PartnerMatch, partner_match_winner, series_state
+from brackets.models import (
+    ConfirmationFact,
+    DisqualificationFact,
+    Entrant,
+    Group,
+    PenaltyFact,
+    RematchFact,
+    ResultFact,
+    Round,
+    RoundStep,
+    Seat,
+    SelectionFact,
+    SpecialFact,
+    Tournament,
+)
+
+WAITING, SELECTING, PLAYING, CONFIRMING, DONE, UNUSED = (
+    "waiting", "selecting", "playing", "confirming", "done", "unused")
+STATUS_LABELS = {WAITING: "待機", SELECTING: "出題入力中", PLAYING: "対戦中",
+                 CONFIRMING: "確認待ち", DONE: "終了", UNUSED: "不要"}
+
+
+# ---------------------------------------------------------------- plain snapshots
+
+
+@dataclass
+class GroupView:
+    """One group with its current facts and what the engine derives from them."""
+
+    group: Group
+    seats: list[Seat]
+    facts: ea.GroupFacts
+    result: MatchResult | None = None
+    ratios: dict[str, Ratio] = field(default_factory=dict)
+    error: str = ""
+    warnings: list[str] = field(default_factory=list)
+    status: str = WAITING
+    confirmed: bool = False
+    selection_rows: dict[int, SelectionFact] = field(default_factory=dict)
+    result_rows: dict[int, ResultFact] = field(default_factory=dict)
+    penalty_rows: list[PenaltyFact] = field(default_factory=list)
+    dq_rows: list[DisqualificationFact] = field(default_factory=list)
+    rematches: list[RematchFact] = field(default_factory=list)
+
+    @property
+    def label(self) -> str:
+        return self.group.label
+
+    def row_of(self, player: str) -> Any:
+        if self.result is None:
+            return None
+        for row in self.result.players:
+            if row.player == player:
+                return row
+        return None
+
+
+def _newest(rows: Iterable[Any], key: Any) -> dict[Any, Any]:
+    out: dict[Any, Any] = {}
+    for row in rows:
+        k = key(row)
+        if k not in out or row.id > out[k].id:
+            out[k] = row
+    return out
+
+
+def current_seats(group_ids: list[int]) -> dict[int, list[Seat]]:
+    """Seats per group (newest row per seat number), entrants loaded."""
+    rows = (Seat.objects.filter(group_id__in=group_ids, superseded_by__isnull=True)
+            .select_related("entrant").order_by("group_id", "number", "id"))
+    out: dict[int, list[Seat]] = defaultdict(list)
+    for seat in rows:
+        out[seat.group_id].append(seat)
+    return out
+
+
+def group_views(groups: list[Group], tournament: Tournament) -> list[GroupView]:
+    """Current facts of many groups in a fixed number of queries, then derive results."""
+    ids = [g.id for g in groups]
+    seats = current_seats(ids)
+    seat_ids = [s.id for ss in seats.values() for s in ss]
+    sels = _newest(SelectionFact.objects.filter(seat_id__in=seat_ids), lambda r: r.seat_id)
+    res_all = list(ResultFact.objects.filter(seat_id__in=seat_ids))
+    pens = list(PenaltyFact.objects.filter(seat_id__in=seat_ids))
+    dqs = list(DisqualificationFact.objects.filter(seat_id__in=seat_ids))
+    rematches: dict[int, list[RematchFact]] = defaultdict(list)
+    for rm in RematchFact.objects.filter(group_id__in=ids):
+        rematches[rm.group_id].append(rm)
+    confirmations: dict[int, set[int]] = defaultdict(set)
+    if tournament.two_person_confirmation:
+        for c in ConfirmationFact.objects.filter(group_id__in=ids):
+            confirmations[c.group_id].add(c.version)
+    seat_group = {s.id: s.group_id for ss in seats.values() for s in ss}
+    views = []
+    for group in groups:
+        gs = seats.get(group.id, [])
+        last_rm = max((r.base_version for r in rematches[group.id]), default=-1)
+        res = _newest([r for r in res_all if seat_group[r.seat_id] == group.id
+                       and r.base_version > last_rm], lambda r: r.seat_id)
+        gpens = [p for p in _newest([p for p in pens if seat_group[p.seat_id] == group.id],
+                                    lambda p: p.supersedes_id or p.id).values() if not p.revoked]
+        gdqs = [d for d in _newest([d for d in dqs if seat_group[d.seat_id] == group.id],
+                                   lambda d: d.seat_id).values() if not d.revoked]
+        by_seat = {s.id: s for s in gs}
+        facts = ea.GroupFacts(seats=[ea.SeatRow(s.id, s.number,
+                                                None if s.entrant_id is None
+                                                else ea.player_key(s.entrant_id),
+                                                s.entrant_id) for s in gs])
+        view = GroupView(group=group, seats=gs, facts=facts, rematches=rematches[group.id])
+        for seat in gs:
+            sel = sels.get(seat.id)
+            if sel is not None:
+                facts.selections[seat.number] = Selection(sel.genre, sel.format, sel.difficulty)
+                view.selection_rows[seat.number] = sel
+                if sel.penalty and seat.entrant_id is not None:
+                    facts.penalties.append((seat.number, sel.penalty, "illegal_selection"))
+            r = res.get(seat.id)
+            if r is not None and not r.voided:
+                facts.results[seat.number] = (r.score, r.placement)
+                view.result_rows[seat.number] = r
+        for p in gpens:
+            facts.penalties.append((by_seat[p.seat_id].number, p.points, p.reason))
+        view.penalty_rows = gpens
+        view.dq_rows = gdqs
+        facts.disqualified = [by_seat[d.seat_id].number for d in gdqs]
+        if view.rematches:
+            _rematch_penalties(view)
+        _derive(view, tournament)
+        if tournament.two_person_confirmation and view.result is not None:
+            view.confirmed = group.version in confirmations[group.id]
+        view.status = _status(view, tournament)
+        views.append(view)
+    return views
+
+
+def _rematch_penalties(view: GroupView) -> None:
+    """H7: a changed selection after a re-match costs the preset penalty (engine check)."""
+    aborted = view.rematches[-1].aborted
+    facts = view.facts
+    before = {}
+    after = {}
+    for seat in facts.seats:
+        key = str(seat.number)
+        if seat.player and key in aborted and seat.number in facts.selections:
+            before[seat.player] = tuple(aborted[key])
+            sel = facts.selections[seat.number]
+            after[seat.player] = (sel.genre, sel.format, sel.difficulty)
+    if not before:
+        return
+    check = check_rematch(before, after)
+    number_of = {s.player: s.number for s in facts.seats}
+    for pen in check.penalties():
+        facts.penalties.append((number_of[pen.player], pen.points, pen.reason))
+
+
+def _derive(view: GroupView, tournament: Tournament) -> None:
+    lottery = Lottery(tournament.lottery_seed,
+                      f"round-{view.group.round.number}/group-{view.group.label}/tie")
+    try:
+        view.result = ea.group_result(view.facts, lottery)
+    except EngineError as exc:
+        view.error = ea.error_text(exc)
+        return
+    if view.result is not None:
+        view.ratios = group_ratios(view.result)
+        view.warnings = [ea.violation_text(w) for w in view.result.warnings]
+
+
+def _status(view: GroupView, tournament: Tournament) -> str:
+    if view.result is not None:
+        if tournament.two_person_confirmation and not view.confirmed:
+            return CONFIRMING
+        return DONE
+    real = [s for s in view.seats if s.entrant_id is not None]
+    chosen = [s for s in real if s.number in view.facts.selections]
+    if not chosen and not view.facts.results:
+        return WAITING
+    if len(chosen) < len(real):
+        return SELECTING
+    return PLAYING
+
+
+# -------------------------------------------------------------- round snapshots
+
+
+@dataclass
+class RoundView:
+    round: Round
+    groups: list[GroupView]
+    spec: dict[str, Any]
+
+    @property
+    def all_done(self) -> bool:
+        return bool(self.groups) and all(g.status in (DONE, UNUSED) for g in self.groups)
+
+    def counts(self) -> dict[str, int]:
+        out: dict[str, int] = defaultdict(int)
+        for g in self.groups:
+            out[g.status] += 1
+        return dict(out)
+
+
+def tournament_rounds(tournament: Tournament) -> list[Round]:
+    return list(Round.objects.filter(tournament=tournament).order_by("number"))
+
+
+def round_view(rnd: Round) -> RoundView:
+    """A round with every group's facts and derived results (constant query count)."""
+    groups = list(Group.objects.filter(round=rnd).select_related("round").order_by("number"))
+    views = group_views(groups, rnd.tournament)
+    rv = RoundView(round=rnd, groups=views, spec=rnd.spec)
+    if rnd.kind == "series":
+        _mark_series(rv)
+    return rv
+
+
+def _mark_series(rv: RoundView) -> None:
+    """Games after the series is decided are not needed."""
+    decided = False
+    for gv in rv.groups:
+        if decided and gv.result is None:
+            gv.status = UNUSED
+        if gv.result is not None and series_winners(rv) is not None:
+            pass
+        state = series_progress(rv, upto=gv.group.game)
+        if state is not None and state.finished:
+            decided = True
+
+
+def group_view(group: Group) -> GroupView:
+    return group_views([group], group.round.tournament)[0]
+
+
+# -------------------------------------------------------------- names and entrants
+
+
+def entrant_names(ids: Iterable[int]) -> dict[str, str]:
+    return {ea.player_key(e.id): e.name for e in Entrant.objects.filter(id__in=set(ids))}
+
+
+# -------------------------------------------------------------- advancement
+
+
+def seeds_entering(rnd: Round) -> list[Entrant]:
+    """Seeds joining ``rnd`` without playing earlier rounds (K5), by seed number."""
+    if not rnd.spec.get("seeds_enter"):
+        return []
+    gone = withdrawn_ids(rnd.tournament)
+    return [e for e in Entrant.objects.filter(tournament=rnd.tournament, seed__isnull=False,
+                                              checked_in=True).order_by("seed")
+            if e.id not in gone]
+
+
+def withdrawn_ids(tournament: Tournament) -> set[int]:
+    rows = _newest(SpecialFact.objects.filter(tournament=tournament,
+                                              kind=SpecialFact.Kind.WITHDRAWAL),
+                   lambda f: f.entrant_id)
+    return {eid for eid, f in rows.items() if not f.data.get("revoked")}
+
+
+def results_by_label(rv: RoundView, rule: str | None = None) -> dict[str, MatchResult]:
+    return {g.label: g.result for g in rv.groups
+            if g.result is not None and (rule is None or g.group.rule == rule)}
+
+
+def advancement_preview(rnd: Round, rv: RoundView | None = None) -> list[tuple[str,
+                                                                             AdvancementOutcome]]:
+    """The engine's advancement for the round (per rule for K6), before staff confirm."""
+    rv = rv or round_view(rnd)
+    next_round = Round.objects.filter(tournament=rnd.tournament, number=rnd.number + 1).first()
+    already = len(seeds_entering(next_round)) if next_round is not None else 0
+    withdrawn = {ea.player_key(i) for i in withdrawn_ids(rnd.tournament)}
+    ctx = TieContext(lottery=Lottery(rnd.tournament.lottery_seed,
+                                     f"round-{rnd.number}/wildcards"))
+    out = []
+    if rnd.kind == "rule_select":
+        for rule, conf in rnd.spec.get("rules", {}).items():
+            res = results_by_label(rv, rule)
+            out.append((rule, advance(res, AdvancementRule(per_group=int(conf["per_group"])),
+                                      withdrawn=withdrawn, context=ctx)))
+        return out
+    res = results_by_label(rv)
+    rule = AdvancementRule(per_group=int(rnd.advance_per_group),
+                           target=rnd.target_size, already_in=already)
+    out.append(("", advance(res, rule, withdrawn=withdrawn, context=ctx)))
+    return out
+
+
+def round_table(rv: RoundView) -> list[Any]:
+    """The cross-group table: winners by score, then each placement by 惜敗率 (engine)."""
+    res = results_by_label(rv)
+    if not res:
+        return []
+    ctx = TieContext(lottery=Lottery(rv.round.tournament.lottery_seed,
+                                     f"round-{rv.round.number}/wildcards"))
+    return cross_group_table(res, context=ctx)
+
+
+def advancers_of(rnd: Round) -> list[int] | None:
+    """The confirmed advancers of a round (the newest advance step not undone)."""
+    step = (RoundStep.objects.filter(round=rnd, action="advance", undone_by__isnull=True)
+            .order_by("-id").first())
+    if step is None:
+        return None
+    return [int(p) for p in step.data.get("advancers", [])]
+
+
+def last_step(rnd: Round) -> RoundStep | None:
+    return (RoundStep.objects.filter(round=rnd, undoes__isnull=True, undone_by__isnull=True)
+            .order_by("-id").first())
+
+
+# -------------------------------------------------------------- series / partners
+
+
+def special_facts(tournament: Tournament, kind: str, **filters: Any) -> list[SpecialFact]:
+    """Current facts of one kind (newest per round/group/entrant)."""
+    rows = SpecialFact.objects.filter(tournament=tournament, kind=kind, **filters)
+    return list(_newest(rows, lambda f: (f.round_id, f.group_id, f.entrant_id)).values())
+
+
+def partner_match_of(gv: GroupView) -> PartnerMatch | None:
+    seats = {s.number: s.entrant_id for s in gv.seats}
+    if not all(seats.get(n) for n in (1, 2, 3, 4)):
+        return None
+    return PartnerMatch(ea.player_key(seats[1]), ea.player_key(seats[2]),
+                        ea.player_key(seats[4]), ea.player_key(seats[3]))
+
+
+def series_progress(rv: RoundView, upto: int | None = None) -> Any:
+    winners = []
+    players: tuple[str, str] | None = None
+    for gv in rv.groups:
+        if upto is not None and gv.group.game > upto:
+            break
+        pm = partner_match_of(gv)
+        if pm is None:
+            continue
+        players = players or (pm.first, pm.second)
+        if gv.result is not None and gv.status == DONE:
+            winners.append(partner_match_winner(pm, gv.result).winner)
+    if players is None:
+        return None
+    try:
+        return series_state(players, winners,
+                            wins_needed=int(rv.spec.get("wins_needed", 2)))
+    except EngineError:
+        return None
+
+
+def series_winners(rv: RoundView) -> str | None:
+    state = series_progress(rv)
+    return None if state is None else state.winner
+
+
+def final_order(rv: RoundView) -> list[str]:
+    """Who finished where in a last round: the champion first (engine outcomes only)."""
+    if rv.round.kind == "series":
+        state = series_progress(rv)
+        if state is None or state.winner is None:
+            return []
+        loser = state.players[1] if state.winner == state.players[0] else state.players[0]
+        return [state.winner, loser]
+    if rv.round.kind == "partner":
+        gv = rv.groups[0] if rv.groups else None
+        pm = partner_match_of(gv) if gv else None
+        if gv is None or pm is None or gv.result is None:
+            return []
+        o = partner_match_winner(pm, gv.result)
+        return [o.winner, o.loser]
+    if rv.groups and rv.groups[0].result is not None:
+        return rv.groups[0].result.ranking()
+    return []
+
+
+# -------------------------------------------------------------- history & choices
+
+
+@dataclass
+class HistoryRow:
+    entrant_id: int
+    round_number: int
+    round_name: str
+    group_label: str
+    selection: Selection
+    window: str | None
+    recorded: bool
+
+
+def selection_history(tournament: Tournament, entrant_ids: list[int],
+                      before_round: int | None = None) -> dict[int, list[HistoryRow]]:
+    """Every current selection the entrants played, per entrant, in round order."""
+    qs = (SelectionFact.objects.filter(seat__entrant_id__in=entrant_ids,
+                                       seat__superseded_by__isnull=True,
+                                       group__round__tournament=tournament)
+          .select_related("seat", "group", "group__round"))
+    if before_round is not None:
+        qs = qs.filter(group__round__number__lt=before_round)
+    newest = _newest(qs, lambda r: r.seat_id)
+    out: dict[int, list[HistoryRow]] = defaultdict(list)
+    for row in sorted(newest.values(), key=lambda r: (r.group.round.number, r.group.game, r.id)):
+        rnd = row.group.round
+        window, recorded = window_of(rnd, row.group)
+        out[row.seat.entrant_id].append(HistoryRow(
+            row.seat.entrant_id, rnd.number, rnd.name, row.group.label,
+            Selection(row.genre, row.format, row.difficulty), window, recorded))
+    return out
+
+
+def window_of(rnd: Round, group: Group) -> tuple[str | None, bool]:
+    spec = rnd.spec
+    if rnd.kind == "rule_select" and group.rule:
+        conf = spec.get("rules", {}).get(group.rule, {})
+        return conf.get("window", "main"), bool(conf.get("recorded", True))
+    return spec.get("window", "main"), bool(spec.get("recorded", True))
+
+
+def lots_of(tournament: Tournament, entrant_ids: list[int]) -> dict[int, dict[str, Any]]:
+    rows = _newest(SpecialFact.objects.filter(tournament=tournament,
+                                              kind=SpecialFact.Kind.SHURA_LOTS,
+                                              entrant_id__in=entrant_ids),
+                   lambda f: f.entrant_id)
+    return {eid: f.data for eid, f in rows.items()}
+
+
+@dataclass
+class SeatChoices:
+    seat: Seat
+    choices: Any
+    rules: Any
+    history: list[HistoryRow]
+
+
+def match_context(gv: GroupView) -> dict[str, Any]:
+    """Cards drawn, bans (revealed or not) and partners of one match."""
+    group = gv.group
+    rnd = group.round
+    facts = list(SpecialFact.objects.filter(tournament_id=rnd.tournament_id, group=group))
+    cards = _newest([f for f in facts if f.kind == SpecialFact.Kind.CARD_DRAW], lambda f: 0)
+    bans = _newest([f for f in facts if f.kind == SpecialFact.Kind.BAN], lambda f: f.entrant_id)
+    reveal = [f for f in facts if f.kind == SpecialFact.Kind.BAN_REVEAL]
+    return {"cards": cards.get(0), "bans": bans, "revealed": bool(reveal)}
+
+
+def seat_choices(gv: GroupView, catalog: Catalog,
+                 ctx: dict[str, Any] | None = None) -> dict[int, SeatChoices]:
+    """Each real seat's legal choices for this match (the engine decides)."""
+    group = gv.group
+    rnd = group.round
+    tournament = rnd.tournament
+    ctx = ctx if ctx is not None else match_context(gv)
+    ids = [s.entrant_id for s in gv.seats if s.entrant_id]
+    history = selection_history(tournament, ids)
+    lots = lots_of(tournament, ids)
+    window, _recorded = window_of(rnd, group)
+    card_genres = card_groups = None
+    if ctx.get("cards") is not None:
+        cards = ctx["cards"].data.get("cards", [])
+        card_genres = [c[0] for c in cards]
+        card_groups = [c[1] for c in cards]
+    bans: dict[str, list[str]] = {}
+    if ctx.get("revealed"):
+        for eid, f in ctx["bans"].items():
+            bans.setdefault(f.data["genre"], []).append(ea.player_key(eid))
+    restriction = rnd.spec.get("restriction", "basic")
+    if rnd.kind in ("partner",):
+        restriction = "free"
+    partner_of_seat = {1: 2, 2: 1, 3: 4, 4: 3} if rnd.kind in ("partner", "series") else {}
+    pair_of_entrant: dict[int, int] = {}
+    if partner_of_seat:
+        by_num = {s.number: s.entrant_id for s in gv.seats}
+        for a, b in partner_of_seat.items():
+            if by_num.get(a) and by_num.get(b):
+                pair_of_entrant[by_num[a]] = by_num[b]
+    out = {}
+    for seat in gv.seats:
+        if seat.entrant_id is None:
+            continue
+        entrant = seat.entrant
+        rows_input = ea.rules_input_from_entrant(entrant, lots.get(entrant.id))
+        rules = ea.player_rules(restriction, rows_input)
+        own = [h for h in history.get(entrant.id, []) if (h.round_number, h.group_label) !=
+               (rnd.number, group.label)]
+        if rnd.kind == "series":
+            # K10: the pair shares one history inside the final window.
+            mate = pair_of_entrant.get(entrant.id)
+            own = [h for h in own if h.round_number == rnd.number]
+            if mate:
+                own += [h for h in history.get(mate, []) if h.round_number == rnd.number
+                        and h.group_label != group.label]
+        hist = ea.history_of((h.selection, h.round_name, h.window, h.recorded) for h in own
+                             if h.round_number <= rnd.number)
+        partner_sel = None
+        if partner_of_seat:
+            partner_sel = gv.facts.selections.get(partner_of_seat[seat.number])
+        mr = ea.match_rules(label=rnd.name, window=window, card_genres=card_genres,
+                            card_groups=card_groups, bans=bans, partner=partner_sel)
+        out[seat.number] = SeatChoices(seat, ea.choices_for(catalog, rules, hist, mr), rules,
+                                       history.get(entrant.id, []))
+    return out
+
+
+# -------------------------------------------------------------- change tracking
+
+
+def tournament_version(tournament: Tournament) -> str:
+    """A cheap fingerprint that changes with every write to the tournament's rounds."""
+    g = Group.objects.filter(round__tournament=tournament).aggregate(
+        v=Sum("version"), n=Count("id"))
+    s = RoundStep.objects.filter(round__tournament=tournament).aggregate(m=Max("id"))
+    f = SpecialFact.objects.filter(tournament=tournament).aggregate(m=Max("id"))
+    return f"{g['v'] or 0}.{g['n']}.{s['m'] or 0}.{f['m'] or 0}"
+
+
+def group_history(group: Group) -> list[dict[str, Any]]:
+    """Every fact ever saved on a match, oldest first, for the history view (staff only)."""
+    seat_rows = list(Seat.objects.filter(group=group).select_related("entrant", "by"))
+    seat_ids = [s.id for s in seat_rows]
+    seat_of = {s.id: s for s in seat_rows}
+    events: list[dict[str, Any]] = []
+    for s in seat_rows:
+        events.append({"at": s.at, "by": s.by, "kind": "席", "seat": s.number,
+                       "text": s.entrant.name if s.entrant else "ダミー", "base": None,
+                       "corrects": s.supersedes_id is not None})
+    for r in SelectionFact.objects.filter(seat_id__in=seat_ids).select_related("by"):
+        text = f"{r.genre} / {r.format} / {r.difficulty}"
+        if r.violations:
+            text += f"（違反承知・−{r.penalty}）"
+        events.append({"at": r.at, "by": r.by, "kind": "出題", "seat": seat_of[r.seat_id].number,
+                       "text": text, "base": r.base_version, "corrects": bool(r.supersedes_id)})
+    for r in ResultFact.objects.filter(seat_id__in=seat_ids).select_related("by"):
+        events.append({"at": r.at, "by": r.by, "kind": "結果", "seat": seat_of[r.seat_id].number,
+                       "text": f"{r.score} 点 / {r.placement} 位", "base": r.base_version,
+                       "corrects": bool(r.supersedes_id)})
+    for r in PenaltyFact.objects.filter(seat_id__in=seat_ids).select_related("by"):
+        events.append({"at": r.at, "by": r.by, "kind": "ペナルティ",
+                       "seat": seat_of[r.seat_id].number,
+                       "text": ("取消 " if r.revoked else "") + f"−{r.points}：{r.reason}",
+                       "base": r.base_version, "corrects": bool(r.supersedes_id)})
+    for r in DisqualificationFact.objects.filter(seat_id__in=seat_ids).select_related("by"):
+        events.append({"at": r.at, "by": r.by, "kind": "失格", "seat": seat_of[r.seat_id].number,
+                       "text": ("取消 " if r.revoked else "") + r.reason, "base": r.base_version,
+                       "corrects": bool(r.supersedes_id)})
+    for r in RematchFact.objects.filter(group=group).select_related("by"):
+        events.append({"at": r.at, "by": r.by, "kind": "再試合", "seat": None, "text": r.reason,
+                       "base": r.base_version, "corrects": False})
+    for r in ConfirmationFact.objects.filter(group=group).select_related("by"):
+        events.append({"at": r.at, "by": r.by, "kind": "確認", "seat": None,
+                       "text": f"版 {r.version}", "base": r.base_version, "corrects": False})
+    for r in SpecialFact.objects.filter(group=group).select_related("by", "entrant"):
+        events.append({"at": r.at, "by": r.by, "kind": r.get_kind_display(), "seat": None,
+                       "text": f"{r.entrant.name if r.entrant else ''} {r.data}",
+                       "base": None, "corrects": bool(r.supersedes_id)})
+    events.sort(key=lambda e: e["at"])
+    return events
+
+
+def used_summary(rows: list[HistoryRow], catalog: Catalog) -> dict[str, Any]:
+    """Genres and format groups a player has used in recorded history (for the player page)."""
+    genres: list[str] = []
+    groups: list[str] = []
+    for h in rows:
+        if h.window is None or not h.recorded:
+            continue
+        if h.selection.genre not in genres:
+            genres.append(h.selection.genre)
+        grp = catalog.group_of(h.selection.format)
+        if grp not in groups:
+            groups.append(grp)
+    return {"genres": genres, "groups": groups}
+
+
+def ratio_display(ratio: Ratio | None) -> Decimal | None:
+    return None if ratio is None else ratio.display()
+
+
+def entrant_map(ids: Iterable[int]) -> Mapping[int, Entrant]:
+    return Entrant.objects.in_bulk(list(set(ids)))

@@ -1,0 +1,794 @@
+"""Writes for rounds and matches: configure, draw, seats, start, close, advance, undo, and
+every fact bracket staff enter at a cabinet.
+
+Each public function is keyword-only, one transaction, and either saves everything or
+nothing (bad input raises :class:`RoundError` with a Japanese message before any write).
+Every write on a match locks its group row, compares the version the tablet saw
+(``base_version``) and bumps it: a stale save whose fields overlap with what changed
+meanwhile is refused with the changes (:class:`StaleVersion`); one that touches other
+fields is merged. A form's idempotency key (``key``) makes a double-tapped submit record
+once (:class:`Duplicate`, which views treat as success).
+
+Rules are never decided here: draws, results, legality, advancement, lots, rule choice,
+cards, bans, partners and dice all come from :mod:`brackets.engine` via the adapter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import F
+
+from brackets import engine_adapter as ea
+from brackets.engine.catalog import Selection
+from brackets.engine.draws import draw_groups
+from brackets.engine.errors import EngineError
+from brackets.engine.lottery import Lottery
+from brackets.engine.shura import (
+    DrawnLots,
+    PastWin,
+    draw_lots,
+    format_lots_allowed,
+    lots_owed,
+    validate_drawn,
+)
+from brackets.engine.special import (
+    Card,
+    assign_rules,
+    draw_cards,
+    partner_match,
+    record_cards,
+    record_dice,
+    reveal_bans,
+    roll_dice,
+)
+from brackets.models import (
+    ConfirmationFact,
+    DisqualificationFact,
+    Entrant,
+    Group,
+    PenaltyFact,
+    RematchFact,
+    ResultFact,
+    Round,
+    RoundStep,
+    Seat,
+    SelectionFact,
+    SpecialFact,
+    Submission,
+    Tournament,
+)
+from brackets.selectors import rounds as sel
+
+GROUP_LABELS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+class RoundError(Exception):
+    """Refused input: ``message`` says what to fix; ``field`` names the form field."""
+
+    def __init__(self, message: str, field: str = "", **extra: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+        self.extra = extra
+
+
+class StaleVersion(RoundError):
+    """Someone saved this match after the tablet loaded it, on the same fields."""
+
+    def __init__(self, changes: list[str]) -> None:
+        super().__init__("他の端末がこの組を先に更新しました。変更内容を確認して、もう一度入力してください。",
+                         changes=changes)
+        self.changes = changes
+
+
+class Duplicate(Exception):
+    """The same form was submitted twice; the first submit was recorded."""
+
+
+def label_for(index: int) -> str:
+    if index < len(GROUP_LABELS):
+        return GROUP_LABELS[index]
+    return f"{GROUP_LABELS[index // len(GROUP_LABELS) - 1]}{GROUP_LABELS[index % len(GROUP_LABELS)]}"
+
+
+# ------------------------------------------------------------------ round lifecycle
+
+
+@transaction.atomic
+def rounds_configure(*, tournament: Tournament, by: Any) -> list[Round]:
+    """Create the tournament's rounds from its preset (once; later calls change nothing)."""
+    existing = list(Round.objects.filter(tournament=tournament))
+    if existing:
+        return existing
+    try:
+        plan = ea.round_plan(tournament.preset)
+    except EngineError as exc:
+        raise RoundError(f"ルールプリセット {tournament.preset} が見つかりません") from exc
+    rounds = []
+    for number, spec in enumerate(plan["rounds"], start=1):
+        full = dict(spec)
+        full.setdefault("penalty", plan.get("penalty", "400"))
+        full["dummy_set"] = plan.get("dummy_set", ["ノンジャンル", "ランダム", "HARD"])
+        full["seeds_from_round"] = plan.get("seeds_from_round")
+        rounds.append(Round.objects.create(
+            tournament=tournament, number=number, name=spec["name"],
+            kind=spec.get("kind", "groups"),
+            advance_per_group=int(spec.get("per_group", 2)),
+            target_size=spec.get("target"), spec=full, created_by=by))
+    return rounds
+
+
+def _step(rnd: Round, action: str, status: str, by: Any, data: dict[str, Any] | None = None,
+          undoes: RoundStep | None = None) -> RoundStep:
+    step = RoundStep.objects.create(round=rnd, action=action, status_after=status,
+                                    data=data or {}, undoes=undoes, by=by)
+    Round.objects.filter(id=rnd.id).update(status=status)
+    rnd.status = status
+    return step
+
+
+def _require(rnd: Round, *statuses: str) -> None:
+    if rnd.status not in statuses:
+        raise RoundError(f"{rnd.name}は今「{rnd.get_status_display()}」のため、この操作はできません。")
+
+
+def round_players(rnd: Round) -> tuple[list[int], list[int]]:
+    """Entrant ids playing ``rnd`` and the seeds among them (in seed order)."""
+    tournament = rnd.tournament
+    gone = sel.withdrawn_ids(tournament)
+    if rnd.number == 1:
+        seeds_later = rnd.spec.get("seeds_from_round") not in (None, 1)
+        qs = Entrant.objects.filter(tournament=tournament, checked_in=True)
+        if seeds_later:
+            qs = qs.filter(seed__isnull=True)
+        players = [e.id for e in qs.order_by("id") if e.id not in gone]
+        seeds = [] if seeds_later else list(
+            qs.filter(seed__isnull=False).order_by("seed").values_list("id", flat=True))
+        return players, [s for s in seeds if s not in gone]
+    prev = Round.objects.get(tournament=tournament, number=rnd.number - 1)
+    advanced = sel.advancers_of(prev)
+    if advanced is None:
+        raise RoundError(f"{prev.name}の勝ち抜けがまだ確定していません。")
+    seeds = [e.id for e in sel.seeds_entering(rnd)]
+    players = [p for p in advanced if p not in gone] + seeds
+    return players, seeds
+
+
+@transaction.atomic
+def round_draw(*, round: Round, by: Any) -> Round:
+    """Draw the round's groups and seats from the stored lottery seed (reproducible).
+
+    The seed and purpose are stored on the round and in its draw step, so anyone can
+    re-run :func:`brackets.engine.draws.draw_groups` and get the same groups.
+    """
+    rnd = Round.objects.select_for_update().get(id=round.id)
+    _require(rnd, Round.Status.CONFIGURED)
+    if rnd.kind in ("partner", "series"):
+        return _draw_partner_round(rnd, by)
+    players, seeds = round_players(rnd)
+    if rnd.number > 1:
+        prev = Round.objects.get(tournament=rnd.tournament, number=rnd.number - 1)
+        _require(prev, Round.Status.ADVANCED)
+    seed = rnd.tournament.lottery_seed
+    purpose = f"round-{rnd.number}/draw"
+    keys = [ea.player_key(p) for p in players]
+    seed_keys = [ea.player_key(s) for s in seeds]
+    draws: list[tuple[str, Any]] = []
+    try:
+        if rnd.kind == "rule_select":
+            assignment = _rule_assignment(rnd, players)
+            for rule in rnd.spec["rules"]:
+                members = assignment.players_of(rule)
+                lottery = Lottery(seed, f"{purpose}/{rule}")
+                draws.append((rule, draw_groups(members, method=rnd.spec.get("draw", "random"),
+                                                lottery=lottery)))
+        else:
+            lottery = Lottery(seed, purpose)
+            draws.append(("", draw_groups(keys, method=rnd.spec.get("draw", "random"),
+                                          lottery=lottery, seeds=seed_keys)))
+    except EngineError as exc:
+        raise RoundError(f"抽選できません：{exc}") from exc
+    index = 0
+    layout = []
+    for rule, draw in draws:
+        for g in draw.groups:
+            label = label_for(index)
+            group = Group.objects.create(round=rnd, number=index + 1, label=label, rule=rule)
+            for n, player in enumerate(g.seats, start=1):
+                Seat.objects.create(group=group, number=n,
+                                    entrant_id=None if player is None else int(player), by=by)
+            layout.append({"label": label, "rule": rule, "seats": list(g.seats)})
+            index += 1
+    rnd.lottery_seed = seed
+    rnd.lottery_purpose = purpose
+    Round.objects.filter(id=rnd.id).update(lottery_seed=seed, lottery_purpose=purpose)
+    _step(rnd, "draw", Round.Status.DRAWN, by,
+          {"seed": seed, "purpose": purpose, "groups": layout})
+    return rnd
+
+
+def _rule_assignment(rnd: Round, players: list[int]) -> Any:
+    """K6: processing order from the previous round, then each player's A/B wish."""
+    prev = Round.objects.get(tournament=rnd.tournament, number=int(
+        rnd.spec.get("order_from_round", rnd.number - 1)))
+    rv = sel.round_view(prev)
+    keys = [ea.player_key(p) for p in players]
+    from brackets.engine.advancement import TieContext, processing_order
+
+    order = processing_order(sel.results_by_label(rv), players=keys,
+                             context=TieContext(lottery=Lottery(
+                                 rnd.tournament.lottery_seed, f"round-{rnd.number}/order")))
+    wishes = {ea.player_key(f.entrant_id): f.data["rule"] for f in
+              sel.special_facts(rnd.tournament, SpecialFact.Kind.RULE_CHOICE, round=rnd)}
+    caps = {rule: int(conf["capacity"]) for rule, conf in rnd.spec["rules"].items()}
+    try:
+        return assign_rules([r.player for r in order], wishes, caps)
+    except EngineError as exc:
+        if exc.code == "wish_missing":
+            raise RoundError("ルール選択用紙が未入力の選手がいます。") from exc
+        raise
+
+
+def rule_assignment_preview(rnd: Round) -> Any:
+    """The K6 assignment with its processing order, shown before the draw."""
+    players, _seeds = round_players(rnd)
+    return _rule_assignment(rnd, players)
+
+
+def _draw_partner_round(rnd: Round, by: Any) -> Round:
+    """K9/K10: contenders at seats 1 and 4, their partners beside them (2 and 3)."""
+    src_spec = rnd.spec["contenders_from"]
+    src = Round.objects.get(tournament=rnd.tournament, number=int(src_spec["round"]))
+    _require(src, Round.Status.ADVANCED, Round.Status.CLOSED)
+    rv = sel.round_view(src)
+    places = [int(p) for p in src_spec["places"]]
+    table = sel.round_table(rv)
+    contenders = []
+    for place in places:
+        contenders += [row.player for row in table if row.place == place]
+    if len(contenders) != 2:
+        raise RoundError("対戦する2人が決まっていません。")
+    partners = {ea.player_key(f.entrant_id): ea.player_key(int(f.data["partner"]))
+                for f in sel.special_facts(rnd.tournament, SpecialFact.Kind.PARTNER, round=rnd)}
+    present = [ea.player_key(e.id) for e in Entrant.objects.filter(
+        tournament=rnd.tournament, checked_in=True)
+        if e.id not in sel.withdrawn_ids(rnd.tournament)]
+    try:
+        match = partner_match((contenders[0], contenders[1]), partners, present=present)
+    except EngineError as exc:
+        raise RoundError(f"パートナーを確認してください：{exc}") from exc
+    setup = sel.special_facts(rnd.tournament, SpecialFact.Kind.FINAL_SETUP, round=rnd)
+    if setup and setup[0].data.get("first") == match.second:
+        match = partner_match((match.second, match.first), partners, present=present)
+    games = 1 if rnd.kind == "partner" else 2 * int(rnd.spec.get("wins_needed", 2)) - 1
+    for game in range(1, games + 1):
+        label = "3位決定戦" if rnd.kind == "partner" else f"第{game}試合"
+        group = Group.objects.create(round=rnd, number=game, label=label, game=game)
+        for n, player in match.seats.items():
+            Seat.objects.create(group=group, number=n, entrant_id=int(player), by=by)
+    _step(rnd, "draw", Round.Status.DRAWN, by,
+          {"contenders": [match.first, match.second], "partners": partners})
+    return rnd
+
+
+@transaction.atomic
+def round_start(*, round: Round, by: Any) -> Round:
+    rnd = Round.objects.select_for_update().get(id=round.id)
+    _require(rnd, Round.Status.DRAWN)
+    _step(rnd, "start", Round.Status.RUNNING, by)
+    return rnd
+
+
+@transaction.atomic
+def round_close(*, round: Round, by: Any) -> Round:
+    """Close a round once every group has a complete (and, if required, confirmed) result."""
+    rnd = Round.objects.select_for_update().get(id=round.id)
+    _require(rnd, Round.Status.RUNNING)
+    rv = sel.round_view(rnd)
+    _check_done(rv)
+    _step(rnd, "close", Round.Status.CLOSED, by)
+    return rnd
+
+
+def _check_done(rv: sel.RoundView) -> None:
+    pending = [g.label for g in rv.groups if g.status not in (sel.DONE, sel.UNUSED)]
+    if pending:
+        raise RoundError("まだ結果が揃っていない組があります：" + "、".join(pending))
+    errors = [f"{g.label}：{g.error}" for g in rv.groups if g.error]
+    if errors:
+        raise RoundError("結果に問題がある組があります：" + "／".join(errors))
+
+
+@transaction.atomic
+def round_advance(*, round: Round, by: Any) -> list[int]:
+    """Confirm the engine's advancers (shown to staff first) and store them as a step."""
+    rnd = Round.objects.select_for_update().get(id=round.id)
+    _require(rnd, Round.Status.CLOSED)
+    rv = sel.round_view(rnd)
+    _check_done(rv)
+    if rnd.kind in ("partner", "series", "ranked_final"):
+        order = sel.final_order(rv)
+        _step(rnd, "advance", Round.Status.ADVANCED, by, {"advancers": order[:1],
+                                                           "final_order": order})
+        return [int(p) for p in order[:1]]
+    outcomes = sel.advancement_preview(rnd, rv)
+    advancers: list[str] = []
+    wildcards: list[str] = []
+    for _rule, outcome in outcomes:
+        for w in outcome.warnings:
+            if w.code == "unresolved_tie_at_cut":
+                raise RoundError("ボーダーで同率の選手がいます。抽選を記録してください。")
+        advancers += outcome.players
+        wildcards += [a.player for a in outcome.advancers if a.reason == "wildcard"]
+    _step(rnd, "advance", Round.Status.ADVANCED, by,
+          {"advancers": advancers, "wildcards": wildcards})
+    return [int(p) for p in advancers]
+
+
+@transaction.atomic
+def round_undo(*, round: Round, by: Any) -> Round:
+    """Undo the round's last step while nothing downstream has been entered."""
+    rnd = Round.objects.select_for_update().get(id=round.id)
+    step = sel.last_step(rnd)
+    if step is None:
+        raise RoundError("取り消す操作がありません。")
+    nxt = Round.objects.filter(tournament=rnd.tournament, number=rnd.number + 1).first()
+    if step.action == "advance" and nxt is not None and nxt.status != Round.Status.CONFIGURED:
+        raise RoundError(f"{nxt.name}の抽選が済んでいるため取り消せません。先に{nxt.name}を取り消してください。")
+    if step.action == "draw":
+        groups = Group.objects.filter(round=rnd)
+        if (SelectionFact.objects.filter(group__in=groups).exists()
+                or ResultFact.objects.filter(group__in=groups).exists()):
+            raise RoundError("出題や結果が入力済みのため抽選を取り消せません。")
+        SpecialFact.objects.filter(group__in=groups).exists() and None
+        Seat.objects.filter(group__in=groups).delete()
+        groups.delete()
+    previous = (RoundStep.objects.filter(round=rnd, undoes__isnull=True, undone_by__isnull=True)
+                .exclude(id=step.id).order_by("-id").first())
+    status = previous.status_after if previous else Round.Status.CONFIGURED
+    _step(rnd, "undo", status, by, {"undid": step.action}, undoes=step)
+    return rnd
+
+
+# ------------------------------------------------------------------ match writes
+
+
+def _lock(group: Group, base_version: int | None, key: str, kind: str,
+          touched: set[tuple[str, int]]) -> Group:
+    """Lock the group, refuse a duplicate submit, and check the version the tablet saw."""
+    locked = Group.objects.select_for_update().select_related("round", "round__tournament").get(
+        id=group.id)
+    if key and Submission.objects.filter(key=key).exists():
+        raise Duplicate()
+    if locked.round.status not in (Round.Status.DRAWN, Round.Status.RUNNING):
+        raise RoundError(f"{locked.round.name}は入力を受け付けていません（{locked.round.get_status_display()}）。")
+    if base_version is not None and base_version != locked.version:
+        changes = _changes_since(locked, base_version, touched)
+        if changes:
+            raise StaleVersion(changes)
+    return locked
+
+
+def _changes_since(group: Group, base: int, touched: set[tuple[str, int]]) -> list[str]:
+    """What was saved on top of ``base`` that overlaps the fields being saved now."""
+    out = []
+    for r in SelectionFact.objects.filter(group=group, base_version__gte=base).select_related(
+            "seat", "by"):
+        if ("selection", r.seat.number) in touched:
+            out.append(f"サテ{r.seat.number} 出題 → {r.genre}/{r.format}/{r.difficulty}"
+                       f"（{r.by or '?'}）")
+    for r in ResultFact.objects.filter(group=group, base_version__gte=base).select_related(
+            "seat", "by"):
+        if ("result", r.seat.number) in touched:
+            out.append(f"サテ{r.seat.number} 結果 → {r.score}点 {r.placement}位（{r.by or '?'}）")
+    for r in RematchFact.objects.filter(group=group, base_version__gte=base):
+        out.append(f"再試合が記録されました：{r.reason}")
+    if ("all", 0) in touched:
+        if not out:
+            out.append("この組の内容が更新されています")
+    return out
+
+
+def _finish(group: Group, key: str, kind: str, by: Any) -> int:
+    Group.objects.filter(id=group.id).update(version=F("version") + 1)
+    group.refresh_from_db(fields=["version"])
+    if key:
+        try:
+            with transaction.atomic():
+                Submission.objects.create(key=key, group=group, kind=kind,
+                                          result_version=group.version, by=by)
+        except IntegrityError as exc:
+            raise Duplicate() from exc
+    return group.version
+
+
+def _seat(group: Group, number: int) -> Seat:
+    seat = Seat.objects.filter(group=group, number=number, superseded_by__isnull=True).first()
+    if seat is None:
+        raise RoundError(f"サテ{number}はこの組にありません。", field=f"seat_{number}")
+    return seat
+
+
+@transaction.atomic
+def selection_save(*, group: Group, by: Any, seat_number: int, genre: str, format: str,
+                   difficulty: str, base_version: int | None = None,
+                   confirm_illegal: bool = False, key: str = "") -> SelectionFact:
+    """Record a seat's set before play; an illegal set needs ``confirm_illegal`` and then
+    carries the engine's violations and the preset's penalty."""
+    g = _lock(group, base_version, key, "selection", {("selection", seat_number)})
+    seat = _seat(g, seat_number)
+    if seat.entrant_id is None:
+        raise RoundError("ダミーの出題は固定です。", field="seat")
+    catalog = ea.catalog_for(g.round.tournament.version_id)
+    selection = Selection(genre, format, difficulty)
+    try:
+        catalog.validate(selection)
+    except EngineError as exc:
+        raise RoundError(f"「{genre} / {format} / {difficulty}」はこの大会のカタログにありません。",
+                         field="genre") from exc
+    gv = sel.group_view(g)
+    choices = sel.seat_choices(gv, catalog)[seat_number].choices
+    check = choices.check(selection, penalty=ea.penalty_points(g.round.spec))
+    reasons = [ea.violation_text(v) for v in check.violations]
+    if not check.ok and not confirm_illegal:
+        raise RoundError("この出題は規定違反です：" + "、".join(reasons)
+                         + "。違反を承知で登録する場合は確認にチェックしてください。",
+                         field="confirm_illegal", reasons=reasons)
+    previous = (SelectionFact.objects.filter(seat=seat).order_by("-id").first())
+    fact = SelectionFact.objects.create(
+        group=g, seat=seat, genre=genre, format=format, difficulty=difficulty,
+        violations=[{"code": v.code, "text": t} for v, t in zip(check.violations, reasons)],
+        penalty=check.penalty if not check.ok else Decimal(0),
+        accepted_illegal=not check.ok, supersedes=previous, by=by, base_version=g.version)
+    _finish(g, key, "selection", by)
+    return fact
+
+
+def parse_score(raw: Any, seat: int) -> Decimal:
+    try:
+        value = Decimal(str(raw).strip())
+    except (InvalidOperation, ValueError) as exc:
+        raise RoundError(f"サテ{seat}の得点「{raw}」が数値ではありません。", field=f"score_{seat}") from exc
+    if not value.is_finite():
+        raise RoundError(f"サテ{seat}の得点が数値ではありません。", field=f"score_{seat}")
+    return value
+
+
+@transaction.atomic
+def results_save(*, group: Group, by: Any, rows: Mapping[int, tuple[Any, Any]],
+                 base_version: int | None = None, key: str = "") -> int:
+    """Record the result screen: every seat's score and on-screen placement at once.
+
+    Validated by the engine (score range, placements 1..n, players in the group) before
+    anything is written. Returns the group's new version.
+    """
+    touched = {("result", n) for n in rows}
+    g = _lock(group, base_version, key, "results", touched)
+    seats = {s.number: s for s in Seat.objects.filter(group=g, superseded_by__isnull=True)}
+    unknown = [n for n in rows if n not in seats]
+    if unknown:
+        raise RoundError(f"サテ{unknown[0]}はこの組にありません（この組にいない選手の結果です）。",
+                         field=f"score_{unknown[0]}")
+    missing = [n for n in seats if n not in rows]
+    if missing:
+        raise RoundError(f"サテ{missing[0]}の結果がありません。", field=f"score_{missing[0]}")
+    parsed: dict[int, tuple[Decimal, int]] = {}
+    for n, (score, place) in rows.items():
+        value = parse_score(score, n)
+        try:
+            placement = int(str(place).strip())
+        except ValueError as exc:
+            raise RoundError(f"サテ{n}の順位を選んでください。", field=f"place_{n}") from exc
+        parsed[n] = (value, placement)
+    places = [p for _s, p in parsed.values()]
+    dupes = sorted({p for p in places if places.count(p) > 1})
+    if dupes:
+        raise RoundError(f"{dupes[0]}位が2回使われています。画面どおりの順位を入力してください。",
+                         field="place")
+    gv = sel.group_view(g)
+    trial = ea.GroupFacts(seats=gv.facts.seats, selections=gv.facts.selections,
+                          penalties=gv.facts.penalties, disqualified=gv.facts.disqualified,
+                          results={n: v for n, v in parsed.items()})
+    try:
+        ea.group_result(trial, Lottery(g.round.tournament.lottery_seed, "validate"))
+    except EngineError as exc:
+        raise RoundError(ea.error_text(exc), field="score") from exc
+    for n, (value, placement) in parsed.items():
+        current = gv.result_rows.get(n)
+        if current is not None and current.score == value and current.placement == placement:
+            continue
+        ResultFact.objects.create(group=g, seat=seats[n], score=value, placement=placement,
+                                  supersedes=current, by=by, base_version=g.version)
+    return _finish(g, key, "results", by)
+
+
+@transaction.atomic
+def penalty_add(*, group: Group, by: Any, seat_number: int, points: Any, reason: str,
+                base_version: int | None = None, key: str = "") -> PenaltyFact:
+    """A penalty with its reason (H7: −400 by default); placements are re-derived."""
+    if not reason.strip():
+        raise RoundError("理由を入力してください。", field="reason")
+    g = _lock(group, base_version, key, "penalty", {("penalty", seat_number)})
+    seat = _seat(g, seat_number)
+    if seat.entrant_id is None:
+        raise RoundError("ダミーにはペナルティを付けられません。", field="seat")
+    value = parse_score(points, seat_number)
+    if value <= 0:
+        raise RoundError("減点は正の数で入力してください。", field="points")
+    fact = PenaltyFact.objects.create(group=g, seat=seat, points=value, reason=reason.strip(),
+                                      by=by, base_version=g.version)
+    _finish(g, key, "penalty", by)
+    return fact
+
+
+@transaction.atomic
+def penalty_revoke(*, group: Group, by: Any, penalty_id: int, reason: str,
+                   base_version: int | None = None, key: str = "") -> PenaltyFact:
+    g = _lock(group, base_version, key, "penalty", {("all", 0)})
+    old = PenaltyFact.objects.get(id=penalty_id, group=g)
+    fact = PenaltyFact.objects.create(group=g, seat=old.seat, points=old.points,
+                                      reason=reason or old.reason, revoked=True, supersedes=old,
+                                      by=by, base_version=g.version)
+    _finish(g, key, "penalty", by)
+    return fact
+
+
+@transaction.atomic
+def disqualification_add(*, group: Group, by: Any, seat_number: int, reason: str,
+                         base_version: int | None = None, key: str = "",
+                         revoke: bool = False) -> DisqualificationFact:
+    """Disqualify (H8) or lift it; lower players move up in this match only."""
+    if not reason.strip():
+        raise RoundError("理由を入力してください。", field="reason")
+    g = _lock(group, base_version, key, "dq", {("dq", seat_number)})
+    seat = _seat(g, seat_number)
+    if seat.entrant_id is None:
+        raise RoundError("ダミーは失格にできません。", field="seat")
+    previous = DisqualificationFact.objects.filter(seat=seat).order_by("-id").first()
+    fact = DisqualificationFact.objects.create(group=g, seat=seat, reason=reason.strip(),
+                                               revoked=revoke, supersedes=previous, by=by,
+                                               base_version=g.version)
+    _finish(g, key, "dq", by)
+    return fact
+
+
+@transaction.atomic
+def rematch_record(*, group: Group, by: Any, reason: str, base_version: int | None = None,
+                   key: str = "") -> RematchFact:
+    """A re-match after a machine fault: earlier results stop counting; the aborted
+    selections are kept so a changed selection gets the H7 penalty."""
+    if not reason.strip():
+        raise RoundError("理由を入力してください。", field="reason")
+    g = _lock(group, base_version, key, "rematch", {("all", 0)})
+    gv = sel.group_view(g)
+    aborted = {str(n): [s.genre, s.format, s.difficulty] for n, s in gv.facts.selections.items()}
+    fact = RematchFact.objects.create(group=g, reason=reason.strip(), aborted=aborted, by=by,
+                                      base_version=g.version)
+    _finish(g, key, "rematch", by)
+    return fact
+
+
+@transaction.atomic
+def result_confirm(*, group: Group, by: Any, version: int) -> ConfirmationFact:
+    """Two-person confirmation: a second staff member confirms the result as it stands."""
+    g = Group.objects.select_for_update().get(id=group.id)
+    if version != g.version:
+        raise StaleVersion(["確認中に結果が更新されました。最新の内容を確認してください。"])
+    gv = sel.group_view(g)
+    if gv.result is None:
+        raise RoundError("結果が揃っていません。")
+    entered_by = {r.by_id for r in gv.result_rows.values()}
+    if by is not None and entered_by == {by.id}:
+        raise RoundError("結果を入力した人とは別のスタッフが確認してください。")
+    return ConfirmationFact.objects.create(group=g, version=g.version, by=by,
+                                           base_version=g.version)
+
+
+@transaction.atomic
+def seats_assign(*, group: Group, by: Any, order: Sequence[int | None],
+                 base_version: int | None = None) -> Group:
+    """Reseat a group (サテ 1–4) before any selection: new seat rows supersede the old."""
+    g = _lock(group, base_version, "", "seats", {("all", 0)})
+    current = list(Seat.objects.filter(group=g, superseded_by__isnull=True).order_by("number"))
+    if SelectionFact.objects.filter(group=g).exists() or ResultFact.objects.filter(
+            group=g).exists():
+        raise RoundError("出題・結果の入力後は席を変えられません。")
+    if sorted(map(str, order)) != sorted(str(s.entrant_id) for s in current):
+        raise RoundError("席替えはこの組の選手の並べ替えだけです。")
+    for seat, entrant_id in zip(current, order):
+        Seat.objects.create(group=g, number=seat.number, entrant_id=entrant_id,
+                            supersedes=seat, by=by)
+    _finish(g, "", "seats", by)
+    return g
+
+
+# ------------------------------------------------------------------ desk and specials
+
+
+def _special(tournament: Tournament, kind: str, by: Any, data: dict[str, Any], *,
+             round: Round | None = None, group: Group | None = None,
+             entrant: Entrant | None = None, purpose: str = "") -> SpecialFact:
+    previous = SpecialFact.objects.filter(tournament=tournament, kind=kind, round=round,
+                                          group=group, entrant=entrant).order_by("-id").first()
+    fact = SpecialFact.objects.create(tournament=tournament, kind=kind, round=round,
+                                      group=group, entrant=entrant, data=data, by=by,
+                                      supersedes=previous, lottery_purpose=purpose)
+    if group is not None:
+        Group.objects.filter(id=group.id).update(version=F("version") + 1)
+    return fact
+
+
+@transaction.atomic
+def shura_lots_draw(*, tournament: Tournament, entrant: Entrant, by: Any,
+                    genres: Sequence[str] | None = None,
+                    formats: Sequence[str] | None = None) -> SpecialFact:
+    """H4/H5: draw (or record a physical draw of) an entrant's 修羅 lots before round 1."""
+    if Round.objects.filter(tournament=tournament, number=1).exclude(
+            status=Round.Status.CONFIGURED).exists():
+        raise RoundError("1回戦の抽選後は修羅くじを引けません。")
+    catalog = ea.catalog_for(tournament.version_id)
+    decl = ea.declaration_of(ea.rules_input_from_entrant(entrant, None))
+    try:
+        owed = lots_owed(decl)
+    except EngineError as exc:
+        raise RoundError("くじは1人4本までです。申告を確認してください。") from exc
+    if not owed.shura:
+        raise RoundError(f"{entrant.name}さんは修羅くじの対象ではありません。")
+    plan = ea.round_plan(tournament.preset)
+    k = format_lots_allowed([PastWin(entrant.past_win_lots)] if entrant.past_win_lots else [],
+                            q_level=entrant.q_level, genre_lots_now=owed.genre_lots,
+                            max_matches=len(plan["rounds"]))
+    player = ea.player_key(entrant.id)
+    purpose = "shura"
+    if genres is None:
+        drawn = draw_lots(Lottery(tournament.lottery_seed, purpose), catalog, player,
+                          genre_lots=owed.genre_lots, format_lots=k)
+        method = "app"
+    else:
+        drawn = DrawnLots(player, tuple(genres), tuple(formats or ()))
+        try:
+            validate_drawn(catalog, drawn, genre_lots=owed.genre_lots, format_lots=k)
+        except EngineError as exc:
+            raise RoundError(f"くじの記録が正しくありません（{owed.genre_lots}本のジャンルくじ"
+                             f"{'と' + str(k) + '本の形式くじ' if k else ''}）。") from exc
+        method = "physical"
+    return _special(tournament, SpecialFact.Kind.SHURA_LOTS, by,
+                    {"genres": list(drawn.genres), "formats": list(drawn.formats),
+                     "reasons": list(owed.reasons), "method": method},
+                    entrant=entrant, purpose=f"{purpose}/{player}")
+
+
+@transaction.atomic
+def rule_choice_record(*, round: Round, entrant: Entrant, rule: str, by: Any) -> SpecialFact:
+    """K6: one player's A/B form."""
+    if rule not in round.spec.get("rules", {}):
+        raise RoundError(f"ルール「{rule}」はありません。", field="rule")
+    if round.status != Round.Status.CONFIGURED:
+        raise RoundError("抽選後はルール選択を変更できません。")
+    players, _s = round_players(round)
+    if entrant.id not in players:
+        raise RoundError(f"{entrant.name}さんは{round.name}の出場者ではありません。")
+    return _special(round.tournament, SpecialFact.Kind.RULE_CHOICE, by, {"rule": rule},
+                    round=round, entrant=entrant)
+
+
+def _deck(catalog: Any) -> list[Card]:
+    """SEAM (K7 default reading): one card per lot genre × ordinary format group."""
+    return [Card(g, grp.name) for g in catalog.lot_genres for grp in catalog.groups
+            if grp.kind == "formats"]
+
+
+@transaction.atomic
+def card_draw(*, group: Group, by: Any, cards: Sequence[tuple[str, str]] | None = None
+              ) -> SpecialFact:
+    """K7: record the physical card draw of a match, or draw it from the stored seed."""
+    g = Group.objects.select_for_update().select_related("round__tournament").get(id=group.id)
+    if SelectionFact.objects.filter(group=g).exists():
+        raise RoundError("出題入力後はカードを変更できません。")
+    catalog = ea.catalog_for(g.round.tournament.version_id)
+    deck = _deck(catalog)
+    purpose = f"round-{g.round.number}/cards/{g.label}"
+    try:
+        if cards is None:
+            drawn = draw_cards(deck, Lottery(g.round.tournament.lottery_seed, purpose))
+        else:
+            drawn = record_cards([Card(a, b) for a, b in cards], deck=deck)
+    except EngineError as exc:
+        raise RoundError(f"カードの記録が正しくありません：{exc}") from exc
+    return _special(g.round.tournament, SpecialFact.Kind.CARD_DRAW, by,
+                    {"cards": [[c.genre, c.group] for c in drawn.cards],
+                     "recorded": drawn.recorded}, round=g.round, group=g, purpose=purpose)
+
+
+@transaction.atomic
+def ban_record(*, group: Group, entrant: Entrant, genre: str, by: Any) -> SpecialFact:
+    """K8: one player's written ban (hidden until every form is in and revealed)."""
+    g = Group.objects.select_for_update().select_related("round__tournament").get(id=group.id)
+    if sel.special_facts(g.round.tournament, SpecialFact.Kind.BAN_REVEAL, group=g):
+        raise RoundError("公開後は変更できません。")
+    if not Seat.objects.filter(group=g, entrant=entrant, superseded_by__isnull=True).exists():
+        raise RoundError(f"{entrant.name}さんはこの組の選手ではありません。")
+    catalog = ea.catalog_for(g.round.tournament.version_id)
+    if genre not in catalog.genre_names:
+        raise RoundError(f"ジャンル「{genre}」はありません。", field="genre")
+    return _special(g.round.tournament, SpecialFact.Kind.BAN, by, {"genre": genre},
+                    round=g.round, group=g, entrant=entrant)
+
+
+@transaction.atomic
+def ban_reveal(*, group: Group, by: Any) -> SpecialFact:
+    g = Group.objects.select_for_update().select_related("round__tournament").get(id=group.id)
+    players = [ea.player_key(s.entrant_id) for s in Seat.objects.filter(
+        group=g, superseded_by__isnull=True) if s.entrant_id]
+    written = {ea.player_key(f.entrant_id): f.data["genre"] for f in
+               sel.special_facts(g.round.tournament, SpecialFact.Kind.BAN, group=g)}
+    try:
+        banned = reveal_bans(players, written)
+    except EngineError as exc:
+        raise RoundError("全員の禁止ジャンルが揃っていません。") from exc
+    return _special(g.round.tournament, SpecialFact.Kind.BAN_REVEAL, by,
+                    {"banned": sorted(banned)}, round=g.round, group=g)
+
+
+@transaction.atomic
+def partner_record(*, round: Round, contender: Entrant, partner: Entrant, by: Any
+                   ) -> SpecialFact:
+    """K9/K10: a contender's partner (checked by the engine when the round is drawn)."""
+    if round.status != Round.Status.CONFIGURED:
+        raise RoundError("組み合わせ確定後はパートナーを変更できません。")
+    if contender.id == partner.id:
+        raise RoundError("自分自身はパートナーにできません。", field="partner")
+    return _special(round.tournament, SpecialFact.Kind.PARTNER, by,
+                    {"partner": partner.id}, round=round, entrant=contender)
+
+
+@transaction.atomic
+def dice_record(*, round: Round, players: tuple[int, int], by: Any,
+                rolls: Sequence[tuple[int, int]] | None = None) -> SpecialFact:
+    """K10: the dice duel, physical rolls or drawn from the stored seed."""
+    keys = (ea.player_key(players[0]), ea.player_key(players[1]))
+    purpose = f"round-{round.number}/dice"
+    try:
+        duel = (roll_dice(keys, Lottery(round.tournament.lottery_seed, purpose)) if rolls is None
+                else record_dice(keys, rolls))
+    except EngineError as exc:
+        raise RoundError(f"ダイスの記録が正しくありません：{exc}") from exc
+    return _special(round.tournament, SpecialFact.Kind.DICE, by,
+                    {"players": list(keys), "rolls": [list(r) for r in duel.rolls],
+                     "winner": duel.winner}, round=round, purpose=purpose)
+
+
+@transaction.atomic
+def final_setup_record(*, round: Round, by: Any, winner_decides: str, first: int,
+                       question_order: str) -> SpecialFact:
+    """K10: the dice winner's decision and the other's, checked by the engine."""
+    from brackets.engine.special import DiceDuel, final_setup
+
+    dice = sel.special_facts(round.tournament, SpecialFact.Kind.DICE, round=round)
+    if not dice:
+        raise RoundError("先にダイスを記録してください。")
+    d = dice[0].data
+    duel = DiceDuel(tuple(d["players"]), tuple(tuple(r) for r in d["rolls"]))  # type: ignore[arg-type]
+    try:
+        setup = final_setup(duel, winner_decides=winner_decides,  # type: ignore[arg-type]
+                            first=ea.player_key(first),
+                            question_order=question_order)  # type: ignore[arg-type]
+    except EngineError as exc:
+        raise RoundError(f"設定が正しくありません：{exc}") from exc
+    return _special(round.tournament, SpecialFact.Kind.FINAL_SETUP, by,
+                    {"first": setup.first, "second": setup.second,
+                     "question_order": setup.question_order,
+                     "seat_order_by": setup.seat_order_by,
+                     "question_order_by": setup.question_order_by}, round=round)
+
+
+@transaction.atomic
+def withdrawal_record(*, tournament: Tournament, entrant: Entrant, by: Any, reason: str,
+                      revoke: bool = False) -> SpecialFact:
+    """A player leaves: they stop advancing and wildcards refill their place (K4)."""
+    return _special(tournament, SpecialFact.Kind.WITHDRAWAL, by,
+                    {"reason": reason, "revoked": revoke}, entrant=entrant)

@@ -60,6 +60,12 @@ class BuzzerRound(models.Model):
         help_text=_("サドンデス・プレーオフのときだけ"),
     )
     side = models.CharField(_("サドンデスの側"), max_length=10, blank=True)
+    first_round = models.JSONField(
+        _("1R順位"),
+        default=list,
+        blank=True,
+        help_text=_("プリセットの席決め・同点時の基準に使う1R順位（上位から）"),
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,

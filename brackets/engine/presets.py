@@ -36,7 +36,14 @@ from .restrictions import (
     QThresholds,
     player_rules_for,
 )
-from .shura import DrawnLots, LotsOwed, shura_player_rules
+from .shura import (
+    FORMAT_LOT_POOLS,
+    MAX_LOTS,
+    DrawnLots,
+    LotsOwed,
+    format_lot_pool,
+    shura_player_rules,
+)
 from .special import Card, CardDraw, share_genre_and_group, share_genre_or_group
 
 RoundKind = Literal[
@@ -259,6 +266,13 @@ class Preset:
     setting_specs: tuple[Setting, ...]
     plan: Callable[[int, int], tuple[RoundSpec, ...]] = field(repr=False, compare=False,
                                                             default=lambda n, s: ())
+    max_lots: int = MAX_LOTS
+    format_lot_pool_kind: str = "format_groups"
+    subgenres_as_one: bool = True
+
+    def format_lot_pool(self, catalog: Catalog | None = None) -> tuple[str, ...]:
+        """The format-lot types of this event (H5) for ``catalog`` (default: builtin)."""
+        return format_lot_pool(catalog or self.catalog, self.format_lot_pool_kind)
 
     @property
     def catalog(self) -> Catalog:
@@ -308,9 +322,16 @@ class Preset:
         if owed is not None:
             if not self.shura and owed.shura:
                 raise EngineError("shura_not_in_preset", f"{self.slug} has no 修羅 lots")
-            return shura_player_rules(q_level, owed, drawn, opt_up=opt_up,
-                                      thresholds=self.thresholds)
-        return player_rules_for(q_level, opt_up=opt_up, thresholds=self.thresholds)
+            if owed.genre_lots > self.max_lots:
+                raise EngineError("too_many_lots", f"at most {self.max_lots} lots",
+                                  lots=owed.genre_lots, cap=self.max_lots)
+            rules = shura_player_rules(q_level, owed, drawn, opt_up=opt_up,
+                                       thresholds=self.thresholds)
+        else:
+            rules = player_rules_for(q_level, opt_up=opt_up, thresholds=self.thresholds)
+        if rules.subgenres_as_one != self.subgenres_as_one:
+            rules = replace(rules, subgenres_as_one=self.subgenres_as_one)
+        return rules
 
     def selection_penalty(self) -> Decimal:
         """Points off for an illegal selection (0 when such selections are refused)."""
@@ -578,6 +599,16 @@ class KatataKansai5Qualifier(PresetDefinition):
         Setting("tie_break", ("ratio", "score", "lottery"),
                 "H9: within a match on-screen order, else a recorded lottery; across groups "
                 "(if wildcards are ever needed) 惜敗率, score, lottery."),
+        Setting("max_lots", 4, "H4/6-c-ii: at most 4 genre lots per person."),
+        Setting("format_lot_pool", "format_groups",
+                "H5 (inference): format lots are the ordinary format columns (the player is "
+                "Q≥50, i.e. 高火力); or columns plus サブジャンル; or single formats.",
+                FORMAT_LOT_POOLS),
+        Setting("low_firepower_subgenres", "as_one",
+                "H3: under 低火力 all sub-genre sets count as one format (the sub-genre "
+                "column) or each sub-genre on its own.", ("as_one", "each")),
+        Setting("dummy_format", "ランダム", "H1 names the dummy's set only as ノンジャンル "
+                                            "HARD: its format."),
         Setting("catalog_version", "qma-2016", "Catalog of the event (栗東 / ゑ era)."),
     )
 
@@ -612,8 +643,10 @@ class KatataKansai5Qualifier(PresetDefinition):
                                    values["grouped_min_q"]),
             shura=True, illegal_selection="penalty", penalty=values["penalty"],
             tie_break=tuple(values["tie_break"]),
-            dummy_selection=Selection("ノンジャンル", "ランダム", "HARD"),
+            dummy_selection=Selection("ノンジャンル", values["dummy_format"], "HARD"),
             settings=dict(values), setting_specs=self.settings, plan=plan,
+            max_lots=values["max_lots"], format_lot_pool_kind=values["format_lot_pool"],
+            subgenres_as_one=values["low_firepower_subgenres"] == "as_one",
         )
 
 

@@ -268,6 +268,20 @@ def window_entries(history: Iterable[HistoryEntry], window: str | None) -> list[
     return [e for e in history if e.recorded and e.window == window]
 
 
+def _check_names(catalog: Catalog, rules: PlayerRules, match: MatchRules) -> None:
+    """Unknown names in lots, cards or bans are bad data, not rules: raise, never ignore."""
+    for genre in rules.lot_genres:
+        if not catalog.is_genre(genre):
+            raise EngineError("unknown_genre", f"unknown lot genre {genre!r}", genre=genre)
+    for name in rules.lot_formats:
+        if name not in catalog.group_names:
+            catalog.group_of(name)
+    for genre in (*(match.card_genres or ()), *match.match_bans):
+        catalog.require_genre(genre)
+    for group in match.card_groups or ():
+        catalog.group_kind(group)
+
+
 class Choices:
     """The legal choices of one player in one match, with reasons for the rest.
 
@@ -281,6 +295,7 @@ class Choices:
         self.catalog = catalog
         self.rules = rules
         self.match = match
+        _check_names(catalog, rules, match)
         used = _Used()
         for entry in window_entries(history, match.window):
             sel = entry.selection

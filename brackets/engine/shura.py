@@ -128,9 +128,22 @@ def format_lots_allowed(
     return max(0, min(l_past - 3, 5 - max_matches))
 
 
-def format_lot_pool(catalog: Catalog) -> tuple[str, ...]:
-    """Default pool for format lots: the ordinary format groups (see module docstring)."""
-    return tuple(g.name for g in catalog.groups if g.kind == "formats")
+FORMAT_LOT_POOLS = ("format_groups", "groups_but_random", "formats")
+
+
+def format_lot_pool(catalog: Catalog, kind: str = "format_groups") -> tuple[str, ...]:
+    """The format-lot types (see module docstring; a preset setting).
+
+    ``format_groups`` (default): the ordinary columns; ``groups_but_random``: those plus
+    サブジャンル; ``formats``: every single format except ランダム (a 低火力 reading).
+    """
+    if kind == "format_groups":
+        return tuple(g.name for g in catalog.groups if g.kind == "formats")
+    if kind == "groups_but_random":
+        return tuple(g.name for g in catalog.groups if g.kind != "random")
+    if kind == "formats":
+        return tuple(f for f in catalog.format_names if f != catalog.random_format)
+    raise EngineError("setting_invalid", f"no format lot pool {kind!r}", value=kind)
 
 
 @dataclass(frozen=True)

@@ -202,3 +202,31 @@ def test_shop_top2_has_no_restrictions() -> None:
     history = [rounds[0].restrictions.history_entry(Selection("芸能", "四択", "HARD"), "1回戦")]
     match = rounds[1].restrictions.match_rules("2回戦")
     assert legal_choices(C, rules, history, match).is_legal("芸能", "四択")
+
+
+def test_katata_lot_settings() -> None:
+    p = get_preset("katata-kansai5-qualifier")
+    assert p.format_lot_pool() == ("セレクト", "パネル", "キーボード", "マルチセレクト")
+    p = get_preset("katata-kansai5-qualifier", {"format_lot_pool": "formats"})
+    assert "四択" in p.format_lot_pool() and "ランダム" not in p.format_lot_pool()
+    p = get_preset("katata-kansai5-qualifier", {"max_lots": 3})
+    with pytest.raises(EngineError):
+        p.player_rules(q_level=80, owed=lots_owed(ShuraDeclaration(volunteer=True,
+                                                                   extra_lots=3)),
+                       drawn=DrawnLots("x", ("芸能", "社会", "スポーツ", "理系学問")))
+
+
+def test_katata_low_firepower_subgenre_counting_is_a_setting() -> None:
+    history = [Selection("スポーツ", "野球", "HARD")]
+    for value, legal in (("as_one", False), ("each", True)):
+        p = get_preset("katata-kansai5-qualifier", {"low_firepower_subgenres": value})
+        rules = p.player_rules(q_level=30, opt_up=Mode.BOMBER)
+        entries = [p.rounds_for(13)[0].restrictions.history_entry(s, "1回戦") for s in history]
+        match = p.rounds_for(13)[1].restrictions.match_rules("準決勝")
+        assert legal_choices(C, rules, entries, match).is_legal("芸能", "音楽") is legal
+
+
+def test_katata_dummy_set() -> None:
+    assert get_preset("katata-kansai5-qualifier").dummy_selection == Selection(
+        "ノンジャンル", "ランダム", "HARD")
+    C.validate(get_preset("kyushu-cup-ix").dummy_selection)

@@ -510,3 +510,16 @@ def test_property_every_illegal_set_has_reasons_and_costs_the_penalty(
     assert check.ok == ch.is_legal(*pick)
     assert check.ok == (not ch.reasons(*pick))
     assert check.penalty == (0 if check.ok else Decimal(400))
+
+
+@pytest.mark.parametrize(("rules", "match"), [
+    (PlayerRules(lot_genres=frozenset({"宇宙"})), R2),
+    (PlayerRules(lot_formats=frozenset({"早押し"})), R2),
+    (BASIC_RULE, MatchRules(card_genres=frozenset({"宇宙"}), card_groups=frozenset())),
+    (BASIC_RULE, MatchRules(card_genres=frozenset(), card_groups=frozenset({"ボード"}))),
+    (BASIC_RULE, MatchRules(match_bans={"宇宙": ("A",)})),
+])
+def test_unknown_names_in_lots_cards_or_bans_raise(rules: PlayerRules,
+                                                   match: MatchRules) -> None:
+    with pytest.raises(EngineError):
+        legal_choices(C, rules, [], match)

@@ -1,0 +1,605 @@
+"""The whole-tournament file: export to versioned JSON, import into a database (format in
+``docs/tournament-file.md``).
+
+The exporter does not list models by hand: every model of the app that reaches the
+tournament through its foreign keys is written, so facts added by later areas (rounds,
+seats, selections, results, special facts …) are in the file without touching this module.
+Primary keys are renumbered per list (1, 2, 3 … in creation order) so that exporting an
+imported tournament gives the same file, whatever ids the new database hands out.
+
+The importer checks the whole file before writing anything and writes in one transaction:
+a file from a newer app version, a damaged file or a file that does not fit the database
+changes nothing and says why.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django.apps import apps
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, models, transaction
+from django.utils import timezone
+from django.utils.dateparse import parse_date, parse_datetime
+
+from brackets.models import (
+    Difficulty,
+    Format,
+    FormatGroup,
+    Genre,
+    Membership,
+    QmaVersion,
+    Rank,
+    Role,
+    SubGenre,
+    Tournament,
+)
+from brackets.printing.registry import Document, register
+
+FORMAT = "kyushu-tournament"
+VERSION = 1
+CONTENT_TYPE = "application/json"
+
+CATALOG_MODELS: tuple[type[models.Model], ...] = (
+    Genre, SubGenre, FormatGroup, Format, Difficulty, Rank)
+#: Models that are not facts of the tournament: idempotency tokens of form posts.
+EXCLUDED_MODEL_NAMES = frozenset({"tournament", "membership", "submission", "qmaversion"})
+
+
+class TournamentFileError(Exception):
+    """The file cannot be imported; ``message`` says why in Japanese, for the organiser."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+# ---------------------------------------------------------------- which models, in which order
+
+
+@dataclass(frozen=True)
+class FileModel:
+    """One list of the file: a model and the lookup from it to its tournament."""
+
+    model: type[models.Model]
+    path: str
+
+    @property
+    def key(self) -> str:
+        return self.model._meta.model_name or ""
+
+
+def _fk_fields(model: type[models.Model]) -> list[models.ForeignKey[Any, Any]]:
+    return [f for f in model._meta.concrete_fields if isinstance(f, models.ForeignKey)]
+
+
+def file_models() -> list[FileModel]:
+    """Every app model that belongs to a tournament, dependencies first.
+
+    A model belongs when a chain of foreign keys leads to :class:`Tournament`; the shortest
+    chain is used to select its rows. Order: a model comes after every model it points to
+    (self references are resolved by creation order inside the list).
+    """
+    user_model = get_user_model()
+    candidates = [m for m in apps.get_app_config("brackets").get_models()
+                  if m._meta.model_name not in EXCLUDED_MODEL_NAMES
+                  and m not in CATALOG_MODELS and not m._meta.abstract]
+    paths: dict[type[models.Model], str] = {}
+    changed = True
+    while changed:
+        changed = False
+        for model in candidates:
+            best = paths.get(model)
+            for field in _fk_fields(model):
+                target = field.related_model
+                if target is Tournament:
+                    path = field.name
+                elif target in paths and target is not model:
+                    path = f"{field.name}__{paths[target]}"
+                else:
+                    continue
+                # Prefer non-null chains, then shorter ones.
+                rank = (field.null, path.count("__"))
+                if best is None or rank < (_path_nullable(model, best), best.count("__")):
+                    best = path
+            if best is not None and paths.get(model) != best:
+                paths[model] = best
+                changed = True
+    ordered: list[type[models.Model]] = []
+    pending = [m for m in candidates if m in paths]
+    while pending:
+        progressed = False
+        for model in list(pending):
+            deps = {f.related_model for f in _fk_fields(model)
+                    if f.related_model in paths and f.related_model is not model}
+            deps |= {f.related_model for f in model._meta.many_to_many
+                     if f.related_model in paths}
+            if deps <= set(ordered):
+                ordered.append(model)
+                pending.remove(model)
+                progressed = True
+        if not progressed:  # a cycle between two models: keep app order for the rest
+            ordered.extend(pending)
+            break
+    del user_model
+    return [FileModel(m, paths[m]) for m in ordered]
+
+
+def _path_nullable(model: type[models.Model], path: str) -> bool:
+    name = path.split("__", 1)[0]
+    return bool(model._meta.get_field(name).null)
+
+
+# ----------------------------------------------------------------------------- export
+
+
+def _datetime_text(value: datetime.datetime | None) -> str | None:
+    if value is None:
+        return None
+    if timezone.is_naive(value):
+        value = timezone.make_aware(value, datetime.UTC)
+    return value.astimezone(datetime.UTC).isoformat()
+
+
+def _plain(field: models.Field[Any, Any], value: Any) -> Any:
+    """A field value as the file writes it (see the table in the format document)."""
+    if value is None:
+        return None
+    if isinstance(field, models.DecimalField):
+        return f"{Decimal(value):.{field.decimal_places}f}"
+    if isinstance(field, models.DateTimeField):
+        return _datetime_text(value)
+    if isinstance(field, models.DateField):
+        return value.isoformat()
+    if isinstance(field, models.UUIDField):
+        return str(value)
+    return value
+
+
+def _catalog_key(obj: models.Model) -> str:
+    return obj.slug if isinstance(obj, QmaVersion) else obj.name  # type: ignore[attr-defined]
+
+
+class _Exporter:
+    def __init__(self, tournament: Tournament) -> None:
+        self.tournament = tournament
+        self.users: dict[int, str] = {}
+        self.file_ids: dict[tuple[type[models.Model], Any], int] = {}
+        self.catalog: dict[type[models.Model], dict[Any, str]] = {}
+
+    def username(self, user_id: int | None) -> str | None:
+        if user_id is None:
+            return None
+        if user_id not in self.users:
+            user = get_user_model().objects.get(pk=user_id)
+            self.users[user_id] = user.get_username()
+        return self.users[user_id]
+
+    def catalog_name(self, model: type[models.Model], pk: Any) -> str | None:
+        if pk is None:
+            return None
+        if model not in self.catalog:
+            self.catalog[model] = {obj.pk: _catalog_key(obj) for obj in model.objects.all()}
+        return self.catalog[model][pk]
+
+    def value(self, field: models.Field[Any, Any], obj: models.Model) -> Any:
+        if isinstance(field, models.ForeignKey):
+            target = field.related_model
+            raw = getattr(obj, field.attname)
+            if raw is None:
+                return None
+            if target is get_user_model():
+                return self.username(raw)
+            if target in CATALOG_MODELS or target is QmaVersion:
+                return self.catalog_name(target, raw)
+            key = (target, raw)
+            if key not in self.file_ids:
+                raise TournamentFileError(
+                    f"{obj._meta.verbose_name} が別の大会のデータを参照しています（{field.name}）。")
+            return self.file_ids[key]
+        return _plain(field, getattr(obj, field.attname))
+
+    def records(self) -> dict[str, list[dict[str, Any]]]:
+        out: dict[str, list[dict[str, Any]]] = {}
+        for spec in file_models():
+            model = spec.model
+            rows = list(model.objects.filter(**{spec.path: self.tournament}).order_by("pk"))
+            for number, obj in enumerate(rows, start=1):
+                self.file_ids[(model, obj.pk)] = number
+            fields = [f for f in model._meta.concrete_fields
+                      if not f.primary_key and not (isinstance(f, models.ForeignKey)
+                                                    and f.related_model is Tournament)]
+            records = []
+            for number, obj in enumerate(rows, start=1):
+                record: dict[str, Any] = {"id": number}
+                for field in fields:
+                    record[field.name] = self.value(field, obj)
+                for m2m in model._meta.many_to_many:
+                    targets = getattr(obj, m2m.name).values_list("pk", flat=True)
+                    record[m2m.name] = sorted(self.file_ids[(m2m.related_model, pk)]
+                                              for pk in targets)
+                records.append(record)
+            if records:
+                out[spec.key] = records
+        return out
+
+
+def tournament_file_data(*, tournament: Tournament) -> dict[str, Any]:
+    """The file's content as plain data, checksum included (see the format document)."""
+    exporter = _Exporter(tournament)
+    settings = {}
+    for field in Tournament._meta.concrete_fields:
+        if field.primary_key or field.name == "version":
+            continue
+        settings[field.name] = _plain(field, getattr(tournament, field.attname))
+    records = exporter.records()
+    staff = [{"user": exporter.username(user_id), "role": role}
+             for user_id, role in Membership.objects.filter(tournament=tournament)
+             .order_by("user__username", "role").values_list("user_id", "role")]
+    data: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "exported_at": _datetime_text(timezone.now()),
+        "catalog": tournament.version.slug,
+        "tournament": settings,
+        "users": sorted(set(exporter.users.values())),
+        "staff": staff,
+        "records": records,
+    }
+    data["checksum"] = checksum(data)
+    return data
+
+
+def checksum(data: Mapping[str, Any]) -> str:
+    """SHA-256 of the canonical JSON without ``checksum`` and ``exported_at``."""
+    body = {k: v for k, v in data.items() if k not in ("checksum", "exported_at")}
+    text = json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def tournament_file_export(*, tournament: Tournament) -> bytes:
+    """The tournament file as UTF-8 JSON bytes (readable, one key per line)."""
+    data = tournament_file_data(tournament=tournament)
+    return json.dumps(data, ensure_ascii=False, indent=1).encode("utf-8")
+
+
+@register
+class TournamentFile(Document):
+    """大会ファイル: everything to rebuild the tournament elsewhere (backup, replay)."""
+
+    slug = "tournament-file"
+    title = "大会ファイル（JSON）"
+    role = Role.ORGANISER
+    category = "大会"
+    content_type = CONTENT_TYPE
+    extension = "json"
+    description = "設定・参加者と変更履歴・抽選シード・入力されたすべての記録（誰がいつ）"
+
+    def render(self, tournament: Tournament, **options: Any) -> tuple[str, str, bytes]:
+        stamp = timezone.localtime().strftime("%Y%m%d-%H%M")
+        return (f"{tournament.slug}-tournament-{stamp}.json", CONTENT_TYPE,
+                tournament_file_export(tournament=tournament))
+
+
+# ----------------------------------------------------------------------------- import
+
+
+def _load(data: bytes | str | Mapping[str, Any]) -> dict[str, Any]:
+    if isinstance(data, Mapping):
+        return dict(data)
+    try:
+        text = data.decode("utf-8-sig") if isinstance(data, bytes) else data
+        parsed = json.loads(text)
+    except (UnicodeDecodeError, ValueError):
+        raise TournamentFileError(
+            "ファイルが壊れています（JSONとして読めません）。書き出し直したファイルを使ってください。"
+        ) from None
+    if not isinstance(parsed, dict):
+        raise TournamentFileError("大会ファイルではありません（中身がJSONのオブジェクトではありません）。")
+    return parsed
+
+
+def check_header(data: Mapping[str, Any]) -> int:
+    """The file's version, after refusing other formats and newer versions."""
+    if data.get("format") != FORMAT:
+        raise TournamentFileError(
+            f"大会ファイルではありません（format が {data.get('format')!r} です。"
+            f"{FORMAT!r} のファイルを選んでください）。")
+    version = data.get("version")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise TournamentFileError("ファイルが壊れています（version が正しくありません）。")
+    if version > VERSION:
+        raise TournamentFileError(
+            f"このファイルは新しい版（version {version}）のアプリで書き出されています。"
+            f"このアプリが読めるのは version {VERSION} までです。アプリを更新してから読み込んでください。")
+    if "checksum" in data and data["checksum"] != checksum(data):
+        raise TournamentFileError(
+            "ファイルが壊れています（チェックサムが一致しません。途中で切れたか、書き換えられています）。")
+    return version
+
+
+class _Importer:
+    def __init__(self, data: Mapping[str, Any], *, slug: str | None) -> None:
+        self.data = data
+        self.slug = slug
+        self.users: dict[str, Any] = {}
+        self.ids: dict[tuple[str, int], Any] = {}
+        self.version: QmaVersion | None = None
+        self.catalog: dict[type[models.Model], dict[str, Any]] = {}
+
+    def fail(self, where: str, why: str) -> TournamentFileError:
+        return TournamentFileError(f"ファイルが壊れています（{where}：{why}）。")
+
+    def section(self, name: str, kind: type) -> Any:
+        value = self.data.get(name)
+        if not isinstance(value, kind):
+            raise self.fail(name, "ありません" if value is None else "形式が違います")
+        return value
+
+    def user(self, name: Any, where: str) -> Any:
+        if name is None:
+            return None
+        if not isinstance(name, str) or not name:
+            raise self.fail(where, "ユーザー名が正しくありません")
+        if name not in self.users:
+            user_model = get_user_model()
+            user = user_model.objects.filter(**{user_model.USERNAME_FIELD: name}).first()
+            if user is None:
+                user = user_model(**{user_model.USERNAME_FIELD: name})
+                user.set_unusable_password()
+                user.save()
+            self.users[name] = user
+        return self.users[name]
+
+    def catalog_item(self, model: type[models.Model], name: Any, where: str) -> Any:
+        if name is None:
+            return None
+        assert self.version is not None
+        if model is QmaVersion:
+            if name != self.version.slug:
+                raise self.fail(where, f"カタログ {name!r} は大会のカタログと違います")
+            return self.version
+        if model not in self.catalog:
+            self.catalog[model] = {obj.name: obj for obj in  # type: ignore[attr-defined]
+                                   model.objects.filter(version=self.version)}
+        try:
+            return self.catalog[model][name]
+        except (KeyError, TypeError):
+            raise self.fail(where, f"カタログに {name!r} がありません") from None
+
+    def convert(self, field: models.Field[Any, Any], value: Any, where: str) -> Any:
+        """A file value back to what the model field holds; a bad value fails loudly."""
+        if value is None:
+            if not field.null:
+                raise self.fail(where, "空にできない項目が空です")
+            return None
+        try:
+            if isinstance(field, models.DecimalField):
+                if not isinstance(value, (str, int)) or isinstance(value, bool):
+                    raise ValueError
+                return Decimal(str(value))
+            if isinstance(field, models.DateTimeField):
+                parsed = parse_datetime(value) if isinstance(value, str) else None
+                if parsed is None:
+                    raise ValueError
+                return parsed if timezone.is_aware(parsed) else timezone.make_aware(
+                    parsed, datetime.UTC)
+            if isinstance(field, models.DateField):
+                day = parse_date(value) if isinstance(value, str) else None
+                if day is None:
+                    raise ValueError
+                return day
+            if isinstance(field, models.BooleanField):
+                if not isinstance(value, bool):
+                    raise ValueError
+                return value
+            if isinstance(field, (models.IntegerField, models.AutoField)):
+                if not isinstance(value, int) or isinstance(value, bool):
+                    raise ValueError
+                return value
+            if isinstance(field, (models.CharField, models.TextField)):
+                if not isinstance(value, str):
+                    raise ValueError
+                return value
+        except (ValueError, InvalidOperation, TypeError):
+            raise self.fail(where, f"値 {value!r} が正しくありません") from None
+        return value
+
+    def tournament(self) -> Tournament:
+        slug = self.data.get("catalog")
+        if not isinstance(slug, str):
+            raise self.fail("catalog", "ありません")
+        version = QmaVersion.objects.filter(slug=slug).first()
+        if version is None:
+            from brackets.services.catalog import catalog_load_builtin
+
+            catalog_load_builtin()
+            version = QmaVersion.objects.filter(slug=slug).first()
+        if version is None:
+            raise TournamentFileError(
+                f"このファイルのQMAカタログ {slug!r} がこのアプリにありません。"
+                "管理画面でカタログを追加してから読み込んでください。")
+        self.version = version
+        settings = self.section("tournament", dict)
+        known = {f.name: f for f in Tournament._meta.concrete_fields
+                 if not f.primary_key and f.name != "version"}
+        unknown = set(settings) - set(known)
+        if unknown:
+            raise self.fail("tournament", f"知らない項目 {sorted(unknown)} があります（新しい版のファイル？）")
+        values = {name: self.convert(known[name], value, f"tournament.{name}")
+                  for name, value in settings.items()}
+        if self.slug:
+            values["slug"] = self.slug
+        if not values.get("slug") or not values.get("name"):
+            raise self.fail("tournament", "識別子か大会名がありません")
+        if Tournament.objects.filter(slug=values["slug"]).exists():
+            raise TournamentFileError(
+                f"識別子 {values['slug']!r} の大会が既にあります。別の識別子を指定して読み込んでください。")
+        created_at = values.pop("created_at", None)
+        tournament = Tournament(version=version, **values)
+        try:
+            tournament.full_clean()
+        except ValidationError as exc:
+            raise self.fail("tournament", "; ".join(
+                f"{k}: {' '.join(v)}" for k, v in exc.message_dict.items())) from None
+        tournament.save()
+        if created_at is not None:
+            Tournament.objects.filter(pk=tournament.pk).update(created_at=created_at)
+            tournament.created_at = created_at
+        return tournament
+
+    def staff(self, tournament: Tournament) -> None:
+        for index, row in enumerate(self.data.get("staff") or []):
+            where = f"staff[{index}]"
+            if not isinstance(row, dict) or row.get("role") not in Role.values:
+                raise self.fail(where, "役割が正しくありません")
+            Membership.objects.get_or_create(tournament=tournament,
+                                             user=self.user(row.get("user"), where),
+                                             role=row["role"])
+
+    def records(self, tournament: Tournament) -> None:
+        records = self.data.get("records") or {}
+        if not isinstance(records, dict):
+            raise self.fail("records", "形式が違います")
+        specs = file_models()
+        known = {spec.key for spec in specs}
+        unknown = set(records) - known
+        if unknown:
+            raise TournamentFileError(
+                f"このアプリが知らない記録 {sorted(unknown)} があります。"
+                "新しい版のアプリで書き出されたファイルです。アプリを更新してください。")
+        for spec in specs:
+            rows = records.get(spec.key) or []
+            if not isinstance(rows, list):
+                raise self.fail(f"records.{spec.key}", "形式が違います")
+            self.create(spec.model, spec.key, rows, tournament)
+
+    def create(self, model: type[models.Model], key: str, rows: list[Any],
+               tournament: Tournament) -> None:
+        fields = {f.name: f for f in model._meta.concrete_fields if not f.primary_key}
+        m2m = {f.name: f for f in model._meta.many_to_many}
+        timestamps = [f.name for f in fields.values()
+                      if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False)]
+        deferred: list[tuple[models.Model, str, int]] = []
+        pending_m2m: list[tuple[models.Model, str, list[Any]]] = []
+        objs: list[models.Model] = []
+        seen: set[int] = set()
+        for index, row in enumerate(rows):
+            where = f"records.{key}[{index}]"
+            if not isinstance(row, dict):
+                raise self.fail(where, "形式が違います")
+            file_id = row.get("id")
+            if not isinstance(file_id, int) or isinstance(file_id, bool) or file_id in seen:
+                raise self.fail(where, "id が正しくないか重複しています")
+            seen.add(file_id)
+            unknown = set(row) - set(fields) - set(m2m) - {"id"}
+            if unknown:
+                raise TournamentFileError(
+                    f"{where} にこのアプリが知らない項目 {sorted(unknown)} があります"
+                    "（新しい版のアプリのファイル？）。")
+            obj = model()
+            for name, field in fields.items():
+                if isinstance(field, models.ForeignKey) and field.related_model is Tournament:
+                    setattr(obj, field.name, tournament)
+                    continue
+                if name not in row:
+                    if not field.has_default() and not field.null and name not in timestamps:
+                        raise self.fail(where, f"{name} がありません")
+                    continue
+                value = row[name]
+                if isinstance(field, models.ForeignKey):
+                    target = field.related_model
+                    if value is None:
+                        if not field.null:
+                            raise self.fail(f"{where}.{name}", "空にできない参照が空です")
+                        setattr(obj, field.name, None)
+                    elif target is get_user_model():
+                        setattr(obj, field.name, self.user(value, f"{where}.{name}"))
+                    elif target in CATALOG_MODELS or target is QmaVersion:
+                        setattr(obj, field.name,
+                                self.catalog_item(target, value, f"{where}.{name}"))
+                    elif target is model:
+                        if not field.null:
+                            raise self.fail(f"{where}.{name}", "自己参照は空にできる項目だけです")
+                        deferred.append((obj, field.attname, value))
+                    else:
+                        target_key = target._meta.model_name or ""
+                        pk = self.ids.get((target_key, value)) if isinstance(value, int) else None
+                        if pk is None:
+                            raise self.fail(f"{where}.{name}",
+                                            f"{target_key} の id {value!r} がありません")
+                        setattr(obj, field.attname, pk)
+                else:
+                    setattr(obj, field.attname, self.convert(field, value, f"{where}.{name}"))
+            for name in m2m:
+                if name in row:
+                    pending_m2m.append((obj, name, row[name]))
+            objs.append(obj)
+        try:
+            with transaction.atomic():
+                model.objects.bulk_create(objs, batch_size=500)
+        except IntegrityError as exc:
+            raise TournamentFileError(
+                f"ファイルの記録（{key}）がデータベースの制約に合いません：{exc}") from None
+        for obj, row in zip(objs, rows, strict=True):
+            self.ids[(key, row["id"])] = obj.pk
+        updates: set[str] = set(timestamps)
+        for obj, attname, value in deferred:
+            pk = self.ids.get((key, value)) if isinstance(value, int) else None
+            if pk is None:
+                raise self.fail(f"records.{key}.{attname}", f"id {value!r} がありません")
+            setattr(obj, attname, pk)
+            updates.add(attname.removesuffix("_id"))
+        for obj, row in zip(objs, rows, strict=True):
+            for name in timestamps:
+                if name in row:
+                    setattr(obj, name, self.convert(fields[name], row[name],
+                                                    f"records.{key}.{name}"))
+        updates = {u for u in updates if any(u == f.name for f in fields.values())}
+        if objs and updates:
+            try:
+                model.objects.bulk_update(objs, sorted(updates), batch_size=500)
+            except IntegrityError as exc:
+                raise TournamentFileError(
+                    f"ファイルの記録（{key}）がデータベースの制約に合いません：{exc}") from None
+        for obj, name, values in pending_m2m:
+            target = m2m[name].related_model
+            target_key = target._meta.model_name or ""
+            if not isinstance(values, list):
+                raise self.fail(f"records.{key}.{name}", "形式が違います")
+            pks = [self.ids.get((target_key, v)) for v in values]
+            if None in pks:
+                raise self.fail(f"records.{key}.{name}", "参照先がありません")
+            getattr(obj, name).set(pks)
+
+
+def tournament_file_import(*, data: bytes | str | Mapping[str, Any], slug: str | None = None
+                           ) -> Tournament:
+    """Create the tournament a file describes; all or nothing (one transaction).
+
+    ``slug`` imports under another identifier (the file's must be free otherwise). Raises
+    :class:`TournamentFileError` with a message for the organiser; nothing is written then.
+    """
+    parsed = _load(data)
+    check_header(parsed)
+    importer = _Importer(parsed, slug=slug)
+    with transaction.atomic():
+        tournament = importer.tournament()
+        importer.staff(tournament)
+        importer.records(tournament)
+    return tournament
+
+
+def iter_record_lists(data: Mapping[str, Any]) -> Iterable[tuple[str, list[dict[str, Any]]]]:
+    """The record lists of a parsed file in import order (for readers such as replay)."""
+    records = data.get("records") or {}
+    for spec in file_models():
+        if spec.key in records:
+            yield spec.key, records[spec.key]

@@ -526,6 +526,17 @@ def legal_choices(catalog: Catalog, rules: PlayerRules, history: Sequence[Histor
     return Choices(catalog, rules, history, match)
 
 
+def legal_choices_for_all(
+    catalog: Catalog,
+    players: Mapping[str, tuple[PlayerRules, Sequence[HistoryEntry]]],
+    match: MatchRules,
+) -> dict[str, Choices]:
+    """:func:`legal_choices` for many players of one match context (e.g. a whole round's
+    used-genre cards). Each player costs a few set operations; no set grid is enumerated."""
+    return {player: Choices(catalog, rules, history, match)
+            for player, (rules, history) in players.items()}
+
+
 def check_selection(catalog: Catalog, rules: PlayerRules, history: Sequence[HistoryEntry],
                     match: MatchRules, selection: Selection, *,
                     penalty: Decimal = DEFAULT_PENALTY) -> SelectionCheck:

@@ -523,3 +523,13 @@ def test_unknown_names_in_lots_cards_or_bans_raise(rules: PlayerRules,
                                                    match: MatchRules) -> None:
     with pytest.raises(EngineError):
         legal_choices(C, rules, [], match)
+
+
+def test_legal_choices_for_all_players_of_a_round() -> None:
+    from brackets.engine.restrictions import legal_choices_for_all
+
+    players = {"A": (BASIC_RULE, [played("芸能", "四択")]),
+               "B": (player_rules_for(62), [played("社会", "四択")])}
+    result = legal_choices_for_all(C, players, R2)
+    assert not result["A"].is_legal("芸能", "並べ替え")
+    assert result["B"].is_legal("社会", "並べ替え") and not result["B"].is_legal("社会", "○×")

@@ -301,8 +301,14 @@ class Preset:
 
     def max_matches(self, entrants: int, seeds: int = 0) -> int:
         """M of H5: the most matches any one player can play in this event."""
+        rounds = self.rounds_for(entrants, seeds)
+        # A losers' round (K9 third place) is an alternative to the round after the one
+        # feeding it, never played in addition to it.
+        alternatives = {spec.losers_to for spec in rounds if spec.losers_to}
         total = 0
-        for spec in self.rounds_for(entrants, seeds):
+        for spec in rounds:
+            if spec.key in alternatives:
+                continue
             total += spec.wins_needed * 2 - 1 if spec.wins_needed else 1
         return total
 
@@ -512,6 +518,7 @@ class KyushuCupIX(PresetDefinition):
                 "an illegal one is refused (or penalised with `penalty`).",
                 ("refuse", "penalty")),
         Setting("penalty", Decimal(400), "Points off when illegal_selection is 'penalty'."),
+        Setting("max_seeds", 8, "Seeds join round 2 (定員64名＋シード権保持者、最大8名)."),
         Setting("catalog_version", "qma-2016", "Catalog the event was played on."),
     )
 
@@ -557,8 +564,16 @@ class KyushuCupIX(PresetDefinition):
             RoundSpec("final", "決勝", "partner_series", size=2, draw="fixed",
                       restrictions=final, wins_needed=values["final_wins_needed"]),
         )
+        max_seeds = values["max_seeds"]
+
+        def plan(entrants: int, seeds: int) -> tuple[RoundSpec, ...]:
+            if seeds > max_seeds:
+                raise EngineError("too_many_seeds", f"at most {max_seeds} seeds",
+                                  seeds=seeds, max_seeds=max_seeds)
+            return (replace(rounds[0], size=entrants),) + rounds[1:]
+
         return Preset(
-            slug=self.slug, name=self.name, description=self.description,
+            slug=self.slug, name=self.name, description=self.description, plan=plan,
             catalog_version=values["catalog_version"], rounds=rounds, mode_source="fixed",
             fixed_rules=BASIC_RULE, thresholds=QThresholds(), shura=False,
             illegal_selection=values["illegal_selection"], penalty=values["penalty"],

@@ -230,3 +230,14 @@ def test_katata_dummy_set() -> None:
     assert get_preset("katata-kansai5-qualifier").dummy_selection == Selection(
         "ノンジャンル", "ランダム", "HARD")
     C.validate(get_preset("kyushu-cup-ix").dummy_selection)
+
+
+def test_kyushu_plan_for_58_entrants_and_7_seeds() -> None:
+    p = get_preset("kyushu-cup-ix")
+    rounds = p.rounds_for(58, 7)
+    assert [r.size for r in rounds] == [58, 40, 20, 8, 4, 2, 2]
+    # R1, R2, R3, R4, semi-final, and up to 3 final games (the third-place match is the
+    # alternative to the final).
+    assert p.max_matches(58, 7) == 8
+    with pytest.raises(EngineError):
+        p.rounds_for(58, 9)

@@ -367,6 +367,23 @@ class Catalog:
             raise EngineError("unknown_difficulty", f"unknown difficulty "
                               f"{selection.difficulty!r}", difficulty=selection.difficulty)
 
+    def selection(self, genre: str, fmt: str, difficulty: str) -> Selection:
+        """The canonical, validated :class:`Selection` from what a form or sheet says.
+
+        Also accepts a sub-genre set written the other way round — the sub-genre name as
+        ``genre`` with the sub-genre group (or nothing, or the same name) as ``fmt`` — and
+        turns it into (parent genre, sub-genre). Anything else unknown raises.
+        """
+        if genre in self._parent_of and fmt in ("", self.subgenre_group, genre):
+            result = Selection(self._parent_of[genre], genre, difficulty)
+        else:
+            if fmt == self.subgenre_group:
+                raise EngineError("subgenre_missing", "name the sub-genre of the set",
+                                  genre=genre, format=fmt)
+            result = Selection(genre, fmt, difficulty)
+        self.validate(result)
+        return result
+
     def rank_name(self, q_level: int) -> str:
         """Display rank for a Q level ('' when the catalog has no band for it)."""
         for band in self.rank_bands:

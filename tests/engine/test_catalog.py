@@ -147,3 +147,16 @@ def test_catalog_is_constructible_from_plain_sequences() -> None:
         formats=(Format("○×", "セレクト"), Format("ランダム", "ランダム")),
     )
     assert c.options_for("社会") == ("○×", "ランダム", "地理")
+
+
+def test_selection_normalises_a_subgenre_written_as_the_genre() -> None:
+    expected = Selection("スポーツ", "野球", "HARD")
+    assert CATALOG_2016.selection("野球", "サブジャンル", "HARD") == expected
+    assert CATALOG_2016.selection("野球", "", "HARD") == expected
+    assert CATALOG_2016.selection("スポーツ", "野球", "HARD") == expected
+    assert CATALOG_2016.selection("芸能", "四択", "EASY") == Selection("芸能", "四択", "EASY")
+    with pytest.raises(EngineError) as err:
+        CATALOG_2016.selection("スポーツ", "サブジャンル", "HARD")
+    assert err.value.code == "subgenre_missing"
+    with pytest.raises(EngineError):
+        CATALOG_2016.selection("野球", "四択", "HARD")

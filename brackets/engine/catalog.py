@@ -16,7 +16,9 @@ Django layer builds the same object from its fixtures with :meth:`Catalog.from_d
   the ``format`` slot: ``Selection("スポーツ", "野球", "NORMAL")``. This is how the rule pages
   write it (K9: "(スポーツ, 野球)+(スポーツ, 線結び)"), it makes "a sub-genre consumes its
   genre" automatic, and the sub-genre's group is the サブジャンル group. Sub-genre names and
-  format names therefore share one namespace and must not collide.
+  format names therefore share one namespace and must not collide. :meth:`Catalog.selection`
+  also accepts the other spelling (sub-genre name as genre, サブジャンル as format) and
+  returns the canonical form.
 """
 
 from __future__ import annotations

@@ -7,7 +7,6 @@ standing, ``out`` seated, ``won`` passed on (to step 2, or revived outright). On
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 
 from brackets.engine.buzzer.config import Checkpoint, WrittenRules
@@ -45,16 +44,11 @@ def _apply(s: RoundState, e: Event) -> RoundState:
     for pid in standing:
         p = w.get(pid)
         if marks.get(pid, False):
-            w.put(
-                dataclasses.replace(
-                    p, correct=p.correct + 1, points=p.points + 1, last_correct_seq=w.seq
-                )
-            )
+            w.put(p.evolve(correct=p.correct + 1, points=p.points + 1, last_correct_seq=w.seq))
         else:
             counts = q >= rules.elimination_from
             w.put(
-                dataclasses.replace(
-                    p,
+                p.evolve(
                     wrong=p.wrong + 1,
                     misses=p.misses + (1 if counts else 0),
                     first_miss=p.first_miss if p.first_miss is not None else q,
@@ -127,6 +121,12 @@ def _after_start(s: RoundState) -> RoundState:
     rules = _rules(s)
     if rules.lives < 1 or rules.pass_max < 1:
         raise EngineError("bad_config", "written rounds need lives >= 1 and pass_max >= 1")
+    if rules.elimination_from <= 1 and not rules.checkpoints and len(s.players) <= rules.pass_max:
+        # L3: "12 or fewer standing → step 2" already holds before the first question.
+        w = Work(s)
+        w.seq = 0
+        _pass(w, list(s.seat_order), rules, "passed")
+        return w.freeze()
     return s
 
 

@@ -141,8 +141,8 @@ def test_undo_of_the_last_event_equals_the_shorter_prefix(which: int, raw: list[
             continue
         undone = apply(states[k], Undo())
         assert undone == states[k - 1]
-    if log:
-        assert replay(config, specs(n), [*log, Undo()]) == states[-2] or isinstance(log[-1], Undo)
+    if log and not isinstance(log[-1], Undo):
+        assert replay(config, specs(n), [*log, Undo()]) == states[-2]
 
 
 @settings(max_examples=150, deadline=None)

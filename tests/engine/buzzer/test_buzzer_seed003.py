@@ -146,6 +146,12 @@ def test_l3_twelve_or_fewer_standing_go_to_step_2() -> None:
     assert s.over and s.end_reason == "passed" and set(s.winners) == set(ok12)
 
 
+def test_l3_twelve_or_fewer_entrants_pass_before_any_question() -> None:
+    assert L3 is not None
+    s = run(L3, 12, [])
+    assert s.over and len(s.winners) == 12
+
+
 def test_l3_drop_from_13_or_more_to_zero_restands_those_standing_before() -> None:
     assert L3 is not None
     ps = specs(15)

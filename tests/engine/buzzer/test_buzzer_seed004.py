@@ -8,7 +8,6 @@ from buzzer_helpers import run, specs
 from brackets.engine.buzzer import (
     ClockExpire,
     ClockStart,
-    ClockStop,
     Correct,
     PlayerSpec,
     Thru,

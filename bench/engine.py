@@ -89,8 +89,11 @@ def bench_results_and_advancement(n: int) -> tuple[float, float]:
 # LEGAL CHOICES TIMING (restrictions.py, written by another helper).
 # Everything restrictions-specific lives in this function; if its API changes, adapt here.
 # --------------------------------------------------------------------------------------
-def bench_legal_choices(n: int) -> float | None:
-    """Median ms to compute every entrant's legal choices (with options) for one match.
+def bench_legal_choices(n: int) -> tuple[float, float] | None:
+    """Median ms to compute every entrant's legal choices for one match: first the legal
+    genres and format units (what advancement pages and usage cards need), then the full
+    option grid with a reason for every illegal cell (what one match page shows for its
+    four players, here done for every entrant).
 
     Each entrant has three earlier sets in the history (mid-tournament, K1 basic rule) and
     the match has 下関 cards (K7), the heaviest common case. ``None`` if restrictions.py is
@@ -131,23 +134,28 @@ def bench_legal_choices(n: int) -> float | None:
         ),
     )
 
-    def run() -> None:
+    def legal_sets() -> None:
+        for history in histories:
+            choices = legal_choices(CATALOG_2016, BASIC_RULE, history, match)
+            choices.legal_genres, choices.legal_units  # noqa: B018 - force the computation
+
+    def option_grids() -> None:
         for history in histories:
             legal_choices(CATALOG_2016, BASIC_RULE, history, match).options()
 
-    return median_ms(run, runs=5)
+    return median_ms(legal_sets, runs=5), median_ms(option_grids, runs=3)
 
 
 def main() -> None:
     print(
         f"{'entrants':>8} {'draw rnd':>9} {'draw snk':>9} {'results':>9} "
-        f"{'advance':>9} {'legal':>9}   (median ms)"
+        f"{'advance':>9} {'legal':>9} {'grids':>9}   (median ms)"
     )
     for n in SIZES:
         random_ms, snake_ms = bench_draw(n)
         results_ms, advance_ms = bench_results_and_advancement(n)
         legal = bench_legal_choices(n)
-        legal_text = "n/a" if legal is None else f"{legal:9.1f}"
+        legal_text = "n/a n/a" if legal is None else f"{legal[0]:9.1f} {legal[1]:9.1f}"
         print(
             f"{n:>8} {random_ms:9.2f} {snake_ms:9.2f} {results_ms:9.2f} "
             f"{advance_ms:9.2f} {legal_text:>9}"

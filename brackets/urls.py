@@ -29,3 +29,29 @@ urlpatterns = [
         name="document_download",
     ),
 ]
+
+# Entry desk (issue 2): entrants, walk-ins, one-tap check-in, import and export.
+from brackets.views import desk as desk_views  # noqa: E402
+
+urlpatterns += [
+    path("t/<slug:slug>/desk/", desk_views.desk, name="desk"),
+    path("t/<slug:slug>/desk/new/", desk_views.desk_entrant_new, name="desk_entrant_new"),
+    path(
+        "t/<slug:slug>/desk/entrants/<int:entrant_id>/",
+        desk_views.desk_entrant_edit,
+        name="desk_entrant_edit",
+    ),
+    path(
+        "t/<slug:slug>/desk/entrants/<int:entrant_id>/check-in/",
+        desk_views.desk_check_in,
+        name="desk_check_in",
+    ),
+    path("t/<slug:slug>/desk/entrants/<int:entrant_id>/fee/", desk_views.desk_fee, name="desk_fee"),
+    path("t/<slug:slug>/desk/import/", desk_views.desk_import, name="desk_import"),
+    path(
+        "t/<slug:slug>/desk/import/<str:token>/",
+        desk_views.desk_import_preview,
+        name="desk_import_preview",
+    ),
+    path("t/<slug:slug>/desk/export.xlsx", desk_views.desk_export, name="desk_export"),
+]

@@ -12,4 +12,31 @@ def build_world(*, tournament: Tournament, cast: dict[str, Any]) -> dict[str, An
     spare_membership, _ = Membership.objects.get_or_create(
         tournament=tournament, user=cast["desk"], role=Role.BRACKET
     )
-    return {"tournament": tournament, "cast": cast, "spare_membership": spare_membership}
+    world = {"tournament": tournament, "cast": cast, "spare_membership": spare_membership}
+    world.update(build_desk_world(tournament=tournament, cast=cast))
+    return world
+
+
+def build_desk_world(*, tournament: Tournament, cast: dict[str, Any]) -> dict[str, Any]:
+    """An entrant and a pending import for the entry desk's URLs (issue 2)."""
+    from brackets.models import Entrant, EntrantImport
+    from brackets.services.entrants import entrant_register
+
+    entrant = Entrant.objects.filter(tournament=tournament, card_name="マトリクス").first()
+    if entrant is None:
+        entrant = entrant_register(
+            tournament=tournament,
+            by=cast["desk"],
+            data={"name": "行列太郎", "reading": "ぎょうれつたろう", "card_name": "マトリクス"},
+        )
+    batch, _ = EntrantImport.objects.get_or_create(
+        tournament=tournament,
+        token="matrix-import",
+        defaults={
+            "filename": "pre.csv",
+            "headers": ["名前", "カードネーム"],
+            "mapping": ["name", "card_name"],
+            "rows": [[2, "取込花子", "ハナコ"]],
+        },
+    )
+    return {"entrant": entrant, "entrant_import": batch}

@@ -61,7 +61,26 @@ MATRIX: dict[str, Entry] = {
     "document_download": Entry(
         DESK, kwargs=lambda w: {"slug": w["tournament"].slug, "doc_slug": "name-tags"}
     ),
+    # Entry desk (issue 2): desk staff and organisers.
+    "desk": Entry(DESK),
+    "desk_entrant_new": Entry(DESK),
+    "desk_entrant_edit": Entry(DESK, kwargs=lambda w: _desk_entrant(w)),
+    "desk_check_in": Entry(
+        DESK, method="POST", kwargs=lambda w: _desk_entrant(w), data=lambda w: {"checked_in": "1"}
+    ),
+    "desk_fee": Entry(
+        DESK, method="POST", kwargs=lambda w: _desk_entrant(w), data=lambda w: {"fee_paid": "1"}
+    ),
+    "desk_import": Entry(DESK),
+    "desk_import_preview": Entry(
+        DESK, kwargs=lambda w: {"slug": w["tournament"].slug, "token": w["entrant_import"].token}
+    ),
+    "desk_export": Entry(DESK),
 }
+
+
+def _desk_entrant(world: dict[str, Any]) -> dict[str, Any]:
+    return {"slug": world["tournament"].slug, "entrant_id": world["entrant"].id}
 
 # Framework URLs with their own permission model (Django admin, auth, i18n).
 FRAMEWORK_PREFIXES = ("admin/", "i18n/", "accounts/", "static/")

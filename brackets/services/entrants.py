@@ -1,0 +1,550 @@
+"""Entry desk writes: register, edit, check in, mark paid, and import entrants.
+
+Every save stores an :class:`EntrantRevision` (who, when, the full data) so nothing typed at
+the desk is lost, and bumps ``Entrant.revision``: an edit whose form was loaded from an
+older revision is refused with :class:`StaleEntrantError`, which carries what changed in
+between, instead of silently overwriting a colleague's work on another tablet.
+
+Rules enforced here (not in forms) so the desk form, the walk-in form and the import all
+obey them: card names unique per tournament (compared kana-, width- and case-folded), at most
+8 characters; Q level 0–999; seed numbers 1..``seed_slots`` and unique; non-seed entrants at
+most ``capacity`` (seeds count separately); 修羅 lots at most the engine's cap.
+"""
+
+from __future__ import annotations
+
+import secrets
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from brackets.engine.errors import EngineError
+from brackets.engine.shura import MAX_LOTS, ShuraDeclaration, lots_owed
+from brackets.models import Entrant, EntrantImport, EntrantRevision, Tournament
+from brackets.models.entrants import CARD_NAME_MAX, Q_LEVEL_MAX
+
+#: The fields staff edit, in form order; a revision snapshot holds exactly these.
+ENTRANT_FIELDS: tuple[str, ...] = (
+    "name",
+    "reading",
+    "card_name",
+    "home_store",
+    "q_level",
+    "seed",
+    "fee_paid",
+    "checked_in",
+    "notes",
+    "shura_titles",
+    "shura_local_wins",
+    "shura_invited",
+    "shura_voluntary",
+    "shura_extra_lots",
+    "past_win_lots",
+    "opt_up",
+)
+#: How each kind of revision reads in the history.
+ACTION_LABELS: dict[str, Any] = {
+    "register": gettext_lazy("登録"),
+    "walk_in": gettext_lazy("当日参加で登録"),
+    "import": gettext_lazy("ファイルから取り込み"),
+    "edit": gettext_lazy("編集"),
+    "checked_in:on": gettext_lazy("受付"),
+    "checked_in:off": gettext_lazy("受付を取消"),
+    "fee_paid:on": gettext_lazy("参加費を受領"),
+    "fee_paid:off": gettext_lazy("参加費を未払いに戻す"),
+}
+TEXT_FIELDS = ("name", "reading", "card_name", "home_store", "notes", "opt_up")
+BOOL_FIELDS = ("fee_paid", "checked_in", "shura_invited", "shura_voluntary")
+INT_FIELDS = ("q_level", "shura_titles", "shura_local_wins", "shura_extra_lots", "past_win_lots")
+
+# Katakana (ァ..ヶ, plus ヽヾ) to hiragana: the same sound, so the same search key.
+_KATA_TO_HIRA = {code: code - 0x60 for code in range(0x30A1, 0x30F7)}
+_KATA_TO_HIRA.update({0x30FD: 0x309D, 0x30FE: 0x309E})
+_SPACES = {ord(c): None for c in " \t\u3000・･"}
+
+
+def kana_fold(text: str) -> str:
+    """Fold width, case, katakana/hiragana and spaces away, for search and duplicate checks.
+
+    NFKC first turns half-width katakana and full-width Latin into their usual forms, so
+    ｶﾅ, カナ and かな, or ＡＢＣ and abc, all fold to the same key.
+    """
+    folded = unicodedata.normalize("NFKC", text or "").casefold()
+    return folded.translate(_KATA_TO_HIRA).translate(_SPACES)
+
+
+def entrant_keys(*, name: str, reading: str, card_name: str) -> tuple[str, str]:
+    """The derived ``(search_key, card_key)`` of an entrant.
+
+    The search key starts with the reading so ordering by it gives 五十音 order; fields are
+    joined by a separator no folded query contains, so a search never matches across them.
+    """
+    search_key = "\x1f".join(kana_fold(part) for part in (reading, name, card_name))
+    return search_key[:400], kana_fold(card_name)[:40]
+
+
+def snapshot(entrant: Entrant) -> dict[str, Any]:
+    """The JSON-ready data of an entrant, as stored in each revision."""
+    return {name: getattr(entrant, name) for name in ENTRANT_FIELDS}
+
+
+@dataclass(frozen=True)
+class Change:
+    """One field that differs between two snapshots (for the stale-edit message)."""
+
+    field: str
+    label: str
+    before: Any
+    after: Any
+
+
+class StaleEntrantError(Exception):
+    """The form was based on an older revision: someone saved the entrant in between."""
+
+    def __init__(self, entrant: Entrant, base_revision: int, changes: list[Change]) -> None:
+        super().__init__(f"entrant {entrant.pk} is at revision {entrant.revision}, not {base_revision}")
+        self.entrant = entrant
+        self.base_revision = base_revision
+        self.changes = changes
+
+
+def field_label(name: str) -> str:
+    return str(Entrant._meta.get_field(name).verbose_name)
+
+
+def display_value(name: str, value: Any) -> str:
+    """A value as staff read it (はい/いいえ, blank as —)."""
+    if isinstance(value, bool):
+        return _("はい") if value else _("いいえ")
+    if value is None or value == "":
+        return "—"
+    if name == "opt_up":
+        return str(dict(Entrant.OptUp.choices).get(value, value))
+    return str(value)
+
+
+def diff_snapshots(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[Change]:
+    return [
+        Change(name, field_label(name), before.get(name), after.get(name))
+        for name in ENTRANT_FIELDS
+        if before.get(name) != after.get(name)
+    ]
+
+
+def _clean_data(data: Mapping[str, Any], base: Mapping[str, Any]) -> dict[str, Any]:
+    """Merge ``data`` over ``base`` and coerce types; unknown keys are ignored."""
+    merged = dict(base)
+    for name in ENTRANT_FIELDS:
+        if name in data:
+            merged[name] = data[name]
+    for name in TEXT_FIELDS:
+        value = merged.get(name)
+        merged[name] = "" if value is None else str(value).strip()
+    merged["reading"] = unicodedata.normalize("NFKC", merged["reading"])
+    for name in BOOL_FIELDS:
+        merged[name] = bool(merged.get(name))
+    errors: dict[str, list[str]] = {}
+    for name in INT_FIELDS:
+        value = merged.get(name)
+        if value in (None, ""):
+            merged[name] = 0
+            continue
+        try:
+            merged[name] = int(value)
+        except (TypeError, ValueError):
+            errors.setdefault(name, []).append(_("数字で入力してください。"))
+            continue
+        if merged[name] < 0:
+            errors.setdefault(name, []).append(_("0以上の数字で入力してください。"))
+    seed = merged.get("seed")
+    if seed in (None, ""):
+        merged["seed"] = None
+    else:
+        try:
+            merged["seed"] = int(seed)
+        except (TypeError, ValueError):
+            errors.setdefault("seed", []).append(_("シード番号は数字で入力してください。"))
+    if errors:
+        raise ValidationError(errors)
+    return merged
+
+
+def _has_kanji(text: str) -> bool:
+    return any(unicodedata.name(ch, "").startswith("CJK UNIFIED IDEOGRAPH") for ch in text)
+
+
+@dataclass
+class Owner:
+    """Who holds a card name or a seed already: an entrant, or an earlier row of a file."""
+
+    entrant_id: int | None
+    name: str
+    card_name: str = ""
+    row: int | None = None
+
+
+@dataclass
+class Roster:
+    """The tournament's card names, seeds and general count, loaded in one query.
+
+    Validation checks against this instead of querying per field, so an import of many rows
+    can add each accepted row to it and catch duplicates within the file too.
+    """
+
+    cards: dict[str, Owner] = field(default_factory=dict)
+    seeds: dict[int, Owner] = field(default_factory=dict)
+    general: set[Any] = field(default_factory=set)
+
+    @classmethod
+    def load(cls, tournament: Tournament) -> Roster:
+        roster = cls()
+        rows = Entrant.objects.filter(tournament=tournament).values_list(
+            "pk", "name", "card_name", "card_key", "seed"
+        )
+        for pk, name, card_name, card_key, seed in rows:
+            owner = Owner(pk, name, card_name)
+            roster.cards[card_key or kana_fold(card_name)] = owner
+            if seed is None:
+                roster.general.add(pk)
+            else:
+                roster.seeds[seed] = owner
+        return roster
+
+    def add(self, clean: Mapping[str, Any], owner: Owner) -> None:
+        self.cards[kana_fold(clean["card_name"])] = owner
+        if clean["seed"] is None:
+            self.general.add(owner.entrant_id if owner.entrant_id is not None else ("row", owner.row))
+        else:
+            self.seeds[clean["seed"]] = owner
+
+
+def _owner_text(owner: Owner) -> str:
+    if owner.row is not None:
+        return _("%(row)d行目の %(name)s さん") % {"row": owner.row, "name": owner.name}
+    return _("%(name)s さん") % {"name": owner.name}
+
+
+def entrant_validate(
+    *,
+    tournament: Tournament,
+    data: Mapping[str, Any],
+    entrant: Entrant | None = None,
+    roster: Roster | None = None,
+) -> dict[str, Any]:
+    """Check entrant data against the tournament's rules; return the cleaned data.
+
+    Raises ``ValidationError`` with a Japanese message per field (``__all__`` for capacity).
+    ``entrant`` is the one being edited (excluded from the uniqueness checks); ``roster`` the
+    names and seeds to check against (loaded from the database when not given).
+    """
+    if roster is None:
+        roster = Roster.load(tournament)
+    self_id = entrant.pk if entrant is not None else None
+    base = snapshot(entrant) if entrant is not None else snapshot(Entrant())
+    clean = _clean_data(data, base)
+    errors: dict[str, list[str]] = {}
+
+    def add(name: str, message: str) -> None:
+        errors.setdefault(name, []).append(message)
+
+    if not clean["name"]:
+        add("name", _("名前を入力してください。"))
+    elif len(clean["name"]) > 100:
+        add("name", _("名前は100文字以内で入力してください。"))
+    if _has_kanji(clean["reading"]):
+        add("reading", _("よみがなはひらがなかカタカナで入力してください。"))
+    elif len(clean["reading"]) > 100:
+        add("reading", _("よみがなは100文字以内で入力してください。"))
+    if len(clean["home_store"]) > 100:
+        add("home_store", _("ホーム店舗は100文字以内で入力してください。"))
+    card = clean["card_name"]
+    if not card:
+        add("card_name", _("カードネームを入力してください。"))
+    elif len(card) > CARD_NAME_MAX:
+        add(
+            "card_name",
+            _("カードネームは%(max)d文字以内です（QMAの上限）。いまは%(len)d文字です。")
+            % {"max": CARD_NAME_MAX, "len": len(card)},
+        )
+    else:
+        clash = roster.cards.get(kana_fold(card))
+        if clash is not None and (clash.entrant_id is None or clash.entrant_id != self_id):
+            add(
+                "card_name",
+                _("カードネーム「%(card)s」は既に%(owner)sが使っています。")
+                % {"card": clash.card_name or card, "owner": _owner_text(clash)},
+            )
+    if not 0 <= clean["q_level"] <= Q_LEVEL_MAX:
+        add("q_level", _("Qレベルは0〜%(max)dで入力してください。") % {"max": Q_LEVEL_MAX})
+    seed = clean["seed"]
+    if seed is not None:
+        if not 1 <= seed <= tournament.seed_slots:
+            if tournament.seed_slots == 0:
+                add("seed", _("この大会にはシード枠がありません。"))
+            else:
+                add(
+                    "seed",
+                    _("シード番号は1〜%(slots)dで入力してください（シード枠%(slots)d）。")
+                    % {"slots": tournament.seed_slots},
+                )
+        else:
+            holder = roster.seeds.get(seed)
+            if holder is not None and (holder.entrant_id is None or holder.entrant_id != self_id):
+                add(
+                    "seed",
+                    _("シード%(seed)dは既に%(owner)sです。") % {"seed": seed, "owner": _owner_text(holder)},
+                )
+    if clean["opt_up"] not in dict(Entrant.OptUp.choices):
+        add("opt_up", _("選択肢から選んでください。"))
+    try:
+        lots_owed(shura_declaration(clean))
+    except EngineError:
+        add(
+            "shura_extra_lots",
+            _("修羅くじは1人%(cap)d本までです。申告を見直してください。") % {"cap": MAX_LOTS},
+        )
+    becomes_general = seed is None and (entrant is None or entrant.seed is not None)
+    if becomes_general and "seed" not in errors:
+        if len(roster.general - {self_id}) >= tournament.capacity:
+            add(
+                "__all__",
+                _(
+                    "定員（一般%(capacity)d名）に達しているため登録できません。"
+                    "シード選手はシード枠（%(slots)d）で別に数えます。"
+                )
+                % {"capacity": tournament.capacity, "slots": tournament.seed_slots},
+            )
+    if errors:
+        raise ValidationError(errors)
+    return clean
+
+
+def shura_declaration(data: Mapping[str, Any]) -> ShuraDeclaration:
+    """The engine's view of an entrant's 修羅 declarations (H4)."""
+    return ShuraDeclaration(
+        national_title=int(data.get("shura_titles") or 0) > 0,
+        shiga_winner=int(data.get("shura_local_wins") or 0) > 0,
+        seed_or_invitation=bool(data.get("shura_invited")),
+        volunteer=bool(data.get("shura_voluntary")),
+        extra_lots=int(data.get("shura_extra_lots") or 0),
+    )
+
+
+def _record(entrant: Entrant, *, by: Any, action: str) -> EntrantRevision:
+    return EntrantRevision.objects.create(
+        entrant=entrant,
+        number=entrant.revision,
+        data=snapshot(entrant),
+        action=action,
+        by=by if getattr(by, "is_authenticated", False) else None,
+    )
+
+
+def _apply(entrant: Entrant, clean: Mapping[str, Any]) -> None:
+    for name in ENTRANT_FIELDS:
+        setattr(entrant, name, clean[name])
+    entrant.search_key, entrant.card_key = entrant_keys(
+        name=entrant.name, reading=entrant.reading, card_name=entrant.card_name
+    )
+
+
+def _save(entrant: Entrant) -> None:
+    """Save, turning a lost race on a unique constraint into the desk's message."""
+    try:
+        with transaction.atomic():
+            entrant.save()
+    except IntegrityError as exc:
+        raise ValidationError(
+            {"__all__": [_("同時に別の端末で同じカードネームかシード番号が登録されました。もう一度確認してください。")]}
+        ) from exc
+
+
+@transaction.atomic
+def entrant_register(
+    *,
+    tournament: Tournament,
+    by: Any,
+    data: Mapping[str, Any],
+    action: str = "register",
+    roster: Roster | None = None,
+) -> Entrant:
+    """Register a new entrant (desk form, walk-in or import) and keep revision 1.
+
+    ``roster`` lets an import check many rows against one load; it is updated in place.
+    """
+    roster = roster if roster is not None else Roster.load(tournament)
+    clean = entrant_validate(tournament=tournament, data=data, roster=roster)
+    entrant = Entrant(tournament=tournament, revision=1)
+    _apply(entrant, clean)
+    _save(entrant)
+    _record(entrant, by=by, action=action)
+    roster.add(clean, Owner(entrant.pk, entrant.name, entrant.card_name))
+    return entrant
+
+
+@transaction.atomic
+def entrant_update(
+    *,
+    tournament: Tournament,
+    entrant_id: int,
+    by: Any,
+    base_revision: int,
+    data: Mapping[str, Any],
+) -> Entrant:
+    """Save an edit made on ``base_revision``; refuse it if the entrant moved on since.
+
+    A refused edit raises :class:`StaleEntrantError` listing what others changed, so the
+    desk can re-apply their own typing (kept by the form) on top of the current data.
+    An edit that changes nothing stores no revision.
+    """
+    entrant = Entrant.objects.select_for_update().get(tournament=tournament, pk=entrant_id)
+    if entrant.revision != base_revision:
+        base = EntrantRevision.objects.filter(entrant=entrant, number=base_revision).first()
+        before = base.data if base is not None else {}
+        raise StaleEntrantError(entrant, base_revision, diff_snapshots(before, snapshot(entrant)))
+    clean = entrant_validate(tournament=tournament, data=data, entrant=entrant)
+    if not diff_snapshots(snapshot(entrant), clean):
+        return entrant
+    _apply(entrant, clean)
+    entrant.revision += 1
+    _save(entrant)
+    _record(entrant, by=by, action="edit")
+    return entrant
+
+
+def _set_flag(*, tournament: Tournament, entrant_id: int, by: Any, name: str, value: bool) -> tuple[Entrant, bool]:
+    entrant = Entrant.objects.select_for_update().get(tournament=tournament, pk=entrant_id)
+    if getattr(entrant, name) == value:
+        return entrant, False
+    setattr(entrant, name, value)
+    entrant.revision += 1
+    entrant.save(update_fields=[name, "revision", "updated_at"])
+    _record(entrant, by=by, action=f"{name}:{'on' if value else 'off'}")
+    return entrant, True
+
+
+@transaction.atomic
+def entrant_check_in(
+    *, tournament: Tournament, entrant_id: int, by: Any, checked_in: bool = True
+) -> tuple[Entrant, bool]:
+    """Set the check-in state; returns ``(entrant, changed)``.
+
+    The request says the state wanted, not "toggle", so a double tap records once.
+    """
+    return _set_flag(tournament=tournament, entrant_id=entrant_id, by=by, name="checked_in", value=checked_in)
+
+
+@transaction.atomic
+def entrant_mark_paid(
+    *, tournament: Tournament, entrant_id: int, by: Any, fee_paid: bool = True
+) -> tuple[Entrant, bool]:
+    """Set whether the fee is paid; idempotent like :func:`entrant_check_in`."""
+    return _set_flag(tournament=tournament, entrant_id=entrant_id, by=by, name="fee_paid", value=fee_paid)
+
+
+@dataclass
+class ImportOutcome:
+    """What a confirmed import did, for the desk's message and the import record."""
+
+    created: list[int] = field(default_factory=list)
+    already: list[int] = field(default_factory=list)
+    skipped: list[int] = field(default_factory=list)
+
+
+@transaction.atomic
+def entrant_import_confirm(
+    *, tournament: Tournament, token: str, by: Any, skip_errors: bool = False
+) -> ImportOutcome:
+    """Write a previewed import in one transaction.
+
+    The rows are validated again against the database as it is now (another desk may have
+    registered someone since the preview). Rows already registered (same card name and
+    name) are left alone, so the same file imported twice adds nothing. If any row has an
+    error, nothing is written unless ``skip_errors`` says to leave those rows out.
+    """
+    from brackets.exporters.entrant_import import ImportRefused, preview_rows
+
+    batch = EntrantImport.objects.select_for_update().filter(tournament=tournament, token=token).first()
+    if batch is None or batch.status != EntrantImport.Status.PENDING:
+        raise ImportRefused(_("この取り込みは完了済みか、見つかりません。もう一度ファイルを選んでください。"))
+    preview = preview_rows(tournament=tournament, batch=batch)
+    if preview.mapping_errors:
+        raise ImportRefused(" ".join(preview.mapping_errors))
+    outcome = ImportOutcome()
+    if preview.error_count and not skip_errors:
+        raise ImportRefused(
+            _("エラーのある行が%(n)d行あります。直してから取り込むか、エラーの行を除いて取り込んでください。")
+            % {"n": preview.error_count}
+        )
+    roster = Roster.load(tournament)
+    for row in preview.rows:
+        if row.already:
+            outcome.already.append(row.number)
+        elif row.errors:
+            outcome.skipped.append(row.number)
+        else:
+            entrant_register(
+                tournament=tournament, by=by, data=row.data, action="import", roster=roster
+            )
+            outcome.created.append(row.number)
+    batch.status = EntrantImport.Status.DONE
+    batch.result = {
+        "created": outcome.created,
+        "already": outcome.already,
+        "skipped": outcome.skipped,
+    }
+    batch.save(update_fields=["status", "result"])
+    return outcome
+
+
+@transaction.atomic
+def entrant_import_create(
+    *, tournament: Tournament, by: Any, filename: str, content: bytes
+) -> EntrantImport:
+    """Parse an uploaded file and keep its rows for the preview; writes no entrant.
+
+    Raises ``ImportRefused`` for a file that is not a spreadsheet, is empty, or has no
+    column that can be a name.
+    """
+    from brackets.exporters.entrant_import import parse_file
+
+    parsed = parse_file(filename, content)
+    return EntrantImport.objects.create(
+        tournament=tournament,
+        token=secrets.token_urlsafe(16),
+        filename=filename[:255],
+        headers=parsed.headers,
+        rows=parsed.rows,
+        mapping=parsed.mapping,
+        by=by if getattr(by, "is_authenticated", False) else None,
+    )
+
+
+@transaction.atomic
+def entrant_import_remap(*, tournament: Tournament, token: str, mapping: list[str]) -> EntrantImport:
+    """Store the desk's choice of field (or ignore) for each column of a pending import."""
+    from brackets.exporters.entrant_import import IMPORT_FIELDS, IGNORE, NOTES_APPEND, ImportRefused
+
+    batch = EntrantImport.objects.select_for_update().filter(tournament=tournament, token=token).first()
+    if batch is None or batch.status != EntrantImport.Status.PENDING:
+        raise ImportRefused(_("この取り込みは完了済みか、見つかりません。もう一度ファイルを選んでください。"))
+    allowed = {IGNORE, NOTES_APPEND, *IMPORT_FIELDS}
+    if len(mapping) != len(batch.headers) or any(m not in allowed for m in mapping):
+        raise ImportRefused(_("列の割り当てが正しくありません。"))
+    batch.mapping = list(mapping)
+    batch.save(update_fields=["mapping"])
+    return batch
+
+
+@transaction.atomic
+def entrant_import_cancel(*, tournament: Tournament, token: str) -> None:
+    """Drop a pending import (its rows are kept in the record, marked cancelled)."""
+    EntrantImport.objects.filter(
+        tournament=tournament, token=token, status=EntrantImport.Status.PENDING
+    ).update(status=EntrantImport.Status.CANCELLED)

@@ -1,0 +1,476 @@
+"""The entry desk: list and search, walk-ins, one-tap check-in, edit, import and export.
+
+Views stay thin: forms coerce types, ``brackets.services.entrants`` enforces the rules and
+keeps revisions, ``brackets.selectors.entrants`` reads. Pages answer htmx requests with
+fragments (the result table, a flipped button plus the counts bar out of band) and work
+as plain forms without JavaScript.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_GET, require_POST
+from django_tables2 import RequestConfig
+
+from brackets.exporters import entrants_xlsx
+from brackets.exporters.entrant_import import (
+    IGNORE,
+    ImportRefused,
+    mapping_choices,
+    preview_rows,
+)
+from brackets.models import Entrant, EntrantImport, Role, Tournament
+from brackets.models.entrants import CARD_NAME_MAX, Q_LEVEL_MAX
+from brackets.permissions import role_required
+from brackets.selectors.entrants import (
+    desk_counts,
+    entrant_history,
+    entrant_list,
+    rank_bands,
+    rank_namer,
+    revision_by,
+)
+from brackets.services.entrants import (
+    ENTRANT_FIELDS,
+    StaleEntrantError,
+    display_value,
+    entrant_check_in,
+    entrant_import_cancel,
+    entrant_import_confirm,
+    entrant_import_create,
+    entrant_import_remap,
+    entrant_mark_paid,
+    entrant_register,
+    entrant_update,
+    snapshot,
+)
+from brackets.tables import EntrantTable, flag_button
+
+PER_PAGE = 50
+DESK_ROLES = (Role.ORGANISER, Role.DESK)
+
+
+def _label(name: str) -> str:
+    return str(Entrant._meta.get_field(name).verbose_name)
+
+
+class EntrantForm(forms.Form):
+    """Types only; the service checks the rules (capacity, duplicates, seed slots)."""
+
+    name = forms.CharField(label=gettext_lazy("名前"), max_length=100)
+    reading = forms.CharField(label=gettext_lazy("よみがな"), required=False, max_length=100)
+    card_name = forms.CharField(
+        label=gettext_lazy("カードネーム"),
+        help_text=gettext_lazy("QMAのカードの名前（8文字まで）"),
+    )
+    home_store = forms.CharField(label=gettext_lazy("ホーム店舗"), required=False, max_length=100)
+    q_level = forms.IntegerField(
+        label=gettext_lazy("最高Qレベル"),
+        required=False,
+        error_messages={"invalid": gettext_lazy("Qレベルは0〜999の数字で入力してください。")},
+    )
+    seed = forms.IntegerField(
+        label=gettext_lazy("シード番号"),
+        required=False,
+        help_text=gettext_lazy("シード選手のみ（空欄＝一般参加）"),
+        error_messages={"invalid": gettext_lazy("シード番号は数字で入力してください。")},
+    )
+    fee_paid = forms.BooleanField(label=gettext_lazy("参加費支払済"), required=False)
+    checked_in = forms.BooleanField(label=gettext_lazy("受付済"), required=False)
+    notes = forms.CharField(
+        label=gettext_lazy("メモ"), required=False, widget=forms.Textarea(attrs={"rows": 2})
+    )
+    shura_titles = forms.IntegerField(
+        label=gettext_lazy("全国大会タイトル数"), required=False, min_value=0,
+        help_text=gettext_lazy("修羅くじ(i)"),
+    )
+    shura_local_wins = forms.IntegerField(
+        label=gettext_lazy("滋賀大会優勝数"), required=False, min_value=0,
+        help_text=gettext_lazy("修羅くじ(ii)"),
+    )
+    shura_invited = forms.BooleanField(
+        label=gettext_lazy("シード・招待権保持（修羅くじ(iii)）"), required=False
+    )
+    shura_voluntary = forms.BooleanField(label=gettext_lazy("修羅の道（自主）"), required=False)
+    shura_extra_lots = forms.IntegerField(
+        label=gettext_lazy("追加くじ（自己申告）"), required=False, min_value=0
+    )
+    past_win_lots = forms.IntegerField(
+        label=gettext_lazy("過去優勝時のくじ数"), required=False, min_value=0,
+        help_text=gettext_lazy("本大会の過去優勝者のみ（形式くじ）"),
+    )
+    opt_up = forms.ChoiceField(
+        label=gettext_lazy("プチ修羅の道"), required=False, choices=Entrant.OptUp.choices
+    )
+    revision = forms.IntegerField(widget=forms.HiddenInput, required=False)
+
+    SHURA_FIELDS = (
+        "shura_titles",
+        "shura_local_wins",
+        "shura_invited",
+        "shura_voluntary",
+        "shura_extra_lots",
+        "past_win_lots",
+        "opt_up",
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name, field in self.fields.items():
+            widget = field.widget
+            if isinstance(widget, forms.CheckboxInput):
+                widget.attrs.setdefault("class", "form-check-input")
+            elif isinstance(widget, forms.Select):
+                widget.attrs.setdefault("class", "form-select")
+            elif not isinstance(widget, forms.HiddenInput):
+                widget.attrs.setdefault("class", "form-control")
+        self.fields["card_name"].widget.attrs["maxlength"] = str(CARD_NAME_MAX)
+        self.fields["reading"].widget.attrs.update({"autocomplete": "off", "lang": "ja"})
+        self.fields["name"].widget.attrs.update({"autocomplete": "off"})
+        self.fields["q_level"].widget.attrs.update(
+            {"inputmode": "numeric", "min": "0", "max": str(Q_LEVEL_MAX), "data-rank-input": "1"}
+        )
+        self.fields["seed"].widget.attrs.update({"inputmode": "numeric", "min": "1"})
+        for name in ("shura_titles", "shura_local_wins", "shura_extra_lots", "past_win_lots"):
+            self.fields[name].widget.attrs["inputmode"] = "numeric"
+
+    def data_for_service(self) -> dict[str, Any]:
+        data = {k: v for k, v in self.cleaned_data.items() if k in ENTRANT_FIELDS and k in self.fields}
+        for name in ("q_level", "shura_titles", "shura_local_wins", "shura_extra_lots", "past_win_lots"):
+            if name in data and data[name] is None:
+                data[name] = 0
+        return data
+
+    def main_fields(self) -> list[forms.BoundField]:
+        return [self[n] for n in self.fields if n not in self.SHURA_FIELDS and n != "revision"]
+
+    def shura_fields(self) -> list[forms.BoundField]:
+        return [self[n] for n in self.SHURA_FIELDS if n in self.fields]
+
+
+class WalkInForm(EntrantForm):
+    """The desk page's fast form: what a walk-in tells you at the counter."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        keep = ("name", "reading", "card_name", "q_level", "home_store", "fee_paid", "checked_in")
+        for name in list(self.fields):
+            if name not in keep:
+                del self.fields[name]
+        self.fields["card_name"].help_text = ""
+
+
+class UploadForm(forms.Form):
+    file = forms.FileField(
+        label=gettext_lazy("参加者ファイル（.xlsx / .csv）"),
+        widget=forms.ClearableFileInput(
+            attrs={"class": "form-control", "accept": ".xlsx,.csv,.txt,.tsv"}
+        ),
+    )
+
+
+def _apply_service_errors(form: forms.Form, error: ValidationError) -> None:
+    for name, messages_ in error.message_dict.items():
+        target = name if name in form.fields else None
+        for message in messages_:
+            form.add_error(target, message)
+
+
+def _table(request: HttpRequest, tournament: Tournament, query: str) -> EntrantTable:
+    table = EntrantTable(
+        entrant_list(tournament=tournament, query=query),
+        slug=tournament.slug,
+        rank_name=rank_namer(tournament=tournament),
+        csrf_token=get_token(request),
+        request=request,
+    )
+    RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
+    return table
+
+
+
+def _is_htmx(request: HttpRequest) -> bool:
+    return request.headers.get("HX-Request") == "true"
+
+
+def _desk_context(request: HttpRequest, tournament: Tournament, **extra: Any) -> dict[str, Any]:
+    query = request.GET.get("q", "").strip()
+    return {
+        "tournament": tournament,
+        "query": query,
+        "table": _table(request, tournament, query),
+        "counts": desk_counts(tournament=tournament),
+        **extra,
+    }
+
+
+@role_required(*DESK_ROLES)
+def desk(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """The desk page: counts, search-as-you-type, the entrant table and the walk-in form.
+
+    A POST is the walk-in form; on error the page comes back with messages beside the
+    fields and what was typed kept.
+    """
+    walk_in = WalkInForm(request.POST or None, prefix="walkin")
+    if request.method == "POST" and walk_in.is_valid():
+        try:
+            entrant = entrant_register(
+                tournament=tournament, by=request.user, data=walk_in.data_for_service(), action="walk_in"
+            )
+        except ValidationError as error:
+            _apply_service_errors(walk_in, error)
+        else:
+            messages.success(
+                request,
+                _("%(name)s さん（%(card)s）を登録しました。") % {"name": entrant.name, "card": entrant.card_name},
+            )
+            return redirect("desk", slug=tournament.slug)
+    context = _desk_context(request, tournament, walk_in=walk_in)
+    if _is_htmx(request) and request.method == "GET":
+        return render(request, "brackets/desk/_results.html", context)
+    status = 422 if request.method == "POST" else 200
+    return render(request, "brackets/desk/desk.html", context, status=status)
+
+
+def _flag_response(request: HttpRequest, tournament: Tournament, entrant: Entrant, field: str) -> HttpResponse:
+    if not _is_htmx(request):
+        return redirect(reverse("desk", args=[tournament.slug]) + "?" + request.GET.urlencode())
+    button = flag_button(entrant=entrant, slug=tournament.slug, csrf_token=get_token(request), field=field)
+    counts = render_to_string(
+        "brackets/desk/_counts.html",
+        {"counts": desk_counts(tournament=tournament), "tournament": tournament, "oob": True},
+        request=request,
+    )
+    return HttpResponse(button + counts)
+
+
+def _entrant_or_404(tournament: Tournament, entrant_id: int) -> None:
+    if not Entrant.objects.filter(tournament=tournament, pk=entrant_id).exists():
+        raise Http404
+
+
+@require_POST
+@role_required(*DESK_ROLES)
+def desk_check_in(request: HttpRequest, tournament: Tournament, entrant_id: int) -> HttpResponse:
+    """One tap: the POST says the state wanted, so a double tap records once."""
+    _entrant_or_404(tournament, entrant_id)
+    entrant, _changed = entrant_check_in(
+        tournament=tournament,
+        entrant_id=entrant_id,
+        by=request.user,
+        checked_in=request.POST.get("checked_in", "1") == "1",
+    )
+    return _flag_response(request, tournament, entrant, "checked_in")
+
+
+@require_POST
+@role_required(*DESK_ROLES)
+def desk_fee(request: HttpRequest, tournament: Tournament, entrant_id: int) -> HttpResponse:
+    _entrant_or_404(tournament, entrant_id)
+    entrant, _changed = entrant_mark_paid(
+        tournament=tournament,
+        entrant_id=entrant_id,
+        by=request.user,
+        fee_paid=request.POST.get("fee_paid", "1") == "1",
+    )
+    return _flag_response(request, tournament, entrant, "fee_paid")
+
+
+def _form_page(
+    request: HttpRequest, tournament: Tournament, form: EntrantForm, **extra: Any
+) -> HttpResponse:
+    return render(
+        request,
+        "brackets/desk/entrant_form.html",
+        {
+            "tournament": tournament,
+            "form": form,
+            "ranks": rank_bands(tournament=tournament),
+            "counts": desk_counts(tournament=tournament),
+            **extra,
+        },
+    )
+
+
+@role_required(*DESK_ROLES)
+def desk_entrant_new(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """Register an entrant with every field (seeds, 修羅 declarations, notes)."""
+    form = EntrantForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            entrant = entrant_register(tournament=tournament, by=request.user, data=form.data_for_service())
+        except ValidationError as error:
+            _apply_service_errors(form, error)
+        else:
+            messages.success(request, _("%(name)s さんを登録しました。") % {"name": entrant.name})
+            return redirect("desk", slug=tournament.slug)
+    return _form_page(request, tournament, form, creating=True)
+
+
+def _merge_after_conflict(
+    mine: dict[str, Any], base: dict[str, Any], current: dict[str, Any]
+) -> tuple[dict[str, Any], set[str]]:
+    """Keep what this desk changed, take the rest from the current data; list clashes."""
+    merged, clashes = {}, set()
+    for name in ENTRANT_FIELDS:
+        if name not in mine:
+            merged[name] = current[name]
+            continue
+        changed_here = not base or mine[name] != base.get(name)
+        changed_there = bool(base) and current[name] != base.get(name)
+        merged[name] = mine[name] if changed_here else current[name]
+        if changed_here and changed_there and mine[name] != current[name]:
+            clashes.add(name)
+    return merged, clashes
+
+
+@role_required(*DESK_ROLES)
+def desk_entrant_edit(request: HttpRequest, tournament: Tournament, entrant_id: int) -> HttpResponse:
+    """Edit an entrant; a save based on an older revision is refused and shown, not lost."""
+    entrant = get_object_or_404(Entrant, tournament=tournament, pk=entrant_id)
+    initial = {**snapshot(entrant), "revision": entrant.revision}
+    form = EntrantForm(request.POST or None, initial=initial)
+    conflict = None
+    if request.method == "POST" and form.is_valid():
+        base_revision = form.cleaned_data.get("revision") or entrant.revision
+        mine = form.data_for_service()
+        try:
+            entrant_update(
+                tournament=tournament,
+                entrant_id=entrant.pk,
+                by=request.user,
+                base_revision=base_revision,
+                data=mine,
+            )
+        except StaleEntrantError as stale:
+            current = snapshot(stale.entrant)
+            base_rev = revision_by(entrant=stale.entrant, number=base_revision)
+            merged, clashes = _merge_after_conflict(mine, base_rev.data if base_rev else {}, current)
+            latest = revision_by(entrant=stale.entrant, number=stale.entrant.revision)
+            conflict = {
+                "changes": [
+                    {
+                        "label": c.label,
+                        "before": display_value(c.field, c.before),
+                        "after": display_value(c.field, c.after),
+                        "mine": display_value(c.field, mine.get(c.field)) if c.field in clashes else None,
+                    }
+                    for c in stale.changes
+                ],
+                "latest": latest,
+                "base_revision": base_revision,
+            }
+            form = EntrantForm(initial={**merged, "revision": stale.entrant.revision})
+            entrant = stale.entrant
+        except ValidationError as error:
+            _apply_service_errors(form, error)
+        else:
+            messages.success(request, _("%(name)s さんの情報を保存しました。") % {"name": mine["name"]})
+            return redirect("desk", slug=tournament.slug)
+    return _form_page(
+        request,
+        tournament,
+        form,
+        entrant=entrant,
+        conflict=conflict,
+        history=entrant_history(entrant=entrant),
+        rank_name=rank_namer(tournament=tournament)(entrant.q_level),
+    )
+
+
+@role_required(*DESK_ROLES)
+def desk_import(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """Upload a pre-entry file; it is parsed and kept for the preview, nothing registered."""
+    form = UploadForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        upload = form.cleaned_data["file"]
+        try:
+            batch = entrant_import_create(
+                tournament=tournament, by=request.user, filename=upload.name, content=upload.read()
+            )
+        except ImportRefused as refused:
+            form.add_error("file", refused.message)
+        else:
+            return redirect("desk_import_preview", slug=tournament.slug, token=batch.token)
+    recent = EntrantImport.objects.filter(tournament=tournament).select_related("by")[:10]
+    return render(
+        request,
+        "brackets/desk/import.html",
+        {"tournament": tournament, "form": form, "recent": recent, "counts": desk_counts(tournament=tournament)},
+        status=422 if form.errors else 200,
+    )
+
+
+@role_required(*DESK_ROLES)
+def desk_import_preview(request: HttpRequest, tournament: Tournament, token: str) -> HttpResponse:
+    """The preview: column mapping, per-row errors, and the one button that writes."""
+    batch = get_object_or_404(EntrantImport, tournament=tournament, token=token)
+    if request.method == "POST" and batch.status == EntrantImport.Status.PENDING:
+        action = request.POST.get("action", "")
+        try:
+            if action == "remap":
+                mapping = [request.POST.get(f"col_{i}", IGNORE) for i in range(len(batch.headers))]
+                entrant_import_remap(tournament=tournament, token=token, mapping=mapping)
+                return redirect("desk_import_preview", slug=tournament.slug, token=token)
+            if action == "cancel":
+                entrant_import_cancel(tournament=tournament, token=token)
+                messages.info(request, _("取り込みを取り消しました。"))
+                return redirect("desk_import", slug=tournament.slug)
+            if action == "confirm":
+                outcome = entrant_import_confirm(
+                    tournament=tournament,
+                    token=token,
+                    by=request.user,
+                    skip_errors=request.POST.get("skip_errors") == "1",
+                )
+                messages.success(
+                    request,
+                    _("%(new)d人を登録しました（登録済みのため飛ばした行 %(already)d、エラーで飛ばした行 %(skipped)d）。")
+                    % {"new": len(outcome.created), "already": len(outcome.already), "skipped": len(outcome.skipped)},
+                )
+                return redirect("desk", slug=tournament.slug)
+        except ImportRefused as refused:
+            messages.error(request, refused.message)
+        except ValidationError as error:
+            messages.error(request, " ".join(error.messages))
+        batch.refresh_from_db()
+    preview = preview_rows(tournament=tournament, batch=batch) if batch.status == EntrantImport.Status.PENDING else None
+    columns = [
+        {"index": i, "header": header, "target": target, "unknown": target == "?"}
+        for i, (header, target) in enumerate(zip(batch.headers, batch.mapping))
+    ]
+    return render(
+        request,
+        "brackets/desk/import_preview.html",
+        {
+            "tournament": tournament,
+            "batch": batch,
+            "preview": preview,
+            "columns": columns,
+            "choices": mapping_choices(),
+            "counts": desk_counts(tournament=tournament),
+        },
+    )
+
+
+@require_GET
+@role_required(*DESK_ROLES)
+def desk_export(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """The entrant table as .xlsx (the search box's query narrows it, if given)."""
+    filename, content_type, content = entrants_xlsx.render(
+        tournament=tournament, query=request.GET.get("q", "").strip()
+    )
+    response = HttpResponse(content, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response

@@ -233,3 +233,270 @@ def entrant_documents(tournament: Tournament, *, base_url: str = "") -> EntrantD
             fee_paid=entrant.fee_paid, checked_in=entrant.checked_in,
         ))
     return EntrantDocs(tournament_name=tournament.name, restriction=kind, entrants=rows)
+
+
+# ------------------------------------------------------------------------------ rounds
+
+KIND_LABELS = {"groups": "", "rule_select": "ルール選択", "partner": "パートナー戦",
+               "series": "3本勝負", "ranked_final": "順位決定"}
+RULE_LABELS = {"A": "ルールA", "B": "ルールB"}
+
+
+@dataclass(frozen=True)
+class SeatDoc:
+    """One seat of a group as the round documents print it (dummy: ``entrant_id`` None)."""
+
+    number: int
+    entrant_id: int | None
+    name: str
+    card_name: str
+    seed: int | None = None
+    selection: tuple[str, str, str] | None = None
+    screen_score: str = ""
+    penalty: str = ""
+    score: str = ""
+    place: int | None = None
+    ratio: str = ""
+    disqualified: bool = False
+    advanced: str = ""
+    used_genres: tuple[str, ...] = ()
+    used_groups: tuple[str, ...] = ()
+
+    @property
+    def is_dummy(self) -> bool:
+        return self.entrant_id is None
+
+
+@dataclass(frozen=True)
+class GroupDoc:
+    label: str
+    rule: str
+    game: int
+    seats: list[SeatDoc]
+    has_result: bool
+    cards: tuple[tuple[str, str], ...] = ()
+    bans: tuple[str, ...] = ()
+    problem: str = ""
+
+    def placed(self) -> list[SeatDoc]:
+        """Real players in placement order (those without a result last, by seat)."""
+        real = [s for s in self.seats if not s.is_dummy]
+        return sorted(real, key=lambda s: (s.place is None, s.place or 0, s.number))
+
+
+@dataclass(frozen=True)
+class StandingDoc:
+    """One row of the cross-group table (winners by score, then each place by 惜敗率)."""
+
+    order: int
+    group: str
+    place: int
+    entrant_id: int
+    name: str
+    card_name: str
+    score: str
+    ratio: str
+    advanced: str
+
+
+@dataclass
+class RoundDoc:
+    number: int
+    name: str
+    kind: str
+    status: str
+    spec: dict[str, Any]
+    groups: list[GroupDoc]
+    table: list[StandingDoc]
+    advanced_confirmed: bool
+    dummy_set: tuple[str, str, str]
+    restriction: str
+    per_group: int
+
+    @property
+    def title(self) -> str:
+        return self.name
+
+    @property
+    def drawn(self) -> bool:
+        return bool(self.groups)
+
+
+def _money(value: Any) -> str:
+    if value is None:
+        return ""
+    return f"{value:.2f}"
+
+
+def _round_or_error(tournament: Tournament, number: int) -> Any:
+    from brackets.models import Round
+    from brackets.printing.registry import DocumentError
+
+    rnd = Round.objects.filter(tournament=tournament, number=number).first()
+    if rnd is None:
+        raise DocumentError(f"{number}回目の回戦はありません。")
+    rnd.tournament = tournament
+    return rnd
+
+
+def round_document(tournament: Tournament, number: int) -> RoundDoc:
+    """A round with its groups, seats, selections, results, 惜敗率 and advancers.
+
+    Reads through the round selectors (a fixed number of queries whatever the size) and
+    the engine (placements, 惜敗率, cross-group table); nothing is computed here.
+    """
+    from brackets import engine_adapter as ea
+    from brackets.selectors import rounds as sel
+
+    rnd = _round_or_error(tournament, number)
+    rv = sel.round_view(rnd)
+    seat_ids = [s.entrant_id for g in rv.groups for s in g.seats if s.entrant_id]
+    entrants = sel.entrant_map(seat_ids)
+    catalog = ea.catalog_for(tournament.version_id)
+    history = sel.selection_history(tournament, list(set(seat_ids)), before_round=number)
+    advancers = sel.advancers_of(rnd)
+    step = sel.last_step(rnd)
+    wildcards: set[str] = set()
+    if advancers is not None:
+        from brackets.models import RoundStep
+
+        adv_step = (RoundStep.objects.filter(round=rnd, action="advance",
+                                             undone_by__isnull=True).order_by("-id").first())
+        if adv_step is not None:
+            wildcards = {str(p) for p in adv_step.data.get("wildcards", [])}
+    advanced_keys = {str(p) for p in advancers or []}
+
+    def advanced_text(player: str) -> str:
+        if player in wildcards:
+            return "追加勝ち抜け"
+        if player in advanced_keys:
+            return "勝ち抜け"
+        return ""
+
+    contexts = {}
+    from brackets.models import SpecialFact
+
+    for fact in SpecialFact.objects.filter(round=rnd, group__isnull=False,
+                                           kind__in=["card_draw", "ban_reveal"]).order_by("id"):
+        contexts[(fact.group_id, fact.kind)] = fact.data
+    groups: list[GroupDoc] = []
+    for gv in rv.groups:
+        rows = []
+        for seat in gv.seats:
+            sel_fact = gv.facts.selections.get(seat.number)
+            selection = ((sel_fact.genre, sel_fact.format, sel_fact.difficulty)
+                         if sel_fact is not None else None)
+            if seat.entrant_id is None:
+                screen = gv.facts.results.get(seat.number, (None, None))
+                rows.append(SeatDoc(seat.number, None, "ダミー", "", selection=selection,
+                                    screen_score=_money(screen[0]), score=_money(screen[0])))
+                continue
+            entrant = entrants.get(seat.entrant_id)
+            key = ea.player_key(seat.entrant_id)
+            placed = gv.row_of(key)
+            used = sel.used_summary(history.get(seat.entrant_id, []), catalog)
+            ratio = gv.ratios.get(key)
+            rows.append(SeatDoc(
+                seat.number, seat.entrant_id, entrant.name if entrant else "?",
+                entrant.card_name if entrant else "", seed=entrant.seed if entrant else None,
+                selection=selection,
+                screen_score=_money(placed.screen_score) if placed else "",
+                penalty=_money(placed.penalty) if placed and placed.penalty else "",
+                score=_money(placed.score) if placed else "",
+                place=placed.place if placed else None,
+                ratio=str(ratio) if ratio is not None and placed else "",
+                disqualified=bool(placed and placed.disqualified),
+                advanced=advanced_text(key),
+                used_genres=tuple(used["genres"]), used_groups=tuple(used["groups"])))
+        cards = contexts.get((gv.group.id, "card_draw"), {}).get("cards", [])
+        bans = contexts.get((gv.group.id, "ban_reveal"), {}).get("banned", [])
+        groups.append(GroupDoc(gv.label, gv.group.rule, gv.group.game, rows,
+                               gv.result is not None, tuple(tuple(c) for c in cards),
+                               tuple(bans), gv.error))
+    table: list[StandingDoc] = []
+    if rnd.kind in ("groups", "rule_select", "ranked_final"):
+        for order, row in enumerate(sel.round_table(rv), start=1):
+            entrant = entrants.get(int(row.player))
+            table.append(StandingDoc(
+                order, row.group, row.place, int(row.player),
+                entrant.name if entrant else "?", entrant.card_name if entrant else "",
+                _money(row.score), str(row.ratio), advanced_text(row.player)))
+    dummy = tuple(rnd.spec.get("dummy_set") or ("ノンジャンル", "ランダム", "HARD"))
+    return RoundDoc(
+        number=rnd.number, name=rnd.name, kind=rnd.kind,
+        status=rnd.get_status_display() if step is not None else rnd.get_status_display(),
+        spec=dict(rnd.spec), groups=groups, table=table,
+        advanced_confirmed=advancers is not None,
+        dummy_set=(str(dummy[0]), str(dummy[1]), str(dummy[2])),
+        restriction=str(rnd.spec.get("restriction", "basic")),
+        per_group=int(rnd.advance_per_group))
+
+
+def round_choices(tournament: Tournament, *kinds: str, flag: str | None = None
+                  ) -> list[tuple[int, str]]:
+    """(number, name) of the tournament's rounds, optionally of some kinds or with a spec
+    flag (``cards``, ``bans``): what the documents page links per round."""
+    from brackets.models import Round
+
+    out = []
+    for number, name, kind, spec in (Round.objects.filter(tournament=tournament)
+                                     .order_by("number")
+                                     .values_list("number", "name", "kind", "spec")):
+        if kinds and kind not in kinds:
+            continue
+        if flag and not (spec or {}).get(flag):
+            continue
+        out.append((number, name))
+    return out
+
+
+@dataclass(frozen=True)
+class RankingRow:
+    place: int
+    entrant_id: int
+    name: str
+    card_name: str
+    round_name: str
+    detail: str
+
+
+def final_ranking(tournament: Tournament) -> list[RankingRow]:
+    """Everyone who played, best first: the last rounds' orders (final, third place), then
+    each earlier round's non-advancers in that round's cross-group order (score for group
+    winners, then 惜敗率). Players still in an unfinished round are not ranked yet."""
+    from brackets.models import Round
+    from brackets.selectors import rounds as sel
+
+    rounds = list(Round.objects.filter(tournament=tournament).order_by("number"))
+    ranked: list[tuple[str, str, str]] = []  # (player, round name, detail)
+    seen: set[str] = set()
+    played: list[tuple[Any, Any]] = []
+    for rnd in rounds:
+        rnd.tournament = tournament
+        played.append((rnd, sel.round_view(rnd)))
+    special = [(r, v) for r, v in played if r.kind in ("series", "partner", "ranked_final")]
+    special.sort(key=lambda rv: {"series": 0, "ranked_final": 0, "partner": 1}[rv[0].kind])
+    for rnd, view in special:
+        for place, player in enumerate(sel.final_order(view), start=1):
+            if player not in seen:
+                seen.add(player)
+                ranked.append((player, rnd.name, f"{place}位"))
+    for rnd, view in reversed(played):
+        if rnd.kind not in ("groups", "rule_select"):
+            continue
+        advanced = {str(p) for p in (sel.advancers_of(rnd) or [])}
+        if sel.advancers_of(rnd) is None:
+            continue
+        for row in sel.round_table(view):
+            if row.player in seen or row.player in advanced:
+                continue
+            seen.add(row.player)
+            ranked.append((row.player, rnd.name,
+                           f"{row.group}組{row.place}位　{_money(row.score)}点　惜敗率{row.ratio}"))
+    entrants = sel.entrant_map(int(p) for p, _r, _d in ranked)
+    rows = []
+    for place, (player, round_name, detail) in enumerate(ranked, start=1):
+        e = entrants.get(int(player))
+        rows.append(RankingRow(place, int(player), e.name if e else "?",
+                               e.card_name if e else "", round_name, detail))
+    return rows

@@ -1,0 +1,58 @@
+"""What every per-round document shares: the ``round`` option, one link per round on the
+documents page, and the round's data from :func:`round_document`."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+from xml.sax.saxutils import escape
+
+from reportlab.platypus import Paragraph
+
+from brackets.models import Role, Tournament
+from brackets.printing.base import PdfDocument, styles
+from brackets.printing.registry import Choice, DocumentError, Option
+from brackets.selectors.documents import RoundDoc, round_choices, round_document
+
+ROUND_OPTION = {"round": Option("回戦")}
+
+
+def p(text: str, style: str = "cell") -> Paragraph:
+    """A paragraph of plain text (escaped) in one of the shared styles."""
+    return Paragraph(escape(text), styles()[style])
+
+
+def player_text(name: str, card_name: str) -> str:
+    return f"{name}（{card_name}）" if card_name else name
+
+
+class RoundPdf(PdfDocument):
+    """A document about one round; ``kinds`` / ``flag`` limit which rounds it is offered for,
+    ``needs_draw`` refuses a round whose groups are not drawn yet."""
+
+    role = Role.BRACKET
+    category = "回戦"
+    options = ROUND_OPTION
+    kinds: ClassVar[tuple[str, ...]] = ()
+    flag: ClassVar[str | None] = None
+    needs_draw: ClassVar[bool] = True
+
+    def choices(self, tournament: Tournament) -> list[Choice]:
+        return [Choice(name, {"round": number})
+                for number, name in round_choices(tournament, *self.kinds, flag=self.flag)]
+
+    def get_data(self, tournament: Tournament, **options: Any) -> RoundDoc:
+        doc = round_document(tournament, options["round"])
+        if self.kinds and doc.kind not in self.kinds:
+            raise DocumentError(f"{doc.name}にはこの書類はありません。")
+        if self.needs_draw and not doc.drawn:
+            raise DocumentError(f"{doc.name}はまだ組分けの抽選をしていません。")
+        return doc
+
+    def label(self, tournament: Tournament, **options: Any) -> str:
+        number = options.get("round")
+        if number is None:
+            return self.title
+        for n, name in round_choices(tournament):
+            if n == number:
+                return f"{name} {self.title}"
+        return self.title

@@ -1,0 +1,142 @@
+"""Match sheets (対戦記録用紙): one per group, two per A4 sheet, filled in at the cabinet.
+
+Boxes for each seat's selection (genre, format, difficulty), the on-screen score and
+placement, and the initials of the staff who entered and who checked the result. What the
+app already knows is printed in (seats, the dummy's fixed set, 下関 cards, revealed bans,
+genres and format groups each player has used), so staff copy less and check more.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reportlab.lib import colors
+from reportlab.lib.units import mm
+from reportlab.platypus import Flowable, KeepTogether, Spacer, Table, TableStyle
+
+from brackets.models import Tournament
+from brackets.printing._rounds import RoundPdf, p
+from brackets.printing.base import table_style
+from brackets.printing.registry import register
+from brackets.selectors.documents import RULE_LABELS, GroupDoc, RoundDoc
+
+GREY = colors.Color(0.9, 0.9, 0.9)
+ROW_H = 15 * mm
+
+
+class CutLine(Flowable):
+    """A dashed line across the frame with a scissors mark: where to cut a half sheet."""
+
+    def __init__(self, height: float = 8 * mm) -> None:
+        super().__init__()
+        self.height = height
+
+    def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
+        self.width = avail_width
+        return avail_width, self.height
+
+    def draw(self) -> None:
+        c = self.canv
+        c.saveState()
+        c.setDash(3, 3)
+        c.setLineWidth(0.4)
+        c.setStrokeColor(colors.grey)
+        c.line(0, self.height / 2, self.width, self.height / 2)
+        c.restoreState()
+
+
+def _context_line(data: RoundDoc, group: GroupDoc) -> str:
+    parts = []
+    if group.rule:
+        parts.append(RULE_LABELS.get(group.rule, group.rule))
+    if data.kind == "series":
+        parts.append(f"第{group.game}試合")
+    if group.cards:
+        parts.append("下関カード：" + "／".join(f"{g}×{grp}" for g, grp in group.cards))
+    elif data.spec.get("cards"):
+        parts.append("下関カード：＿＿＿＿×＿＿＿＿／＿＿＿＿×＿＿＿＿")
+    if group.bans:
+        parts.append("禁止ジャンル：" + "・".join(group.bans))
+    elif data.spec.get("bans"):
+        parts.append("禁止ジャンル：＿＿＿＿＿＿＿＿＿＿")
+    return "　".join(parts)
+
+
+def match_sheet(data: RoundDoc, group: GroupDoc, width: float) -> list[Flowable]:
+    widths_mm = [12, 56, 30, 30, 18, 24, 14]
+    scale = width / (sum(widths_mm) * mm)
+    widths = [w * mm * scale for w in widths_mm]
+    head = ["サテ", "選手", "ジャンル", "出題形式", "難易度", "得点", "順位"]
+    rows: list[list[Any]] = [[p(h, "cell_center") for h in head]]
+    commands: list[tuple[Any, ...]] = [("ALIGN", (0, 1), (0, -1), "CENTER"),
+                                       ("FONTSIZE", (0, 1), (0, -1), 14)]
+    seats = {s.number: s for s in group.seats}
+    for n in range(1, 5):
+        seat = seats.get(n)
+        r = len(rows)
+        if seat is None:
+            rows.append([str(n), "", "", "", "", "", ""])
+            continue
+        if seat.is_dummy:
+            genre, fmt, diff = seat.selection or data.dummy_set
+            rows.append([str(n), p("ダミー（結果は数えない）", "cell_small"), p(genre, "cell_small"),
+                         p(fmt, "cell_small"), p(diff, "cell_small"), seat.screen_score, "—"])
+            commands.append(("BACKGROUND", (1, r), (-1, r), GREY))
+            continue
+        cell: list[Any] = [p(f"{seat.name}（{seat.card_name}）", "cell")]
+        used = []
+        if seat.used_genres:
+            used.append("・".join(seat.used_genres))
+        if seat.used_groups:
+            used.append("・".join(seat.used_groups))
+        if used and data.restriction != "free":
+            cell.append(p("使用済：" + "／".join(used), "tiny"))
+        genre, fmt, diff = seat.selection or ("", "", "")
+        rows.append([str(n), cell, p(genre, "cell_small"), p(fmt, "cell_small"),
+                     p(diff, "cell_small"), seat.screen_score,
+                     str(seat.place) if seat.place else ""])
+    table = Table(rows, colWidths=widths, rowHeights=[7 * mm] + [ROW_H] * 4)
+    table.setStyle(TableStyle(table_style(*commands, ("ALIGN", (5, 1), (-1, -1), "RIGHT"))))
+    title = f"{data.name}　{group.label}組" if data.kind != "series" else (
+        f"{data.name}　{group.label}")
+    staff = Table([[p("入力者", "cell_small"), "", p("確認者", "cell_small"), "",
+                    p("メモ", "cell_small"), ""]],
+                  colWidths=[14 * mm, 24 * mm, 14 * mm, 24 * mm, 12 * mm,
+                             width - 88 * mm], rowHeights=[12 * mm])
+    staff.setStyle(TableStyle(table_style(header=False)))
+    context = _context_line(data, group)
+    return [KeepTogether([
+        p(title, "heading"),
+        *([p(context, "small")] if context else []),
+        Spacer(0, 2 * mm),
+        table,
+        Spacer(0, 3 * mm),
+        staff,
+    ])]
+
+
+def match_sheets_story(data: RoundDoc, width: float) -> list[Flowable]:
+    story: list[Flowable] = []
+    for index, group in enumerate(data.groups):
+        if index % 2 == 1:
+            story.append(CutLine(12 * mm))
+        elif index:
+            from reportlab.platypus import PageBreak
+
+            story.append(PageBreak())
+        story.extend(match_sheet(data, group, width))
+    return story
+
+
+@register
+class MatchSheets(RoundPdf):
+    """対戦記録用紙: one per group (two per A4, cut along the dashed line)."""
+
+    slug = "match-sheets"
+    title = "対戦記録用紙"
+    description = "組ごとに出題・得点・順位・スタッフ確認欄（A4に2組）"
+    kinds = ("groups", "rule_select", "partner", "series", "ranked_final")
+
+    def get_story(self, data: RoundDoc, *, tournament: Tournament, **options: Any
+                  ) -> list[Flowable]:
+        return match_sheets_story(data, self.frame_width)

@@ -1,0 +1,100 @@
+"""Result sheets of a round: the cross-group table (winners by score, then each place by
+惜敗率, advancers marked) and every group's placements with scores and 惜敗率."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reportlab.lib import colors
+from reportlab.lib.units import mm
+from reportlab.platypus import Flowable, KeepTogether, Spacer, Table, TableStyle
+
+from brackets.models import Tournament
+from brackets.printing._rounds import RoundPdf, p
+from brackets.printing.base import table_style
+from brackets.printing.registry import DocumentError, register
+from brackets.selectors.documents import RULE_LABELS, RoundDoc
+
+ADVANCED_BG = colors.Color(0.87, 0.94, 0.87)
+
+
+def cross_table(data: RoundDoc, width: float) -> Table:
+    head = ["順", "組", "組内順位", "選手", "得点", "惜敗率", "勝ち抜け"]
+    widths_mm = [12, 12, 18, 70, 24, 22, 28]
+    scale = width / (sum(widths_mm) * mm)
+    rows: list[list[Any]] = [[p(h, "cell_center") for h in head]]
+    commands: list[tuple[Any, ...]] = [("ALIGN", (0, 1), (2, -1), "CENTER"),
+                                       ("ALIGN", (4, 1), (5, -1), "RIGHT")]
+    for row in data.table:
+        rows.append([str(row.order), row.group, f"{row.place}位",
+                     p(f"{row.name}（{row.card_name}）", "cell_small"), row.score, row.ratio,
+                     p(row.advanced, "cell_small")])
+        if row.advanced:
+            commands.append(("BACKGROUND", (0, len(rows) - 1), (-1, len(rows) - 1),
+                             ADVANCED_BG))
+    table = Table(rows, colWidths=[w * mm * scale for w in widths_mm], repeatRows=1)
+    table.setStyle(TableStyle(table_style(*commands)))
+    return table
+
+
+def group_results(data: RoundDoc, width: float) -> list[Flowable]:
+    head = ["順位", "サテ", "選手", "画面の得点", "減点", "得点", "惜敗率", "勝ち抜け"]
+    widths_mm = [14, 12, 60, 24, 16, 24, 20, 26]
+    scale = width / (sum(widths_mm) * mm)
+    story: list[Flowable] = []
+    for group in data.groups:
+        rows: list[list[Any]] = [[p(h, "cell_center") for h in head]]
+        commands: list[tuple[Any, ...]] = [("ALIGN", (0, 1), (1, -1), "CENTER"),
+                                           ("ALIGN", (3, 1), (6, -1), "RIGHT")]
+        for seat in group.placed():
+            name = f"{seat.name}（{seat.card_name}）"
+            if seat.disqualified:
+                name += "　失格"
+            rows.append([f"{seat.place}位" if seat.place else "", str(seat.number),
+                         p(name, "cell_small"), seat.screen_score, seat.penalty, seat.score,
+                         seat.ratio, p(seat.advanced, "cell_small")])
+            if seat.advanced:
+                commands.append(("BACKGROUND", (0, len(rows) - 1), (-1, len(rows) - 1),
+                                 ADVANCED_BG))
+        dummy = [s for s in group.seats if s.is_dummy]
+        if dummy:
+            rows.append(["—", str(dummy[0].number), p("ダミー（数えない）", "cell_small"),
+                         dummy[0].screen_score, "", "", "", ""])
+        title = f"{group.label}組" if data.kind != "series" else group.label
+        if group.rule:
+            title += f"（{RULE_LABELS.get(group.rule, group.rule)}）"
+        if not group.has_result:
+            title += "　結果未入力"
+        if group.problem:
+            title += f"　※{group.problem}"
+        table = Table(rows, colWidths=[w * mm * scale for w in widths_mm])
+        table.setStyle(TableStyle(table_style(*commands)))
+        story.append(KeepTogether([p(title, "heading"), table]))
+    return story
+
+
+@register
+class ResultSheets(RoundPdf):
+    """結果表: the whole round by 惜敗率, then each group."""
+
+    slug = "result-sheets"
+    title = "結果表"
+    description = "全体順（1位は得点順、2位以下は惜敗率順）と組ごとの結果"
+    kinds = ("groups", "rule_select", "partner", "series", "ranked_final")
+
+    def get_data(self, tournament: Tournament, **options: Any) -> RoundDoc:
+        data = super().get_data(tournament, **options)
+        if not any(g.has_result for g in data.groups):
+            raise DocumentError(f"{data.name}の結果はまだ入力されていません。")
+        return data
+
+    def get_story(self, data: RoundDoc, *, tournament: Tournament, **options: Any
+                  ) -> list[Flowable]:
+        story: list[Flowable] = [p(f"{data.name}　結果", "title")]
+        if data.table:
+            note = "（確定）" if data.advanced_confirmed else "（勝ち抜け未確定）"
+            story += [p(f"全体順：各組1位は得点順、2位以下は順位ごとに惜敗率順{note}", "small"),
+                      Spacer(0, 2 * mm), cross_table(data, self.frame_width),
+                      Spacer(0, 6 * mm)]
+        story += group_results(data, self.frame_width)
+        return story

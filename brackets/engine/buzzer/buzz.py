@@ -105,7 +105,7 @@ def _wrong(s: RoundState, e: Wrong) -> RoundState:
     _after_miss(w, e.player, scoring)
     if w.phase == PLAYING:
         nobody_left = not any(_blocked_reason_work(w, pid) is None for pid in s.seat_order)
-        if w.config.wrong_closes_question or nobody_left:
+        if w.config.wrong_closes_question or nobody_left or w.set_awarded:
             _close_question(w, by_correct=False)
         else:
             _end_checks(w)
@@ -154,6 +154,7 @@ def _award_set(w: Work, pid: str, scoring: Scoring) -> None:
         w.put(dataclasses.replace(reset, status=ACTIVE))
     w.open_wrongs.clear()
     w.changed_status = True
+    w.set_awarded = True
 
 
 def _admit_winners(w: Work, candidates: Sequence[str]) -> None:

@@ -94,6 +94,7 @@ class Work:
         self.judged = list(s.judged)
         self.end_reason = s.end_reason
         self.changed_status = False
+        self.set_awarded = False
         self.seq = s.seq + 1
 
     # -- players

@@ -55,3 +55,8 @@ urlpatterns += [
     ),
     path("t/<slug:slug>/desk/export.xlsx", desk_views.desk_export, name="desk_export"),
 ]
+
+# Rounds, matches and the public bracket (issue 4).
+from brackets.urls_rounds import urlpatterns as _rounds_urls  # noqa: E402
+
+urlpatterns += _rounds_urls

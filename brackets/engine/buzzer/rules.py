@@ -112,6 +112,7 @@ class UpDown(Scoring):
         return dataclasses.replace(_missed(p, 1), points=0)
 
 
+@SCORING.register("freeze")
 @SCORING.register("rest-n")
 class RestN(Scoring):
     """+1 / N休 and Freeze (L7, M3): the k-th wrong rests k questions."""

@@ -13,7 +13,9 @@ def specs(n: int, prefix: str = "p") -> list[PlayerSpec]:
     return [PlayerSpec(f"{prefix}{i}", i, i) for i in range(1, n + 1)]
 
 
-def run(config: RoundConfig, players: int | Sequence[PlayerSpec], events: Sequence[Event]) -> RoundState:
+def run(
+    config: RoundConfig, players: int | Sequence[PlayerSpec], events: Sequence[Event]
+) -> RoundState:
     """Replay ``events`` with ``players`` (a count or specs)."""
     ps = specs(players) if isinstance(players, int) else list(players)
     return replay(config, ps, events)

@@ -40,7 +40,9 @@ NOMX = RoundConfig(
     slots=2,
     question_limit=10,
 )
-REST = RoundConfig(scoring=Rule("rest-n"), lockout=Rule("misses-at-least", {"n": 2}), slots=1, question_limit=20)
+REST = RoundConfig(
+    scoring=Rule("rest-n"), lockout=Rule("misses-at-least", {"n": 2}), slots=1, question_limit=20
+)
 
 
 def code_of(state: object, event: Event) -> str:
@@ -156,7 +158,10 @@ def test_board_buzzer_is_not_also_on_the_board() -> None:
     cfg = QUIZ_003.round("qf-2").config
     assert cfg is not None
     s = run(cfg, 8, [])
-    assert code_of(s, BoardResults(frozenset({"p1"}), buzzer="p1", buzzer_correct=True)) == "buzzer_on_board"
+    assert (
+        code_of(s, BoardResults(frozenset({"p1"}), buzzer="p1", buzzer_correct=True))
+        == "buzzer_on_board"
+    )
 
 
 def test_clock_errors() -> None:
@@ -189,7 +194,11 @@ def test_remaining_not_more_than_open_slots_all_advance() -> None:
 
 def test_in_progress_ranking_win_order_then_correct_fewer_wrong_earliest_last_correct() -> None:
     cfg = RoundConfig(win=Rule("correct-at-least", {"n": 5}), slots=3, question_limit=50)
-    s = run(cfg, 5, [Correct("p4"), Correct("p3"), Correct("p2"), Wrong("p2"), Thru()] + [Correct("p5")] * 5)
+    s = run(
+        cfg,
+        5,
+        [Correct("p4"), Correct("p3"), Correct("p2"), Wrong("p2"), Thru()] + [Correct("p5")] * 5,
+    )
     order = [r.player for r in ranking(s)]
     # p5 won; p4 and p3 1○0× (p4 answered earlier), p2 1○1×, p1 nothing.
     assert order == ["p5", "p4", "p3", "p2", "p1"]
@@ -241,9 +250,17 @@ def test_round_config_round_trips_through_json() -> None:
 
 
 def test_registries_list_pieces_and_refuse_duplicates() -> None:
-    assert {"nomx", "rentou", "updown", "rest-n", "rest-fixed", "swedish", "by", "plus-minus", "board"} <= set(
-        SCORING.slugs()
-    )
+    assert {
+        "nomx",
+        "rentou",
+        "updown",
+        "rest-n",
+        "rest-fixed",
+        "swedish",
+        "by",
+        "plus-minus",
+        "board",
+    } <= set(SCORING.slugs())
     assert {"quiz-003", "abc-the25th-004"} <= set(PRESETS)
     reg: Registry[int] = Registry("thing")
     reg.register("a")(1)
@@ -270,12 +287,27 @@ def test_a_preset_round_is_playable_with_fed_players() -> None:
     groups = entrants(ABC_004, "2r", {}, ranks)
     cfg = ABC_004.round("2r").config
     assert cfg is not None
-    states = [replay(cfg, g, [Correct(g[0].id), Correct(g[0].id)] + [Correct(g[1].id)] * 2 + [Correct(g[2].id)] * 2
-                     + [Correct(g[3].id)] * 3 + [Correct(g[4].id)] * 3) for g in groups]
+    states = [
+        replay(
+            cfg,
+            g,
+            [Correct(g[0].id), Correct(g[0].id)]
+            + [Correct(g[1].id)] * 2
+            + [Correct(g[2].id)] * 2
+            + [Correct(g[3].id)] * 3
+            + [Correct(g[4].id)] * 3,
+        )
+        for g in groups
+    ]
     assert all(s.over and len(s.winners) == 5 for s in states)
     (pool,) = entrants(ABC_004, "3r-updown", {"2r": states}, ranks)
     assert len(pool) == 20
     assert [sp.id for sp in pool[:4]] == [g[0].id for g in groups]  # group firsts, by 1R rank
-    losers = entrants(ABC_004, "extra-1", {"3r-updown": [], "3r-freeze": [], "3r-swedish": [], "3r-10by10": []}, ranks)
+    losers = entrants(
+        ABC_004,
+        "extra-1",
+        {"3r-updown": [], "3r-freeze": [], "3r-swedish": [], "3r-10by10": []},
+        ranks,
+    )
     assert len(losers[0]) == 48
     assert QUIZ_003.next_rounds("sf-1") == ["sf-2", "final"]

@@ -56,7 +56,9 @@ for preset, slug, n in [
 
 # A step picks an action kind and a player index; invalid steps are skipped, so every
 # generated log is a valid one built the way an operator would.
-steps = st.lists(st.tuples(st.integers(0, 9), st.integers(0, 15), st.integers(0, 2**16)), max_size=80)
+steps = st.lists(
+    st.tuples(st.integers(0, 9), st.integers(0, 15), st.integers(0, 2**16)), max_size=80
+)
 
 
 def _candidate(state: RoundState, kind: int, who: int, bits: int) -> Event:
@@ -90,7 +92,9 @@ def _candidate(state: RoundState, kind: int, who: int, bits: int) -> Event:
     return Thru()
 
 
-def build(config: RoundConfig, n: int, raw: list[tuple[int, int, int]]) -> tuple[list[Event], list[RoundState]]:
+def build(
+    config: RoundConfig, n: int, raw: list[tuple[int, int, int]]
+) -> tuple[list[Event], list[RoundState]]:
     state = start(config, specs(n))
     log: list[Event] = []
     states = [state]
@@ -122,7 +126,9 @@ def check_invariants(state: RoundState) -> None:
 
 @settings(max_examples=150, deadline=None)
 @given(st.integers(0, len(CONFIGS) - 1), steps)
-def test_replaying_any_prefix_equals_the_state_after_those_events(which: int, raw: list[tuple[int, int, int]]) -> None:
+def test_replaying_any_prefix_equals_the_state_after_those_events(
+    which: int, raw: list[tuple[int, int, int]]
+) -> None:
     config, n = CONFIGS[which]
     log, states = build(config, n, raw)
     for k in range(0, len(log) + 1, max(1, len(log) // 6)):
@@ -133,7 +139,9 @@ def test_replaying_any_prefix_equals_the_state_after_those_events(which: int, ra
 
 @settings(max_examples=150, deadline=None)
 @given(st.integers(0, len(CONFIGS) - 1), steps)
-def test_undo_of_the_last_event_equals_the_shorter_prefix(which: int, raw: list[tuple[int, int, int]]) -> None:
+def test_undo_of_the_last_event_equals_the_shorter_prefix(
+    which: int, raw: list[tuple[int, int, int]]
+) -> None:
     config, n = CONFIGS[which]
     log, states = build(config, n, raw)
     for k in range(1, len(states)):
@@ -147,7 +155,9 @@ def test_undo_of_the_last_event_equals_the_shorter_prefix(which: int, raw: list[
 
 @settings(max_examples=150, deadline=None)
 @given(st.integers(0, len(CONFIGS) - 1), steps)
-def test_winners_never_exceed_slots_and_nobody_both_wins_and_is_out(which: int, raw: list[tuple[int, int, int]]) -> None:
+def test_winners_never_exceed_slots_and_nobody_both_wins_and_is_out(
+    which: int, raw: list[tuple[int, int, int]]
+) -> None:
     config, n = CONFIGS[which]
     _, states = build(config, n, raw)
     for state in states:

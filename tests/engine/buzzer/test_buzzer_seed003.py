@@ -47,7 +47,13 @@ def test_l1_advantages_3_2_2_1_1_1_by_seat() -> None:
     s = run(L1, 8, [])
     assert [s.players[f"p{i}"].correct for i in range(1, 9)] == [3, 2, 2, 1, 1, 1, 0, 0]
     assert advantages_by_seat(["a", "b", "c", "d", "e", "f", "g"], (3, 2, 2, 1, 1, 1)) == {
-        "a": 3, "b": 2, "c": 2, "d": 1, "e": 1, "f": 1, "g": 0,
+        "a": 3,
+        "b": 2,
+        "c": 2,
+        "d": 1,
+        "e": 1,
+        "f": 1,
+        "g": 0,
     }
 
 
@@ -344,7 +350,10 @@ def test_l7_after_35_one_advances_one_is_out_rests_carry_into_set_2() -> None:
 
 def test_l8_two_rest_and_total_points_judging() -> None:
     assert L8 is not None
-    ps = [PlayerSpec(f"p{i}", i, i, points=3 - i if i < 3 else 0, rests=1 if i == 6 else 0) for i in range(1, 7)]
+    ps = [
+        PlayerSpec(f"p{i}", i, i, points=3 - i if i < 3 else 0, rests=1 if i == 6 else 0)
+        for i in range(1, 7)
+    ]
     s = replay(L8, ps, [])
     with pytest.raises(EngineError):
         apply(s, Correct("p6"))  # rest carried from set 1
@@ -358,7 +367,9 @@ def test_l8_two_rest_and_total_points_judging() -> None:
 def test_l9_plus_two_minus_one_two_advance() -> None:
     assert L9 is not None
     ps = [PlayerSpec(f"p{i}", i, i) for i in range(1, 5)]
-    s = replay(L9, ps, [Correct("p1"), Correct("p2"), Correct("p2"), Wrong("p3"), Thru()] + thrus(21))
+    s = replay(
+        L9, ps, [Correct("p1"), Correct("p2"), Correct("p2"), Wrong("p3"), Thru()] + thrus(21)
+    )
     assert s.over and s.players["p2"].points == 4 and s.players["p3"].points == -1
     assert s.winners == ("p2", "p1") and len(s.outs) == 2
 

@@ -269,7 +269,14 @@ def test_m3_fifteen_minutes_last_question_counts_then_course_judging() -> None:
 
 def test_m3_playoff_for_a_tie_at_the_second_place() -> None:
     assert UPDOWN is not None
-    ev = [ClockStart(0), Correct("p1"), Correct("p1"), Correct("p2"), Correct("p3"), ClockExpire(900_000, False)]
+    ev = [
+        ClockStart(0),
+        Correct("p1"),
+        Correct("p1"),
+        Correct("p2"),
+        Correct("p3"),
+        ClockExpire(900_000, False),
+    ]
     s = run(UPDOWN, 5, ev)
     (d,) = s.pending
     assert set(d.candidates) == {"p2", "p3"} and d.places == 1
@@ -402,13 +409,19 @@ def test_m5_tie_on_a_line_goes_to_playoff_points_unchanged() -> None:
 
 def test_m5_three_sets_nine_to_three() -> None:
     ranks = {f"p{i}": i for i in range(1, 10)}
-    s1 = replay(ABC_004.round("sf-1").config or M5_SET1, [PlayerSpec(f"p{i}", i, i) for i in range(1, 10)],
-                [Correct("p1"), Wrong("p8"), Thru(), Wrong("p9"), Thru(), ClockExpire(None, False)])
+    s1 = replay(
+        ABC_004.round("sf-1").config or M5_SET1,
+        [PlayerSpec(f"p{i}", i, i) for i in range(1, 10)],
+        [Correct("p1"), Wrong("p8"), Thru(), Wrong("p9"), Thru(), ClockExpire(None, False)],
+    )
     # p2..p7 tie at 0 in the middle, no line crossed.
     assert s1.over and s1.winners == ("p1",)
     (g2,) = entrants(ABC_004, "sf-2", {"sf-1": s1}, ranks)
-    s2 = replay(ABC_004.round("sf-2").config or M5_SET2, g2,
-                [Correct("p2"), Wrong("p6"), Thru(), Wrong("p7"), Thru(), ClockExpire(None, False)])
+    s2 = replay(
+        ABC_004.round("sf-2").config or M5_SET2,
+        g2,
+        [Correct("p2"), Wrong("p6"), Thru(), Wrong("p7"), Thru(), ClockExpire(None, False)],
+    )
     assert s2.winners == ("p2",) and set(s2.outs) == {"p6", "p7"}
     (g3,) = entrants(ABC_004, "sf-3", {"sf-2": s2}, ranks)
     cfg3 = ABC_004.round("sf-3").config
@@ -464,7 +477,11 @@ def test_m6_others_ranked_by_sets_then_last_set_correct_then_semi_final_pass_ord
     assert M6 is not None
     ps = [PlayerSpec("a", 1, 1), PlayerSpec("b", 2, 2), PlayerSpec("c", 3, 3)]
     ev = [Correct("a")] * 21
-    s = replay(M6, ps, ev[:14] + [Correct("c"), Correct("c"), Correct("b"), Correct("b")] + [Correct("a")] * 7)
+    s = replay(
+        M6,
+        ps,
+        ev[:14] + [Correct("c"), Correct("c"), Correct("b"), Correct("b")] + [Correct("a")] * 7,
+    )
     assert s.winners == ("a",)
     # b and c: 0 sets, 2 correct each in the last set → semi-final pass order: b before c.
     assert [r.player for r in ranking(s)] == ["a", "b", "c"]

@@ -178,6 +178,15 @@ class PlayerSpec:
     rests: int = 0
     board_correct: int = 0
 
+    def to_dict(self) -> dict[str, Any]:
+        """Plain dict for storage with the round."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @staticmethod
+    def from_dict(data: Mapping[str, Any]) -> PlayerSpec:
+        """Inverse of :meth:`to_dict`."""
+        return PlayerSpec(**{f.name: data[f.name] for f in fields(PlayerSpec) if f.name in data})
+
     @property
     def fallback(self) -> int:
         """The fallback rank (seat when no rank was given)."""

@@ -215,6 +215,7 @@ class RoundState:
         from brackets.engine.buzzer.engine import ranking
 
         return {
+            "config": self.config.to_dict(),
             "phase": self.phase,
             "question": self.question,
             "question_limit": self.config.question_limit,

@@ -249,6 +249,11 @@ def test_round_config_round_trips_through_json() -> None:
                 assert RoundConfig.from_dict(data) == rp.config
 
 
+def test_player_spec_round_trips_through_json() -> None:
+    sp = PlayerSpec("a", 3, rank=7, advantage=1, points=5, rests=2, board_correct=4)
+    assert PlayerSpec.from_dict(json.loads(json.dumps(sp.to_dict()))) == sp
+
+
 def test_registries_list_pieces_and_refuse_duplicates() -> None:
     assert {
         "nomx",

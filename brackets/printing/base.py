@@ -268,17 +268,26 @@ class CompositePdf(PdfDocument):
     def get_story(self, data: Any, *, tournament: Tournament, **options: Any) -> list[Flowable]:
         from reportlab.platypus import PageBreak
 
+        from brackets.printing.registry import DocumentError
+
         story: list[Flowable] = []
+        refusals: list[str] = []
         for doc in self.part_documents():
             part_options = {k: v for k, v in options.items() if k in doc.option_names()}
-            part_options = doc.clean_options(tournament, part_options)
-            part = doc.get_story(doc.get_data(tournament, **part_options),
-                                 tournament=tournament, **part_options)
+            try:
+                part_options = doc.clean_options(tournament, part_options)
+                part = doc.get_story(doc.get_data(tournament, **part_options),
+                                     tournament=tournament, **part_options)
+            except DocumentError as exc:  # e.g. no results yet: print the rest
+                refusals.append(exc.message)
+                continue
             if not part:
                 continue
             if story:
                 story.append(PageBreak())
             story.extend(part)
+        if not story:
+            raise DocumentError("　".join(dict.fromkeys(refusals)) or "印刷するものがありません。")
         return story
 
 

@@ -1,0 +1,34 @@
+"""Batch printing of a whole round: group table, match sheets and (once entered) results."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from brackets.models import Role, Tournament
+from brackets.printing._rounds import ROUND_OPTION
+from brackets.printing.base import CompositePdf
+from brackets.printing.registry import Choice, register
+from brackets.selectors.documents import round_choices
+
+
+@register
+class RoundBatch(CompositePdf):
+    """回戦まとめ印刷: everything the staff of one round print, in one file."""
+
+    slug = "round-batch"
+    title = "回戦まとめ印刷"
+    role = Role.BRACKET
+    category = "回戦"
+    description = "組分け表＋対戦記録用紙（＋結果が入っていれば結果表）"
+    parts = ("group-table", "match-sheets", "result-sheets")
+
+    options = ROUND_OPTION
+
+    def choices(self, tournament: Tournament) -> list[Choice]:
+        return [Choice(name, {"round": number}) for number, name in round_choices(tournament)]
+
+    def label(self, tournament: Tournament, **options: Any) -> str:
+        for number, name in round_choices(tournament):
+            if number == options.get("round"):
+                return f"{name} まとめ"
+        return self.title

@@ -1,0 +1,126 @@
+"""Rule-selection forms (K6, 3回戦 ルール選択用紙): each player ticks rule A or B.
+
+Printed with names once the previous round's advancers are known (one form each), blank
+before that; the rules' capacities, advancement and restrictions come from the round's
+configuration, so another event's A/B variant prints its own text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import Flowable
+
+from brackets.models import Role, Round, Tournament
+from brackets.printing._forms import (
+    FORM_H_MM,
+    FORM_W_MM,
+    checkbox,
+    form_frame,
+    paragraph,
+    write_line,
+)
+from brackets.printing.base import PdfDocument, card_sheets, register_fonts
+from brackets.printing.registry import Choice, DocumentError, Option, register
+from brackets.selectors.documents import round_choices
+
+RESTRICTION_TEXT = {"basic": "基本ルール（高火力ボンバーマン）", "rank": "階級別の制限",
+                    "free": "制限なし"}
+
+
+@dataclass(frozen=True)
+class RuleFormData:
+    round_name: str
+    previous_name: str
+    rules: list[tuple[str, str]]
+    players: list[tuple[str, str]]
+
+
+def rule_text(name: str, conf: dict[str, Any], restriction: str) -> str:
+    per = int(conf.get("per_group", 2))
+    adv = "1位のみ勝ち抜け" if per == 1 else f"上位{per}名勝ち抜け"
+    if conf.get("window", "main") is None or not conf.get("recorded", True):
+        rule = "制限なし・この回戦の出題は使用履歴に残らない"
+    else:
+        rule = RESTRICTION_TEXT.get(restriction, restriction)
+    cap = conf.get("capacity")
+    cap_text = f"・定員{cap}名" if cap else ""
+    return f"{rule}・{adv}{cap_text}"
+
+
+def rule_form_data(tournament: Tournament, number: int) -> RuleFormData:
+    from brackets.selectors import rounds as sel
+
+    rnd = Round.objects.filter(tournament=tournament, number=number).first()
+    if rnd is None or rnd.kind != "rule_select":
+        raise DocumentError("この回戦はルール選択の回戦ではありません。")
+    rnd.tournament = tournament
+    restriction = str(rnd.spec.get("restriction", "basic"))
+    rules = [(name, rule_text(name, conf, restriction))
+             for name, conf in rnd.spec.get("rules", {}).items()]
+    prev = Round.objects.filter(tournament=tournament, number=number - 1).first()
+    players: list[tuple[str, str]] = []
+    if prev is not None:
+        advanced = sel.advancers_of(prev)
+        if advanced is not None:
+            ids = advanced + [e.id for e in sel.seeds_entering(rnd)]
+            entrants = sel.entrant_map(ids)
+            players = [(entrants[i].name, entrants[i].card_name) for i in ids if i in entrants]
+    if not players:
+        total = sum(int(c.get("capacity", 0)) for c in rnd.spec.get("rules", {}).values())
+        players = [("", "")] * max(total, 4)
+    return RuleFormData(rnd.name, prev.name if prev else "", rules, players)
+
+
+@register
+class RuleForms(PdfDocument):
+    """ルール選択用紙: four per A4, one per player of the round."""
+
+    slug = "rule-forms"
+    title = "ルール選択用紙"
+    role = Role.BRACKET
+    category = "回戦"
+    description = "A/Bのどちらかに印（A4に4枚）。前の回戦の勝ち抜けが決まると名前入り"
+    options = {"round": Option("回戦")}
+
+    def choices(self, tournament: Tournament) -> list[Choice]:
+        return [Choice(name, {"round": n})
+                for n, name in round_choices(tournament, "rule_select")]
+
+    def get_data(self, tournament: Tournament, **options: Any) -> RuleFormData:
+        return rule_form_data(tournament, options["round"])
+
+    def label(self, tournament: Tournament, **options: Any) -> str:
+        return "ルール選択用紙"
+
+    def get_story(self, data: RuleFormData, *, tournament: Tournament, **options: Any
+                  ) -> list[Flowable]:
+        note = ("希望者が定員を超えたときは、" + (data.previous_name or "前の回戦") +
+                "の成績順（各組1位の得点順、続いて2位の惜敗率順）に希望が通ります。"
+                "通らなかった人はもう一方のルールになります。")
+
+        def draw(canvas: Canvas, player: tuple[str, str], w: float, h: float) -> None:
+            pad = 6 * mm
+            y = form_frame(canvas, w, h, f"{data.round_name} ルール選択用紙", tournament.name)
+            write_line(canvas, pad, y - 4 * mm, w - 2 * pad, "名前", player[0])
+            write_line(canvas, pad, y - 13 * mm, w - 2 * pad, "カードネーム", player[1])
+            y -= 24 * mm
+            canvas.setFont(register_fonts(), 9)
+            canvas.drawString(pad, y, "希望するルールに1つだけ印をつけてください")
+            y -= 4 * mm
+            for name, text in data.rules:
+                y -= 8 * mm
+                checkbox(canvas, pad, y - 1 * mm, 6 * mm)
+                canvas.setFont(register_fonts(), 14)
+                canvas.drawString(pad + 9 * mm, y, f"ルール{name}")
+                y = paragraph(canvas, pad + 9 * mm, y - 5 * mm, w - 2 * pad - 9 * mm, text,
+                              size=8.5)
+            paragraph(canvas, pad, 16 * mm, w - 2 * pad, note, size=7.5)
+            canvas.setFont(register_fonts(), 7.5)
+            canvas.drawString(pad, 5 * mm, "受付スタッフ：")
+
+        return card_sheets(data.players, columns=2, rows=2, card_w_mm=FORM_W_MM,
+                           card_h_mm=FORM_H_MM, draw_card=draw)

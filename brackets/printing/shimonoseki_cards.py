@@ -1,0 +1,93 @@
+"""The 下関 card deck (K7, 下関ルール・改): one cut-out card per (genre, format group) pair.
+
+Two cards are drawn per match; the deck is the catalog's lot genres × ordinary format groups
+(the same deck the app draws from when staff let it draw), so the paper and the app agree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from reportlab.lib import colors
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import Flowable
+
+from brackets.models import Role, Tournament
+from brackets.printing.base import PdfDocument, card_sheets, fit_size, register_fonts, truncate
+from brackets.printing.registry import Choice, register
+
+
+@dataclass(frozen=True)
+class CardFace:
+    number: int
+    genre: str
+    group: str
+    formats: tuple[str, ...]
+
+
+def deck(tournament: Tournament) -> list[CardFace]:
+    from brackets import engine_adapter as ea
+
+    catalog = ea.catalog_for(tournament.version_id)
+    groups = [g.name for g in catalog.groups if g.kind == "formats"]
+    faces = []
+    for genre in catalog.lot_genres:
+        for group in groups:
+            faces.append(CardFace(len(faces) + 1, genre, group, catalog.formats_in(group)))
+    return faces
+
+
+def has_card_round(tournament: Tournament) -> bool:
+    from brackets import engine_adapter as ea
+
+    try:
+        plan = ea.round_plan(tournament.preset)
+    except Exception:  # noqa: BLE001 - unknown preset: no card round
+        return False
+    return any(r.get("cards") for r in plan.get("rounds", []))
+
+
+def draw_card(canvas: Canvas, face: CardFace, w: float, h: float) -> None:
+    font = register_fonts()
+    pad = 4 * mm
+    canvas.setStrokeColor(colors.black)
+    canvas.setLineWidth(1.2)
+    canvas.roundRect(2 * mm, 2 * mm, w - 4 * mm, h - 4 * mm, 3 * mm)
+    canvas.setFont(font, 7)
+    canvas.drawString(pad + 1 * mm, h - pad - 5, f"下関カード No.{face.number}")
+    size = fit_size(face.genre, w - 2 * pad - 4 * mm, 20, 10)
+    canvas.setFont(font, size)
+    canvas.drawCentredString(w / 2, h * 0.58, face.genre)
+    canvas.setFont(font, 10)
+    canvas.drawCentredString(w / 2, h * 0.58 - 6 * mm, "×")
+    size = fit_size(face.group, w - 2 * pad - 4 * mm, 16, 9)
+    canvas.setFont(font, size)
+    canvas.drawCentredString(w / 2, h * 0.58 - 6 * mm - size - 2, face.group)
+    formats = "・".join(face.formats)
+    size = fit_size(formats, w - 2 * pad - 4 * mm, 7, 5.5)
+    canvas.setFont(font, size)
+    canvas.drawCentredString(w / 2, pad + 2, truncate(formats, w - 2 * pad - 4 * mm, size))
+
+
+@register
+class ShimonosekiCards(PdfDocument):
+    """下関カード: cut along the marks, shuffle, draw two per match."""
+
+    slug = "shimonoseki-cards"
+    title = "下関カード"
+    role = Role.BRACKET
+    category = "回戦"
+    description = "ジャンル×形式群のカード一式（切り取って使う）"
+
+    def choices(self, tournament: Tournament) -> list[Choice]:
+        return [Choice(self.title, {})] if has_card_round(tournament) else []
+
+    def get_data(self, tournament: Tournament, **options: Any) -> list[CardFace]:
+        return deck(tournament)
+
+    def get_story(self, data: list[CardFace], *, tournament: Tournament, **options: Any
+                  ) -> list[Flowable]:
+        return card_sheets(data, columns=3, rows=5, card_w_mm=60, card_h_mm=50,
+                           draw_card=draw_card)

@@ -60,10 +60,12 @@ class Allowed:
 
 
 def sort_key(keys: Sequence[str], p: PlayerState) -> tuple[float, ...]:
+    """Ascending sort key: judging keys (best first), then fallback rank, then seat."""
     return tuple(-v for v in key_tuple(keys, p)) + (p.rank, p.seat)
 
 
 def pending(state: RoundState, side: str) -> Decision:
+    """The unresolved decision on ``side``, or ``no_such_decision``."""
     for d in state.decisions:
         if d.side == side and d.order is None:
             return d
@@ -71,6 +73,7 @@ def pending(state: RoundState, side: str) -> Decision:
 
 
 def resolved_blocks(state: RoundState) -> list[tuple[str, ...]]:
+    """The judged tie blocks with any tie-break orders already applied."""
     by_members = {frozenset(d.candidates): d.order for d in state.decisions if d.order is not None}
     return [by_members.get(frozenset(block), block) or block for block in state.judged]
 
@@ -99,18 +102,23 @@ class Work:
 
     # -- players
     def get(self, pid: str) -> PlayerState:
+        """Current working state of a player."""
         return self.players[pid]
 
     def put(self, p: PlayerState) -> None:
+        """Replace a player's working state."""
         self.players[p.id] = p
 
     def remaining(self) -> list[str]:
+        """Players still in play, in seat order."""
         return [pid for pid in self.s.seat_order if self.players[pid].in_play]
 
     def open_slots(self) -> int:
+        """Win places not yet taken."""
         return max(self.config.slots - len(self.winners), 0)
 
     def win(self, pid: str) -> None:
+        """Record the next winner (win order = arrival)."""
         self.put(
             dataclasses.replace(self.get(pid), status=WON, win_order=len(self.winners) + 1, rests=0)
         )
@@ -118,6 +126,7 @@ class Work:
         self.changed_status = True
 
     def out(self, pid: str) -> None:
+        """Record the next elimination."""
         self.put(
             dataclasses.replace(self.get(pid), status=OUT, out_order=len(self.outs) + 1, rests=0)
         )
@@ -125,10 +134,12 @@ class Work:
         self.changed_status = True
 
     def sort(self, pids: Iterable[str], keys: Sequence[str] | None = None) -> list[str]:
+        """Players best first by ``keys`` (default: the round's judging keys)."""
         k = self.config.judge_keys if keys is None else keys
         return sorted(pids, key=lambda pid: sort_key(k, self.players[pid]))
 
     def finish(self, reason: str) -> None:
+        """Close the round; the clock stops for good."""
         self.phase = OVER
         self.end_reason = reason
         self.clock = dataclasses.replace(self.clock, running=False)
@@ -200,6 +211,7 @@ class Work:
 
     # -- freeze
     def freeze(self) -> RoundState:
+        """The immutable next state."""
         return dataclasses.replace(
             self.s,
             players=self.players,
@@ -249,6 +261,7 @@ def check_known(s: RoundState, pid: str) -> PlayerState:
 
 
 def blocked_reason(s: RoundState, p: PlayerState) -> str | None:
+    """Why ``p`` may not answer the question in play (an error code), or None."""
     if p.status == WON:
         return "player_won"
     if p.status == OUT:

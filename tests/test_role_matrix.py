@@ -78,6 +78,11 @@ MATRIX: dict[str, Entry] = {
     "desk_export": Entry(DESK),
 }
 
+# Rounds, matches and the public bracket (issue 4).
+from tests.rounds.matrix import rounds_matrix  # noqa: E402
+
+MATRIX.update(rounds_matrix())
+
 
 def _desk_entrant(world: dict[str, Any]) -> dict[str, Any]:
     return {"slug": world["tournament"].slug, "entrant_id": world["entrant"].id}

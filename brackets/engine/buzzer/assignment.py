@@ -16,6 +16,16 @@ from brackets.engine.lottery import Lottery
 
 
 @dataclass(frozen=True)
+class PaperRules:
+    """A paper quiz's settings (M1): size, the half used as 2nd key, the cut, streak reading."""
+
+    questions: int = 100
+    first_half: int = 50
+    advance: int | None = None
+    second_streak: str = "after_first_miss"
+
+
+@dataclass(frozen=True)
 class PaperScore:
     """One marked sheet, with the M1 tie-break values.
 
@@ -143,6 +153,11 @@ def paper_ranking(
             PaperScore(s.player, s.total, s.first_half, s.streak1, s.streak2, pos, decided)
         )
     return ranked
+
+
+def paper_ranks(ranked: Sequence[PaperScore]) -> dict[str, int]:
+    """Player → place, the "1st Round rank" every later fallback uses."""
+    return {s.player: s.position for s in ranked}
 
 
 # ------------------------------------------------------------------------- grouping

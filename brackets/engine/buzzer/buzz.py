@@ -70,7 +70,7 @@ def _buzzer_apply(s: RoundState, e: Event) -> RoundState:
 
 
 def _touch_clock(w: Work, clock_ms: int | None) -> None:
-    if clock_ms is not None and w.clock.limit_ms is not None and clock_ms >= w.clock.elapsed_ms:
+    if clock_ms is not None and w.clock.running and clock_ms >= w.clock.elapsed_ms:
         w.clock = dataclasses.replace(w.clock, elapsed_ms=clock_ms)
 
 

@@ -10,7 +10,8 @@ and ``"written"`` (written elimination, see :mod:`brackets.engine.buzzer.written
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from brackets.engine.buzzer import buzz as _buzz  # noqa: F401  (registers "buzzer")
 from brackets.engine.buzzer import written as _written  # noqa: F401  (registers "written")
@@ -20,6 +21,7 @@ from brackets.engine.buzzer.events import (
     Event,
     TieBreak,
     Undo,
+    event_from_dict,
 )
 from brackets.engine.buzzer.rules import TIE_RULES, key_tuple, scoring_for
 from brackets.engine.buzzer.state import (
@@ -34,8 +36,19 @@ from brackets.engine.errors import EngineError
 # ----------------------------------------------------------------------------- API
 
 
-def start(config: RoundConfig, players: Sequence[PlayerSpec]) -> RoundState:
-    """The state before any event: seats, advantages and carried values applied."""
+def _specs(players: Sequence[PlayerSpec | str]) -> list[PlayerSpec]:
+    """Plain ids are seated in the order given (seat 1 first, fallback rank = seat)."""
+    return [
+        PlayerSpec(p, seat) if isinstance(p, str) else p for seat, p in enumerate(players, start=1)
+    ]
+
+
+def start(config: RoundConfig, players: Sequence[PlayerSpec | str]) -> RoundState:
+    """The state before any event: seats, advantages and carried values applied.
+
+    ``players`` are :class:`PlayerSpec` values, or bare ids seated in the order given.
+    """
+    players = _specs(players)
     if not players:
         raise EngineError("no_players", "a round needs at least one player")
     ids = [p.id for p in players]
@@ -76,8 +89,13 @@ def start(config: RoundConfig, players: Sequence[PlayerSpec]) -> RoundState:
     return fmt.after_start(state)
 
 
-def apply(state: RoundState, event: Event) -> RoundState:
-    """The state after ``event``; bad input raises ``EngineError`` and changes nothing."""
+def apply(state: RoundState, event: Event | Mapping[str, Any]) -> RoundState:
+    """The state after ``event``; bad input raises ``EngineError`` and changes nothing.
+
+    ``event`` may also be a stored dict (``Event.to_dict`` output).
+    """
+    if not isinstance(event, Event):
+        event = event_from_dict(event)
     if isinstance(event, Undo):
         if state.previous is None:
             raise EngineError("undo_past_start", "there is no event left to undo")
@@ -89,7 +107,9 @@ def apply(state: RoundState, event: Event) -> RoundState:
 
 
 def replay(
-    config: RoundConfig, players: Sequence[PlayerSpec], events: Iterable[Event]
+    config: RoundConfig,
+    players: Sequence[PlayerSpec | str],
+    events: Iterable[Event | Mapping[str, Any]],
 ) -> RoundState:
     """Replay a whole log from the start (the only way state is ever obtained)."""
     state = start(config, players)

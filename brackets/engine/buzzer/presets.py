@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from brackets.engine.buzzer.assignment import mod_split, number10_priority, snake
+from brackets.engine.buzzer.assignment import PaperRules, mod_split, number10_priority, snake
 from brackets.engine.buzzer.config import Checkpoint, PlayerSpec, RoundConfig, Rule, WrittenRules
 from brackets.engine.buzzer.registry import Registry
 from brackets.engine.buzzer.state import OVER, RoundState
@@ -65,6 +65,14 @@ class RoundPreset:
     config: RoundConfig | None
     feed: Feed | None
     skip_when_revived_from: str | None = None
+    paper: PaperRules | None = None
+
+    @property
+    def kind(self) -> str:
+        """``"paper"``, ``"external"`` (scored elsewhere) or the config's round format."""
+        if self.paper is not None:
+            return "paper"
+        return "external" if self.config is None else self.config.format
 
 
 @dataclass(frozen=True)
@@ -266,7 +274,14 @@ ABC_004 = PRESETS.register("abc-the25th-004")(
         "abc-the25th-004",
         "Seed 004 (abc the25th rules): paper → 連答5○2× → Number10 → revival → Nine Hundred → Triple Seven",
         (
-            RoundPreset("1r", "1st Round 100-question paper quiz", "M1", None, None),
+            RoundPreset(
+                "1r",
+                "1st Round 100-question paper quiz",
+                "M1",
+                None,
+                None,
+                paper=PaperRules(questions=100, first_half=50, advance=48),
+            ),
             RoundPreset(
                 "2r",
                 "2nd Round 連答つき5○2× (12→5)×4",

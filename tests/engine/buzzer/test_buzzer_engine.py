@@ -316,3 +316,18 @@ def test_a_preset_round_is_playable_with_fed_players() -> None:
     )
     assert len(losers[0]) == 48
     assert QUIZ_003.next_rounds("sf-1") == ["sf-2", "final"]
+
+
+def test_replay_accepts_bare_ids_and_stored_event_dicts() -> None:
+    log = [Correct("a").to_dict(), Wrong("b").to_dict(), {"kind": "thru"}]
+    s = replay(NOMX, ["a", "b", "c"], log)
+    assert s.players["a"].correct == 1 and s.players["b"].wrong == 1 and s.question == 2
+    assert s.players["c"].seat == 3 and s.players["c"].rank == 3
+
+
+def test_preset_round_kinds() -> None:
+    assert ABC_004.round("1r").kind == "paper"
+    assert ABC_004.round("1r").paper is not None and ABC_004.round("1r").paper.advance == 48  # type: ignore[union-attr]
+    assert ABC_004.round("extra-1").kind == "written"
+    assert ABC_004.round("2r").kind == "buzzer"
+    assert QUIZ_003.round("1r").kind == "external"

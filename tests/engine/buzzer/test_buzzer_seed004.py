@@ -492,3 +492,13 @@ def test_m6_others_ranked_by_sets_then_last_set_correct_then_semi_final_pass_ord
 def test_m6_final_feed_keeps_semi_final_pass_order_as_fallback() -> None:
     assert ABC_004.round("final").feed is not None
     assert ABC_004.round("final").feed.fallback == "feed_order"  # type: ignore[union-attr]
+
+
+def test_m1_paper_ranks_feed_the_2nd_round() -> None:
+    from brackets.engine.buzzer.assignment import paper_ranks
+
+    sheets = {f"e{i}": sheet(set(range(1, 101 - i))) for i in range(1, 61)}
+    ranks = paper_ranks(paper_ranking(sheets, lottery=Lottery("s", "1r")))
+    assert ranks["e1"] == 1 and ranks["e60"] == 60
+    groups = entrants(ABC_004, "2r", {}, ranks)
+    assert sorted(sp.id for g in groups for sp in g) == sorted(f"e{i}" for i in range(1, 49))

@@ -42,7 +42,7 @@ from brackets.engine.buzzer.events import (
     Wrong,
     event_from_dict,
 )
-from brackets.engine.buzzer.rules import CONDITIONS, JUDGE_KEYS, SCORING, TIE_RULES
+from brackets.engine.buzzer.rules import CONDITIONS, JUDGE_KEYS, REST_RULES, SCORING, TIE_RULES
 from brackets.engine.buzzer.state import Clock, Decision, PlayerState, RankEntry, RoundState
 
 __all__ = [
@@ -63,6 +63,7 @@ __all__ = [
     "Event",
     "PlayerSpec",
     "PlayerState",
+    "REST_RULES",
     "RankEntry",
     "RoundConfig",
     "RoundState",

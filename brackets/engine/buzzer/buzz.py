@@ -31,7 +31,7 @@ from brackets.engine.buzzer.events import (
     TieBreak,
     Wrong,
 )
-from brackets.engine.buzzer.rules import Scoring, check, scoring_for
+from brackets.engine.buzzer.rules import Scoring, check, rests_after_miss, scoring_for
 from brackets.engine.buzzer.state import (
     ACTIVE,
     DECIDING,
@@ -100,7 +100,7 @@ def _wrong(s: RoundState, e: Wrong) -> RoundState:
     w = Work(s)
     _touch_clock(w, e.clock_ms)
     scoring = scoring_for(w.config)
-    w.put(scoring.wrong(w.get(e.player)))
+    w.put(rests_after_miss(w.config.rests, scoring.wrong(w.get(e.player))))
     w.open_wrongs.add(e.player)
     _after_miss(w, e.player, scoring)
     if w.phase == PLAYING:
@@ -244,7 +244,7 @@ def _board(s: RoundState, e: BoardResults) -> RoundState:
         if e.buzzer_correct:
             w.put(dataclasses.replace(scoring.correct(w.get(e.buzzer)), last_correct_seq=w.seq))
         else:
-            w.put(scoring.wrong(w.get(e.buzzer)))
+            w.put(rests_after_miss(w.config.rests, scoring.wrong(w.get(e.buzzer))))
             _after_miss(w, e.buzzer, scoring)
     for pid in e.correct:
         w.put(dataclasses.replace(w.get(pid), last_correct_seq=w.seq))

@@ -89,6 +89,8 @@ class RoundConfig:
     * ``judge_keys`` — ordered judging chain at the limit (registry ``JUDGE_KEYS``); a tie
       straddling a line then goes to ``tie_rule`` (registry ``TIE_RULES``), and any other
       tie to the players' fallback rank (L11).
+    * ``rests`` — an extra rest piece after each miss (registry ``REST_RULES``), for
+      combinations the scoring pieces do not bundle.
     * ``advantages`` — head start by seat (seat 1 first).
     * ``remaining_advance`` — when the players still in play are no more than the open
       slots, they all advance at once (M2's "7 out", M3's "3 out", M4's last one).
@@ -110,6 +112,7 @@ class RoundConfig:
     remaining_advance: bool = True
     wrong_closes_question: bool = False
     sets_to_win: int | None = None
+    rests: Rule | None = None
     written: WrittenRules | None = None
 
     def to_dict(self) -> dict[str, Any]:
@@ -140,7 +143,7 @@ class RoundConfig:
             if f.name not in data:
                 continue
             value = data[f.name]
-            if f.name in ("scoring", "win", "loss", "lockout"):
+            if f.name in ("scoring", "win", "loss", "lockout", "rests"):
                 kwargs[f.name] = None if value is None else Rule.from_dict(value)
             elif f.name == "written":
                 if value is None:

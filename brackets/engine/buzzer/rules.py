@@ -255,9 +255,44 @@ def _misses_at_least(p: PlayerState, rule: Rule) -> bool:
     return p.misses >= rule.int_param("n")
 
 
+@CONDITIONS.register("points-at-most")
+def _points_at_most(p: PlayerState, rule: Rule) -> bool:
+    """Points fell to n or below (minus-point knock-outs)."""
+    return p.points <= rule.int_param("n")
+
+
 def check(rule: Rule | None, p: PlayerState) -> bool:
     """Whether a configured condition holds (no condition: never)."""
     return rule is not None and CONDITIONS.get(rule.slug)(p, rule)
+
+
+# ---------------------------------------------------------------------- rest pieces
+
+RestRule = Callable[[PlayerState, Rule], int]
+REST_RULES: Registry[RestRule] = Registry("rest rule")
+
+
+@REST_RULES.register("nth")
+def _rest_nth(p: PlayerState, rule: Rule) -> int:
+    """The k-th miss rests k questions (× ``factor``): N休, Freeze."""
+    return p.misses * _int(rule.params, "factor", 1)
+
+
+@REST_RULES.register("fixed")
+def _rest_fixed(p: PlayerState, rule: Rule) -> int:
+    """Every miss rests ``n`` questions: k休."""
+    return rule.int_param("n")
+
+
+def rests_after_miss(rule: Rule | None, p: PlayerState) -> PlayerState:
+    """Apply a round's separate rest piece (``RoundConfig.rests``) after a miss.
+
+    It composes with any scoring, e.g. 連答 with 1休; the scoring pieces ``rest-n`` and
+    ``rest-fixed`` are the same rests bundled with +1 scoring.
+    """
+    if rule is None:
+        return p
+    return p.evolve(rests=REST_RULES.get(rule.slug)(p, rule))
 
 
 # ------------------------------------------------------------------------ judge keys

@@ -331,3 +331,22 @@ def test_preset_round_kinds() -> None:
     assert ABC_004.round("extra-1").kind == "written"
     assert ABC_004.round("2r").kind == "buzzer"
     assert QUIZ_003.round("1r").kind == "external"
+
+
+def test_pieces_compose_rentou_with_a_fixed_rest_and_a_points_floor() -> None:
+    cfg = RoundConfig(
+        scoring=Rule("rentou"),
+        win=Rule("points-at-least", {"n": 5}),
+        loss=Rule("points-at-most", {"n": -2}),
+        rests=Rule("fixed", {"n": 1}),
+        slots=1,
+    )
+    s = run(cfg, 3, [Correct("p1"), Wrong("p1"), Thru()])
+    assert s.players["p1"].rests == 1 and s.players["p1"].points == 1 and not s.players["p1"].streak
+    pm = RoundConfig(
+        scoring=Rule("plus-minus", {"plus": 1, "minus": 1}),
+        loss=Rule("points-at-most", {"n": -2}),
+        slots=1,
+    )
+    s = run(pm, 3, [Wrong("p2"), Thru(), Wrong("p2")])
+    assert s.outs == ("p2",)

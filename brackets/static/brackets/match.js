@@ -1,0 +1,27 @@
+// Tablet match page: show the engine's reason for an illegal set as soon as it is picked,
+// reveal the explicit confirmation, and block a second tap on a form being submitted
+// (the server's idempotency key makes a double submit record once anyway).
+(function () {
+  document.querySelectorAll(".selection-form").forEach(function (form) {
+    var select = form.querySelector(".set-select");
+    var reason = form.querySelector(".illegal-reason");
+    var confirmBox = form.querySelector(".confirm-illegal");
+    select.addEventListener("change", function () {
+      var opt = select.options[select.selectedIndex];
+      var why = opt ? opt.getAttribute("data-reason") : null;
+      reason.textContent = why || "";
+      confirmBox.classList.toggle("d-none", !why);
+      if (!why) { confirmBox.querySelector("input").checked = false; }
+    });
+  });
+  document.querySelectorAll("form[data-once]").forEach(function (form) {
+    form.addEventListener("submit", function () {
+      if (form.dataset.sent) { return false; }
+      form.dataset.sent = "1";
+      setTimeout(function () {
+        form.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
+      }, 0);
+      return true;
+    });
+  });
+})();

@@ -1,0 +1,178 @@
+"""Public pages (no login): bracket, rounds, results, 惜敗率 table, advancers, projector,
+player pages. They never show staff-only data (notes, who entered what).
+
+Freshness without cost: every page carries the tournament's change fingerprint
+(:func:`brackets.selectors.rounds.tournament_version`, a few aggregate queries). The
+rendered fragment is cached under that fingerprint, so a new entry shows on the next poll
+(htmx, every few seconds) and an unchanged tournament costs only the fingerprint; the live
+endpoint answers 204 when the client already has the current version.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
+
+from brackets import engine_adapter as ea
+from brackets.models import Entrant, Round, SpecialFact, Tournament
+from brackets.permissions import public_tournament
+from brackets.selectors import rounds as sel
+
+POLL_SECONDS = 3
+
+
+def _names_for(rvs: list[sel.RoundView]) -> dict[str, str]:
+    ids = [s.entrant_id for rv in rvs for g in rv.groups for s in g.seats if s.entrant_id]
+    return sel.entrant_names(ids)
+
+
+def _round_payload(tournament: Tournament, rnd: Round) -> dict[str, Any]:
+    rv = sel.round_view(rnd)
+    names = _names_for([rv])
+    advancers = sel.advancers_of(rnd)
+    step_data = {}
+    if advancers is not None:
+        step = rnd.steps.filter(action="advance", undone_by__isnull=True).order_by("-id").first()
+        step_data = step.data if step else {}
+    outcomes = []
+    if rv.all_done and rnd.kind in ("groups", "rule_select"):
+        outcomes = sel.advancement_preview(rnd, rv)
+    return {"tournament": tournament, "round": rnd, "rv": rv, "names": names,
+            "status_labels": sel.STATUS_LABELS, "outcomes": outcomes,
+            "advancers": [ea.player_key(a) for a in advancers or []],
+            "wildcards": step_data.get("wildcards", []),
+            "final_order": sel.final_order(rv) if rnd.kind in ("partner", "series",
+                                                               "ranked_final") else []}
+
+
+def _cached(name: str, version: str, build: Any) -> str:
+    key = f"brackets:pub:{name}:{version}"
+    html = cache.get(key)
+    if html is None:
+        html = build()
+        cache.set(key, html, 300)
+    return str(html)
+
+
+def _live(request: HttpRequest, version: str) -> bool:
+    """True when the poller already shows ``version`` (answer 204, nothing to swap)."""
+    return request.GET.get("v") == version
+
+
+@public_tournament
+def public_round(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
+    rnd = get_object_or_404(Round, tournament=tournament, number=number)
+    version = sel.tournament_version(tournament)
+    body = _cached(f"round:{rnd.id}", version, lambda: render_to_string(
+        "brackets/public/_round_live.html",
+        {**_round_payload(tournament, rnd), "version": version}, request=None))
+    return render(request, "brackets/public/round.html",
+                  {"tournament": tournament, "round": rnd, "body": body,
+                   "rounds": sel.tournament_rounds(tournament), "version": version})
+
+
+@public_tournament
+def public_round_live(request: HttpRequest, tournament: Tournament,
+                      number: int) -> HttpResponse:
+    rnd = get_object_or_404(Round, tournament=tournament, number=number)
+    version = sel.tournament_version(tournament)
+    if _live(request, version):
+        return HttpResponse(status=204)
+    body = _cached(f"round:{rnd.id}", version, lambda: render_to_string(
+        "brackets/public/_round_live.html",
+        {**_round_payload(tournament, rnd), "version": version}, request=None))
+    return HttpResponse(body)
+
+
+@public_tournament
+def public_projector(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
+    """Large type for a projector: the round's groups, or (?view=table) the 惜敗率 table."""
+    rnd = get_object_or_404(Round, tournament=tournament, number=number)
+    view = "table" if request.GET.get("view") == "table" else "groups"
+    version = sel.tournament_version(tournament)
+    if request.GET.get("live") and _live(request, version):
+        return HttpResponse(status=204)
+    body = _cached(f"proj:{rnd.id}:{view}", version, lambda: render_to_string(
+        "brackets/public/_projector_live.html",
+        {**_round_payload(tournament, rnd), "version": version, "view": view}, request=None))
+    if request.GET.get("live"):
+        return HttpResponse(body)
+    return render(request, "brackets/public/projector.html",
+                  {"tournament": tournament, "round": rnd, "body": body, "view": view})
+
+
+@public_tournament
+def public_bracket(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """Rounds as columns, groups as boxes, each advancer's path to the next round."""
+    version = sel.tournament_version(tournament)
+    if request.GET.get("live") and _live(request, version):
+        return HttpResponse(status=204)
+
+    def build() -> str:
+        rounds = sel.tournament_rounds(tournament)
+        payloads = [_round_payload(tournament, r) for r in rounds]
+        names: dict[str, str] = {}
+        for p in payloads:
+            names.update(p["names"])
+        return render_to_string("brackets/public/_bracket_live.html",
+                                {"tournament": tournament, "payloads": payloads,
+                                 "names": names, "version": version,
+                                 "status_labels": sel.STATUS_LABELS}, request=None)
+
+    body = _cached("bracket", f"{tournament.id}:{version}", build)
+    if request.GET.get("live"):
+        return HttpResponse(body)
+    return render(request, "brackets/public/bracket.html",
+                  {"tournament": tournament, "body": body,
+                   "rounds": sel.tournament_rounds(tournament)})
+
+
+@public_tournament
+def public_player(request: HttpRequest, tournament: Tournament, entrant_id: int) -> HttpResponse:
+    """Everything a player asks staff: rounds, sets, scores, places, 惜敗率, penalties,
+    修羅 lots, and what genres and format groups remain."""
+    entrant = get_object_or_404(Entrant, id=entrant_id, tournament=tournament)
+    catalog = ea.catalog_for(tournament.version_id)
+    history = sel.selection_history(tournament, [entrant.id]).get(entrant.id, [])
+    rounds = sel.tournament_rounds(tournament)
+    key = ea.player_key(entrant.id)
+    played = []
+    remaining = None
+    from brackets.models import Group, Seat
+
+    seats = list(Seat.objects.filter(entrant=entrant, superseded_by__isnull=True)
+                 .select_related("group", "group__round").order_by("group__round__number",
+                                                                   "group__game"))
+    groups = [s.group for s in seats]
+    views = {gv.group.id: gv for gv in sel.group_views(groups, tournament)} if groups else {}
+    for seat in seats:
+        gv = views[seat.group_id]
+        row = gv.row_of(key)
+        sel_row = gv.selection_rows.get(seat.number)
+        played.append({"round": seat.group.round, "group": seat.group, "seat": seat.number,
+                       "selection": sel_row, "row": row, "ratio": gv.ratios.get(key),
+                       "penalties": [p for p in gv.penalty_rows if p.seat_id == seat.id],
+                       "status": sel.STATUS_LABELS[gv.status]})
+    current = next((p for p in reversed(played)
+                    if p["row"] is None and p["round"].status in ("drawn", "running")), None)
+    if current is not None:
+        gv = views[current["group"].id]
+        choices = sel.seat_choices(gv, catalog).get(current["seat"])
+        if choices is not None:
+            remaining = choices.choices.summary()
+    used = sel.used_summary(history, catalog)
+    lots = sel.lots_of(tournament, [entrant.id]).get(entrant.id)
+    withdrawn = entrant.id in sel.withdrawn_ids(tournament)
+    del Group
+    return render(request, "brackets/public/player.html",
+                  {"tournament": tournament, "entrant": entrant, "played": played,
+                   "used": used, "remaining": remaining, "lots": lots, "rounds": rounds,
+                   "withdrawn": withdrawn,
+                   "unused_genres": [g for g in catalog.genre_names if g not in used["genres"]],
+                   "unused_groups": [g for g in catalog.group_names
+                                     if g not in used["groups"]],
+                   "kinds": SpecialFact.Kind})

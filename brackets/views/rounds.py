@@ -1,0 +1,449 @@
+"""Bracket staff pages: rounds, the tablet match page, special rounds and the 修羅 desk.
+
+Views stay thin: they parse the form, call one service, and render selector data. Every
+rule (legal choices, placements, 惜敗率, advancers) comes from the engine through the
+selectors; a refused save re-renders the page with the service's message (HTTP 400, or
+409 for a stale version) and nothing saved.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from brackets import engine_adapter as ea
+from brackets.models import Entrant, Group, Role, Round, SpecialFact, Tournament
+from brackets.permissions import role_required
+from brackets.selectors import rounds as sel
+from brackets.services import rounds as svc
+
+STAFF = (Role.ORGANISER, Role.BRACKET)
+
+
+def _round(tournament: Tournament, number: int) -> Round:
+    return get_object_or_404(Round, tournament=tournament, number=number)
+
+
+def _group(tournament: Tournament, group_id: int) -> Group:
+    return get_object_or_404(Group.objects.select_related("round", "round__tournament"),
+                             id=group_id, round__tournament=tournament)
+
+
+def _key() -> str:
+    return uuid.uuid4().hex
+
+
+@role_required(*STAFF)
+def rounds_index(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    rounds = sel.tournament_rounds(tournament)
+    return render(request, "brackets/rounds/index.html",
+                  {"tournament": tournament, "rounds": rounds})
+
+
+@require_POST
+@role_required(Role.ORGANISER)
+def rounds_configure(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    try:
+        svc.rounds_configure(tournament=tournament, by=request.user)
+        messages.success(request, _("プリセットから回戦を作成しました。"))
+    except svc.RoundError as exc:
+        messages.error(request, exc.message)
+    return redirect("rounds_index", slug=tournament.slug)
+
+
+def _round_context(tournament: Tournament, rnd: Round) -> dict[str, Any]:
+    rv = sel.round_view(rnd)
+    ids = [s.entrant_id for g in rv.groups for s in g.seats if s.entrant_id]
+    return {"tournament": tournament, "round": rnd, "rv": rv,
+            "names": sel.entrant_names(ids),
+            "status_labels": sel.STATUS_LABELS, "counts": rv.counts(),
+            "last_step": sel.last_step(rnd)}
+
+
+@role_required(*STAFF)
+def round_detail(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
+    """Every group's status; staff move between groups in one tap."""
+    rnd = _round(tournament, number)
+    ctx = _round_context(tournament, rnd)
+    if rnd.kind == "rule_select" and rnd.status == Round.Status.CONFIGURED:
+        try:
+            ctx["assignment"] = svc.rule_assignment_preview(rnd)
+        except (svc.RoundError, Exception) as exc:  # noqa: BLE001 - shown to staff
+            ctx["assignment_error"] = getattr(exc, "message", str(exc))
+    if rnd.status == Round.Status.CONFIGURED and rnd.number == 1:
+        ctx["players_count"] = len(svc.round_players(rnd)[0])
+    return render(request, "brackets/rounds/round.html", ctx)
+
+
+@require_POST
+@role_required(*STAFF)
+def round_action(request: HttpRequest, tournament: Tournament, number: int,
+                 action: str) -> HttpResponse:
+    rnd = _round(tournament, number)
+    actions = {"draw": svc.round_draw, "start": svc.round_start, "close": svc.round_close,
+               "advance": svc.round_advance, "undo": svc.round_undo}
+    if action not in actions:
+        return HttpResponse(status=404)
+    try:
+        actions[action](round=rnd, by=request.user)
+        messages.success(request, {"draw": _("抽選しました。"), "start": _("開始しました。"),
+                                   "close": _("締め切りました。"),
+                                   "advance": _("勝ち抜けを確定しました。"),
+                                   "undo": _("直前の操作を取り消しました。")}[action])
+    except svc.RoundError as exc:
+        messages.error(request, exc.message)
+    return redirect("round_detail", slug=tournament.slug, number=number)
+
+
+@role_required(*STAFF)
+def round_advance_preview(request: HttpRequest, tournament: Tournament,
+                          number: int) -> HttpResponse:
+    """The cut line and the 惜敗率 table, shown before staff confirm the advancers."""
+    rnd = _round(tournament, number)
+    rv = sel.round_view(rnd)
+    ctx = _round_context(tournament, rnd)
+    ctx["rv"] = rv
+    ids = [s.entrant_id for g in rv.groups for s in g.seats if s.entrant_id]
+    ctx["names"] = {ea.player_key(k): v for k, v in
+                    ((e.id, e.name) for e in sel.entrant_map(ids).values())}
+    if rv.all_done and rnd.kind not in ("partner", "series", "ranked_final"):
+        ctx["outcomes"] = sel.advancement_preview(rnd, rv)
+    elif rv.all_done:
+        ctx["final_order"] = sel.final_order(rv)
+    return render(request, "brackets/rounds/advance.html", ctx)
+
+
+# ------------------------------------------------------------------ match page
+
+
+def _match_context(request: HttpRequest, tournament: Tournament, group: Group,
+                   **extra: Any) -> dict[str, Any]:
+    gv = sel.group_view(group)
+    catalog = ea.catalog_for(tournament.version_id)
+    mctx = sel.match_context(gv)
+    choices = sel.seat_choices(gv, catalog, mctx)
+    names = {ea.player_key(s.entrant_id): s.entrant.name for s in gv.seats if s.entrant_id}
+    seats = []
+    posted = extra.get("posted")
+    for seat in gv.seats:
+        current = gv.result_rows.get(seat.number)
+        row: dict[str, Any] = {"seat": seat, "selection": gv.selection_rows.get(seat.number),
+                               "result": current,
+                               "score_value": current.score if current else None,
+                               "place_value": current.placement if current else None}
+        if posted is not None and f"score_{seat.number}" in posted:
+            row["score_value"] = posted.get(f"score_{seat.number}")
+            raw_place = posted.get(f"place_{seat.number}", "")
+            row["place_value"] = int(raw_place) if raw_place.isdigit() else None
+        if seat.entrant_id:
+            key = ea.player_key(seat.entrant_id)
+            sc = choices[seat.number]
+            legal, illegal = [], []
+            for opt in sc.choices.options():
+                item = {"value": f"{opt.genre}|{opt.format}", "label": f"{opt.genre} / {opt.format}",
+                        "reason": "、".join(ea.violation_text(v, names) for v in opt.reasons)}
+                (legal if opt.legal else illegal).append(item)
+            row.update(legal=legal, illegal=illegal, rules=sc.rules,
+                       placed=gv.row_of(key), ratio=gv.ratios.get(key),
+                       penalties=[p for p in gv.penalty_rows if p.seat_id == seat.id],
+                       dq=any(d.seat_id == seat.id for d in gv.dq_rows),
+                       ban=mctx["bans"].get(seat.entrant_id))
+        seats.append(row)
+    rnd = group.round
+    return {"tournament": tournament, "group": group, "round": rnd, "gv": gv, "seats": seats,
+            "catalog": catalog, "dummy_set": rnd.spec.get("dummy_set"),
+            "places": list(range(1, len(gv.seats) + 1)), "key": _key(),
+            "status_label": sel.STATUS_LABELS[gv.status], "mctx": mctx,
+            "siblings": list(Group.objects.filter(round=rnd).order_by("number")
+                             .values("id", "label")),
+            "two_person": tournament.two_person_confirmation, **extra}
+
+
+@role_required(*STAFF)
+def match_page(request: HttpRequest, tournament: Tournament, group_id: int) -> HttpResponse:
+    group = _group(tournament, group_id)
+    return render(request, "brackets/rounds/match.html",
+                  _match_context(request, tournament, group))
+
+
+def _refused(request: HttpRequest, tournament: Tournament, group: Group,
+             exc: svc.RoundError) -> HttpResponse:
+    status = 409 if isinstance(exc, svc.StaleVersion) else 400
+    ctx = _match_context(request, tournament, group, error=exc.message, error_field=exc.field,
+                         changes=getattr(exc, "changes", []), posted=request.POST,
+                         reasons=exc.extra.get("reasons", []))
+    return render(request, "brackets/rounds/match.html", ctx, status=status)
+
+
+def _base(request: HttpRequest) -> int | None:
+    raw = request.POST.get("version", "")
+    return int(raw) if raw.isdigit() else None
+
+
+@require_POST
+@role_required(*STAFF)
+def match_selection(request: HttpRequest, tournament: Tournament, group_id: int) -> HttpResponse:
+    group = _group(tournament, group_id)
+    post = request.POST
+    try:
+        seat = int(post.get("seat", "0"))
+        genre, _sep, fmt = post.get("set", "").partition("|")
+        if not genre or not fmt:
+            raise svc.RoundError(_("出題（ジャンル・形式）を選んでください。"), field="set")
+        svc.selection_save(group=group, by=request.user, seat_number=seat, genre=genre,
+                           format=fmt, difficulty=post.get("difficulty", ""),
+                           base_version=_base(request),
+                           confirm_illegal=post.get("confirm_illegal") == "1",
+                           key=post.get("key", ""))
+    except svc.Duplicate:
+        pass
+    except svc.RoundError as exc:
+        return _refused(request, tournament, group, exc)
+    except ValueError:
+        return _refused(request, tournament, group, svc.RoundError(_("サテを選んでください。")))
+    return redirect("match_page", slug=tournament.slug, group_id=group.id)
+
+
+@require_POST
+@role_required(*STAFF)
+def match_results(request: HttpRequest, tournament: Tournament, group_id: int) -> HttpResponse:
+    group = _group(tournament, group_id)
+    post = request.POST
+    rows = {}
+    for n in range(1, 5):
+        if f"score_{n}" in post:
+            rows[n] = (post.get(f"score_{n}", ""), post.get(f"place_{n}", ""))
+    try:
+        svc.results_save(group=group, by=request.user, rows=rows, base_version=_base(request),
+                         key=post.get("key", ""))
+    except svc.Duplicate:
+        pass
+    except svc.RoundError as exc:
+        return _refused(request, tournament, group, exc)
+    return redirect("match_page", slug=tournament.slug, group_id=group.id)
+
+
+@require_POST
+@role_required(*STAFF)
+def match_action(request: HttpRequest, tournament: Tournament, group_id: int) -> HttpResponse:
+    """Penalty, disqualification (or lifting one), re-match: each with a reason."""
+    group = _group(tournament, group_id)
+    post = request.POST
+    action = post.get("action", "")
+    common = {"group": group, "by": request.user, "base_version": _base(request),
+              "key": post.get("key", "")}
+    try:
+        seat = int(post.get("seat", "0") or 0)
+        reason = post.get("reason", "")
+        if action == "penalty":
+            svc.penalty_add(seat_number=seat, points=post.get("points", ""), reason=reason,
+                            **common)
+        elif action == "penalty_revoke":
+            svc.penalty_revoke(penalty_id=int(post.get("penalty", "0")), reason=reason, **common)
+        elif action in ("dq", "dq_revoke"):
+            svc.disqualification_add(seat_number=seat, reason=reason,
+                                     revoke=action == "dq_revoke", **common)
+        elif action == "rematch":
+            svc.rematch_record(reason=reason, **common)
+        else:
+            raise svc.RoundError(_("操作を選んでください。"))
+    except svc.Duplicate:
+        pass
+    except svc.RoundError as exc:
+        return _refused(request, tournament, group, exc)
+    except ValueError:
+        return _refused(request, tournament, group, svc.RoundError(_("入力を確認してください。")))
+    return redirect("match_page", slug=tournament.slug, group_id=group.id)
+
+
+@require_POST
+@role_required(*STAFF)
+def match_confirm(request: HttpRequest, tournament: Tournament, group_id: int) -> HttpResponse:
+    group = _group(tournament, group_id)
+    try:
+        svc.result_confirm(group=group, by=request.user, version=_base(request) or 0)
+        messages.success(request, _("結果を確認しました。"))
+    except svc.RoundError as exc:
+        return _refused(request, tournament, group, exc)
+    return redirect("match_page", slug=tournament.slug, group_id=group.id)
+
+
+@require_POST
+@role_required(*STAFF)
+def match_special(request: HttpRequest, tournament: Tournament, group_id: int) -> HttpResponse:
+    """下関 cards (physical or app draw) and semi-final bans (enter all, reveal together)."""
+    group = _group(tournament, group_id)
+    post = request.POST
+    action = post.get("action", "")
+    try:
+        if action == "cards_app":
+            svc.card_draw(group=group, by=request.user)
+        elif action == "cards_physical":
+            cards = []
+            for i in range(1, 4):
+                g, grp = post.get(f"card_genre_{i}", ""), post.get(f"card_group_{i}", "")
+                if g and grp:
+                    cards.append((g, grp))
+            svc.card_draw(group=group, by=request.user, cards=cards)
+        elif action == "ban":
+            entrant = get_object_or_404(Entrant, id=int(post.get("entrant", "0")),
+                                        tournament=tournament)
+            svc.ban_record(group=group, entrant=entrant, genre=post.get("genre", ""),
+                           by=request.user)
+        elif action == "reveal":
+            svc.ban_reveal(group=group, by=request.user)
+        else:
+            raise svc.RoundError(_("操作を選んでください。"))
+    except svc.RoundError as exc:
+        return _refused(request, tournament, group, exc)
+    return redirect("match_page", slug=tournament.slug, group_id=group.id)
+
+
+@role_required(*STAFF)
+def match_history(request: HttpRequest, tournament: Tournament, group_id: int) -> HttpResponse:
+    group = _group(tournament, group_id)
+    return render(request, "brackets/rounds/history.html",
+                  {"tournament": tournament, "group": group,
+                   "events": sel.group_history(group)})
+
+
+# ------------------------------------------------------------------ round specials
+
+
+@role_required(*STAFF)
+def round_special(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
+    """Rule-selection forms (K6), partners (K9/K10), dice and the final's decisions."""
+    rnd = _round(tournament, number)
+    error = ""
+    if request.method == "POST":
+        post = request.POST
+        action = post.get("action", "")
+        try:
+            if action == "rule":
+                entrant = get_object_or_404(Entrant, id=int(post.get("entrant", "0")),
+                                            tournament=tournament)
+                svc.rule_choice_record(round=rnd, entrant=entrant, rule=post.get("rule", ""),
+                                       by=request.user)
+            elif action == "partner":
+                contender = get_object_or_404(Entrant, id=int(post.get("contender", "0")),
+                                              tournament=tournament)
+                partner = get_object_or_404(Entrant, id=int(post.get("partner", "0")),
+                                            tournament=tournament)
+                svc.partner_record(round=rnd, contender=contender, partner=partner,
+                                   by=request.user)
+            elif action == "dice":
+                a, b = int(post.get("a", "0")), int(post.get("b", "0"))
+                rolls = None
+                if post.get("rolls", "").strip():
+                    rolls = [tuple(int(x) for x in pair.split("-"))
+                             for pair in post["rolls"].split()]
+                svc.dice_record(round=rnd, players=(a, b), by=request.user,
+                                rolls=rolls)  # type: ignore[arg-type]
+            elif action == "setup":
+                svc.final_setup_record(round=rnd, by=request.user,
+                                       winner_decides=post.get("winner_decides", ""),
+                                       first=int(post.get("first", "0")),
+                                       question_order=post.get("question_order", ""))
+            else:
+                raise svc.RoundError(_("操作を選んでください。"))
+            return redirect("round_special", slug=tournament.slug, number=number)
+        except svc.RoundError as exc:
+            error = exc.message
+        except ValueError:
+            error = _("入力を確認してください。")
+    ctx = _special_context(tournament, rnd)
+    ctx["error"] = error
+    return render(request, "brackets/rounds/special.html", ctx, status=400 if error else 200)
+
+
+def _special_context(tournament: Tournament, rnd: Round) -> dict[str, Any]:
+    ctx: dict[str, Any] = {"tournament": tournament, "round": rnd}
+    if rnd.kind == "rule_select":
+        try:
+            players, _s = svc.round_players(rnd)
+        except svc.RoundError as exc:
+            players, ctx["error_players"] = [], exc.message
+        ctx["players"] = sorted(sel.entrant_map(players).values(), key=lambda e: e.id)
+        ctx["wishes"] = {f.entrant_id: f.data["rule"] for f in sel.special_facts(
+            tournament, SpecialFact.Kind.RULE_CHOICE, round=rnd)}
+        ctx["rules"] = list(rnd.spec.get("rules", {}))
+        if ctx["players"] and len(ctx["wishes"]) >= len(players):
+            try:
+                assignment = svc.rule_assignment_preview(rnd)
+                names = {ea.player_key(e.id): e.name for e in ctx["players"]}
+                ctx["assignment"] = [(c, names.get(c.player, c.player))
+                                     for c in assignment.choices]
+            except svc.RoundError as exc:
+                ctx["error_players"] = exc.message
+    if rnd.kind in ("partner", "series"):
+        src = rnd.spec["contenders_from"]
+        src_round = Round.objects.filter(tournament=tournament, number=int(src["round"])).first()
+        contenders = []
+        if src_round is not None:
+            table = sel.round_table(sel.round_view(src_round))
+            for place in src["places"]:
+                contenders += [int(r.player) for r in table if r.place == int(place)]
+        emap = sel.entrant_map(contenders)
+        ctx["contenders"] = [emap[c] for c in contenders if c in emap]
+        ctx["present"] = list(Entrant.objects.filter(tournament=tournament, checked_in=True)
+                              .exclude(id__in=contenders).order_by("name"))
+        ctx["partners"] = {f.entrant_id: f.data["partner"] for f in sel.special_facts(
+            tournament, SpecialFact.Kind.PARTNER, round=rnd)}
+        ctx["partner_names"] = {e.id: e.name for e in sel.entrant_map(
+            ctx["partners"].values()).values()}
+        dice = sel.special_facts(tournament, SpecialFact.Kind.DICE, round=rnd)
+        ctx["dice"] = dice[0].data if dice else None
+        setup = sel.special_facts(tournament, SpecialFact.Kind.FINAL_SETUP, round=rnd)
+        ctx["setup"] = setup[0].data if setup else None
+        if ctx["setup"]:
+            from brackets.engine.special import set_order
+
+            qo = ctx["setup"]["question_order"]
+            ctx["set_orders"] = [(g, set_order(qo, g)) for g in (1, 2, 3)]
+        ctx["names"] = {ea.player_key(e.id): e.name for e in ctx["contenders"]}
+    return ctx
+
+
+# ------------------------------------------------------------------ 修羅 desk
+
+
+@role_required(Role.ORGANISER, Role.DESK)
+def shura_desk(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """H4/H5: each 修羅 entrant's lots, drawn by the app or recorded from the box."""
+    error = ""
+    if request.method == "POST":
+        entrant = get_object_or_404(Entrant, id=int(request.POST.get("entrant", "0") or 0),
+                                    tournament=tournament)
+        genres = [g for g in request.POST.getlist("genre") if g]
+        formats = [f for f in request.POST.getlist("format") if f]
+        try:
+            svc.shura_lots_draw(tournament=tournament, entrant=entrant, by=request.user,
+                                genres=genres if request.POST.get("method") == "physical"
+                                else None, formats=formats)
+            return redirect(reverse("shura_desk", kwargs={"slug": tournament.slug}))
+        except svc.RoundError as exc:
+            error = exc.message
+    entrants = list(Entrant.objects.filter(tournament=tournament).order_by("id"))
+    lots = sel.lots_of(tournament, [e.id for e in entrants])
+    rows = []
+    from brackets.engine.shura import lots_owed
+
+    for e in entrants:
+        try:
+            owed = lots_owed(ea.declaration_of(ea.rules_input_from_entrant(e, None)))
+        except Exception:  # noqa: BLE001 - an over-cap declaration is shown as an error row
+            rows.append({"entrant": e, "owed": None, "lots": lots.get(e.id)})
+            continue
+        if owed.shura:
+            rows.append({"entrant": e, "owed": owed, "lots": lots.get(e.id)})
+    catalog = ea.catalog_for(tournament.version_id)
+    return render(request, "brackets/rounds/shura.html",
+                  {"tournament": tournament, "rows": rows, "error": error,
+                   "lot_genres": catalog.lot_genres}, status=400 if error else 200)

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any, ClassVar, Literal
 
-from .advancement import AdvancementRule
+from .advancement import TIE_BREAKS, AdvancementRule
 from .catalog import BUILTIN_CATALOGS, Catalog, Selection
 from .errors import EngineError
 from .restrictions import (
@@ -270,6 +270,22 @@ class Preset:
     format_lot_pool_kind: str = "format_groups"
     subgenres_as_one: bool = True
 
+    def __post_init__(self) -> None:
+        """Refuse settings that name things that do not exist, when the preset is built.
+
+        An unknown tie-break slug would otherwise only fail when round 1 ends, and a dummy
+        set of an unknown format would never fail at all. The dummy set is checked against
+        the builtin catalog of ``catalog_version`` when there is one (a version held only in
+        the database is checked by whoever loads it).
+        """
+        unknown = [slug for slug in self.tie_break if slug not in TIE_BREAKS]
+        if unknown:
+            raise EngineError("tie_break_unknown", f"{self.slug}: no tie-break {unknown}",
+                              slug=self.slug, tie_breaks=unknown)
+        builtin = BUILTIN_CATALOGS.get(self.catalog_version)
+        if builtin is not None:
+            builtin.validate(self.dummy_selection)
+
     def format_lot_pool(self, catalog: Catalog | None = None) -> tuple[str, ...]:
         """The format-lot types of this event (H5) for ``catalog`` (default: builtin)."""
         return format_lot_pool(catalog or self.catalog, self.format_lot_pool_kind)
@@ -277,7 +293,11 @@ class Preset:
     @property
     def catalog(self) -> Catalog:
         """The builtin catalog this preset was written for (the DB may supply another)."""
-        return BUILTIN_CATALOGS[self.catalog_version]
+        try:
+            return BUILTIN_CATALOGS[self.catalog_version]
+        except KeyError:
+            raise EngineError("catalog_unknown", f"no builtin catalog {self.catalog_version!r}",
+                              version=self.catalog_version) from None
 
     def round(self, key: str) -> RoundSpec:
         """A round of the template by key."""

@@ -241,3 +241,19 @@ def test_kyushu_plan_for_58_entrants_and_7_seeds() -> None:
     assert p.max_matches(58, 7) == 8
     with pytest.raises(EngineError):
         p.rounds_for(58, 9)
+
+
+def test_unknown_tie_break_in_a_preset_setting_is_refused_when_built() -> None:
+    for slug, key in (("kyushu-cup-ix", "wildcard_chain"),
+                      ("katata-kansai5-qualifier", "tie_break"), ("shop-top2", "tie_break")):
+        with pytest.raises(EngineError) as err:
+            get_preset(slug, {key: ["ratio", "coin_toss"]})
+        assert err.value.code == "tie_break_unknown"
+        assert err.value.params["tie_breaks"] == ["coin_toss"]
+
+
+def test_preset_with_a_catalog_version_only_the_database_knows() -> None:
+    p = get_preset("shop-top2", {"catalog_version": "qma-db-only"})
+    with pytest.raises(EngineError) as err:
+        _ = p.catalog
+    assert err.value.code == "catalog_unknown"

@@ -26,6 +26,7 @@ from typing import Any, ClassVar, Literal
 
 from .advancement import TIE_BREAKS, AdvancementRule
 from .catalog import BUILTIN_CATALOGS, Catalog, Selection
+from .draws import dummy_count, group_count
 from .errors import EngineError
 from .restrictions import (
     BASIC_RULE,
@@ -461,6 +462,20 @@ def shimonoseki_deck(catalog: Catalog, kind: str = "lot_genres_x_format_groups"
     return tuple(Card(g, grp) for g in genres for grp in groups)
 
 
+def _require_drawable(spec: RoundSpec, players: int) -> None:
+    """Refuse a planned round whose players cannot be drawn (K2: at most one dummy a group).
+
+    5 players would need 3 dummies in 2 groups, 2 finalists 2 dummies in one: the draw
+    would refuse them later, so the plan says so now, naming the round.
+    """
+    if dummy_count(players, spec.group_size) > group_count(players, spec.group_size):
+        raise EngineError(
+            "round_undrawable",
+            f"{spec.name}: {players} players cannot be drawn into groups of "
+            f"{spec.group_size} with at most one dummy each",
+            round=spec.key, players=players, group_size=spec.group_size)
+
+
 def _ladder(
     entrants: int,
     *,
@@ -493,6 +508,8 @@ def _ladder(
         last = specs[-1]
         specs[-1] = replace(last, key="sf", name="準決勝")
     specs.append(replace(final, size=players))
+    for spec in specs:
+        _require_drawable(spec, spec.size or 0)
     return tuple(specs)
 
 
@@ -590,7 +607,9 @@ class KyushuCupIX(PresetDefinition):
             if seeds > max_seeds:
                 raise EngineError("too_many_seeds", f"at most {max_seeds} seeds",
                                   seeds=seeds, max_seeds=max_seeds)
-            return (replace(rounds[0], size=entrants),) + rounds[1:]
+            first = replace(rounds[0], size=entrants)
+            _require_drawable(first, entrants)
+            return (first,) + rounds[1:]
 
         return Preset(
             slug=self.slug, name=self.name, description=self.description, plan=plan,

@@ -257,3 +257,20 @@ def test_preset_with_a_catalog_version_only_the_database_knows() -> None:
     with pytest.raises(EngineError) as err:
         _ = p.catalog
     assert err.value.code == "catalog_unknown"
+
+
+@pytest.mark.parametrize(("slug", "settings", "entrants", "seeds", "round_key", "players"), [
+    ("katata-kansai5-qualifier", {}, 5, 0, "sf", 5),          # 3 dummies in 2 groups
+    ("katata-kansai5-qualifier", {}, 2, 0, "final", 2),       # 2 dummies in the final
+    # 1 per group in round 1: 20 → 5 winners, who cannot be drawn into round 2.
+    ("katata-kansai5-qualifier", {"single_advance_rounds": [1]}, 20, 0, "sf", 5),
+    ("shop-top2", {}, 5, 0, "sf", 5),
+    ("kyushu-cup-ix", {}, 5, 0, "r1", 5),
+])
+def test_plan_refuses_a_round_that_cannot_be_drawn(
+        slug: str, settings: dict[str, object], entrants: int, seeds: int, round_key: str,
+        players: int) -> None:
+    with pytest.raises(EngineError) as err:
+        get_preset(slug, settings).rounds_for(entrants, seeds)
+    assert err.value.code == "round_undrawable"
+    assert (err.value.params["round"], err.value.params["players"]) == (round_key, players)

@@ -20,7 +20,8 @@ class Rule:
     """A registered piece and its parameters, e.g. ``Rule("wrong-at-least", {"n": 2})``."""
 
     slug: str
-    params: Mapping[str, Any] = field(default_factory=dict)
+    # Left out of the hash so configs stay hashable (cache keys); equality still uses it.
+    params: Mapping[str, Any] = field(default_factory=dict, hash=False)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain dict for storage."""

@@ -350,3 +350,23 @@ def test_pieces_compose_rentou_with_a_fixed_rest_and_a_points_floor() -> None:
     )
     s = run(pm, 3, [Wrong("p2"), Thru(), Wrong("p2")])
     assert s.outs == ("p2",)
+
+
+def test_tiebreak_errors() -> None:
+    assert code_of(run(NOMX, 4, []), TieBreak("win", ("p1",))) == "no_decision"
+    deciding = run(NOMX, 4, [Thru()] * 10)
+    assert code_of(deciding, TieBreak("loss", ("p1",))) == "no_such_decision"
+    assert code_of(deciding, TieBreak("win", ("p1", "p2"))) == "bad_tiebreak_order"
+    assert code_of(deciding, Thru()) == "decision_pending"
+
+
+def test_written_errors() -> None:
+    cfg = QUIZ_003.round("extra-1").config
+    assert cfg is not None
+    s = run(cfg, 15, [WrittenResults.of({}), WrittenResults.of({})])
+    assert s.players["p1"].status == "active"  # everybody sat: all stand again
+    s = run(cfg, 15, [WrittenResults.of({f"p{i}": i > 1 for i in range(1, 16)})] * 2)
+    assert s.players["p1"].status == "out"
+    assert code_of(s, WrittenResults.of({"p1": True})) == "player_out"
+    assert code_of(s, WrittenResults((("p2", True), ("p2", False)))) == "duplicate_mark"
+    assert code_of(s, WrittenResults.of({"p2": True}, question=2)) == "question_closed"

@@ -30,6 +30,54 @@ urlpatterns = [
     ),
 ]
 
+# Live buzzer rounds (issue 6): operator console for bracket staff, public stage scoreboard.
+from brackets.views import buzzer as buzzer_views  # noqa: E402
+
+urlpatterns += [
+    path("t/<slug:slug>/buzzer/", buzzer_views.buzzer_index, name="buzzer_index"),
+    path("t/<slug:slug>/buzzer/new/", buzzer_views.buzzer_round_new, name="buzzer_round_new"),
+    path("t/<slug:slug>/buzzer/presets/", buzzer_views.buzzer_presets, name="buzzer_presets"),
+    path("t/<slug:slug>/buzzer/<int:round_id>/", buzzer_views.buzzer_console, name="buzzer_console"),
+    path(
+        "t/<slug:slug>/buzzer/<int:round_id>/state.json",
+        buzzer_views.buzzer_console_state,
+        name="buzzer_console_state",
+    ),
+    path("t/<slug:slug>/buzzer/<int:round_id>/tap/", buzzer_views.buzzer_tap, name="buzzer_tap"),
+    path(
+        "t/<slug:slug>/buzzer/<int:round_id>/written/",
+        buzzer_views.buzzer_written_entry,
+        name="buzzer_written_entry",
+    ),
+    path(
+        "t/<slug:slug>/buzzer/<int:round_id>/tiebreak/",
+        buzzer_views.buzzer_tiebreak_start,
+        name="buzzer_tiebreak_start",
+    ),
+    path(
+        "t/<slug:slug>/buzzer/<int:round_id>/tiebreak/apply/",
+        buzzer_views.buzzer_tiebreak_apply,
+        name="buzzer_tiebreak_apply",
+    ),
+    path("t/<slug:slug>/paper/new/", buzzer_views.paper_upload, name="paper_upload"),
+    path("t/<slug:slug>/paper/<int:marking_id>/", buzzer_views.paper_detail, name="paper_detail"),
+    path(
+        "p/<slug:slug>/buzzer/<int:round_id>/",
+        buzzer_views.public_buzzer_scoreboard,
+        name="public_buzzer_scoreboard",
+    ),
+    path(
+        "p/<slug:slug>/buzzer/<int:round_id>/state.json",
+        buzzer_views.public_buzzer_state,
+        name="public_buzzer_state",
+    ),
+    path(
+        "p/<slug:slug>/buzzer/<int:round_id>/stream/",
+        buzzer_views.public_buzzer_stream,
+        name="public_buzzer_stream",
+    ),
+]
+
 # Entry desk (issue 2): entrants, walk-ins, one-tap check-in, import and export.
 from brackets.views import desk as desk_views  # noqa: E402
 

@@ -9,12 +9,25 @@ from brackets.models import Membership, Role, Tournament
 
 
 def build_world(*, tournament: Tournament, cast: dict[str, Any]) -> dict[str, Any]:
+    # The spare membership belongs to a user outside the cast: giving it to the desk user
+    # would make "desk" bracket staff too and hide a missing role check on bracket pages.
+    from django.contrib.auth import get_user_model
+
+    spare_user, _ = get_user_model().objects.get_or_create(username="spare-staff")
     spare_membership, _ = Membership.objects.get_or_create(
-        tournament=tournament, user=cast["desk"], role=Role.BRACKET
+        tournament=tournament, user=spare_user, role=Role.BRACKET
     )
     world = {"tournament": tournament, "cast": cast, "spare_membership": spare_membership}
+    world.update(build_buzzer_world(tournament=tournament))
     world.update(build_desk_world(tournament=tournament, cast=cast))
     return world
+
+
+def build_buzzer_world(*, tournament: Tournament) -> dict[str, Any]:
+    """A live round, a sudden death of it, and a paper marking (issue 6)."""
+    from tests.buzzer_web.factories import make_matrix_buzzer_world
+
+    return make_matrix_buzzer_world(tournament)
 
 
 def build_desk_world(*, tournament: Tournament, cast: dict[str, Any]) -> dict[str, Any]:

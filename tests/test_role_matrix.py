@@ -76,12 +76,40 @@ MATRIX: dict[str, Entry] = {
         DESK, kwargs=lambda w: {"slug": w["tournament"].slug, "token": w["entrant_import"].token}
     ),
     "desk_export": Entry(DESK),
+    # Live buzzer rounds (issue 6): console and writes for bracket staff, scoreboard public.
+    "buzzer_index": Entry(BRACKET),
+    "buzzer_round_new": Entry(ORGANISER),
+    "buzzer_presets": Entry(ORGANISER),
+    "buzzer_console": Entry(BRACKET, kwargs=lambda w: _buzzer(w)),
+    "buzzer_console_state": Entry(BRACKET, kwargs=lambda w: _buzzer(w)),
+    "buzzer_tap": Entry(
+        BRACKET, method="POST", kwargs=lambda w: _buzzer(w), data=lambda w: {"kind": "thru"}
+    ),
+    "buzzer_written_entry": Entry(BRACKET, method="POST", kwargs=lambda w: _buzzer(w)),
+    "buzzer_tiebreak_start": Entry(
+        BRACKET, method="POST", kwargs=lambda w: _buzzer(w), data=lambda w: {"side": "win"}
+    ),
+    "buzzer_tiebreak_apply": Entry(
+        BRACKET, method="POST", kwargs=lambda w: _buzzer(w, "buzzer_tiebreak")
+    ),
+    "paper_upload": Entry(BRACKET),
+    "paper_detail": Entry(
+        BRACKET,
+        kwargs=lambda w: {"slug": w["tournament"].slug, "marking_id": w["paper_marking"].id},
+    ),
+    "public_buzzer_scoreboard": Entry(PUBLIC, kwargs=lambda w: _buzzer(w)),
+    "public_buzzer_state": Entry(PUBLIC, kwargs=lambda w: _buzzer(w)),
+    "public_buzzer_stream": Entry(PUBLIC, kwargs=lambda w: _buzzer(w)),
 }
 
 # Rounds, matches and the public bracket (issue 4).
 from tests.rounds.matrix import rounds_matrix  # noqa: E402
 
 MATRIX.update(rounds_matrix())
+
+
+def _buzzer(world: dict[str, Any], key: str = "buzzer_round") -> dict[str, Any]:
+    return {"slug": world["tournament"].slug, "round_id": world[key].id}
 
 
 def _desk_entrant(world: dict[str, Any]) -> dict[str, Any]:

@@ -1,0 +1,261 @@
+"""Reads for live buzzer rounds: the replayed state and the JSON the console and scoreboard draw.
+
+The state of a round is always ``replay(config, players, events)`` from the engine; this
+module only loads the three inputs (a fixed number of queries, whatever the number of
+players or events) and adds what the screens need beside the rules: names, the clock
+reading at this moment, Japanese messages for the engine's codes, and who tapped when.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from brackets.engine.buzzer import (
+    PlayerSpec,
+    RoundConfig,
+    RoundState,
+    allowed_actions,
+    event_from_dict,
+    replay,
+)
+from brackets.engine.errors import EngineError
+from brackets.models import BuzzerEvent, BuzzerPlayer, BuzzerRound
+
+
+def engine_message(code: str, params: Mapping[str, Any] | None = None) -> str:
+    """The Japanese sentence for an engine error code (shown to the operator as is)."""
+    messages: dict[str, str] = {
+        "player_won": _("この人はすでに勝ち抜けています。"),
+        "player_out": _("この人はすでに失格です。"),
+        "player_locked": _("この人は解答権がありません（誤答上限）。"),
+        "player_resting": _("この人は休み中です。"),
+        "already_answered": _("この人はこの問題ですでに誤答しています。"),
+        "round_over": _("このラウンドは終了しています。"),
+        "decision_pending": _("サドンデス（プレーオフ）の結果を先に入力してください。"),
+        "undo_past_start": _("これ以上取り消せません（最初の状態です）。"),
+        "second_correct": _("この問題にはすでに正解者がいます。"),
+        "question_closed": _("この問題はすでに終わっています。"),
+        "question_ahead": _("まだその問題に進んでいません。"),
+        "unknown_player": _("このラウンドにいない席です。"),
+        "no_clock": _("このラウンドには時計がありません。"),
+        "clock_expired": _("時間切れの後です。"),
+        "clock_backwards": _("時計を戻すことはできません。"),
+        "clock_running": _("時計はすでに動いています。"),
+        "clock_not_running": _("時計は止まっています。"),
+        "no_decision": _("サドンデスが必要な状況ではありません。"),
+        "no_such_decision": _("その側のサドンデスはありません。"),
+        "bad_tiebreak_order": _("サドンデスの順位には対象者全員をちょうど1回ずつ並べてください。"),
+        "tiebreak_unfinished": _("サドンデスがまだ終わっていません。"),
+        "wrong_event_kind": _("このラウンドではその操作はできません。"),
+        "duplicate_mark": _("同じ人が1問に2回採点されています。"),
+        "duplicate_player": _("同じ人が2回登録されています。"),
+        "duplicate_seat": _("同じ席に2人が割り当てられています。"),
+        "no_players": _("参加者がいません。"),
+        "bad_config": _("ルール設定が正しくありません。"),
+        "bad_event": _("入力が正しくありません。"),
+        "unknown_rule": _("登録されていないルールです。"),
+    }
+    text = messages.get(code)
+    if text is None:
+        return _("この操作はできません（%(code)s）。") % {"code": code}
+    return text
+
+
+def round_players(round_: BuzzerRound) -> list[BuzzerPlayer]:
+    """Seats in seat order (one query)."""
+    return list(BuzzerPlayer.objects.filter(round=round_).order_by("seat"))
+
+
+def player_spec(player: BuzzerPlayer) -> PlayerSpec:
+    """The engine's view of a seat: id, seat, fallback rank, advantage and carried values."""
+    carried = player.carried or {}
+    return PlayerSpec(
+        id=player.key,
+        seat=player.seat,
+        rank=player.rank,
+        advantage=player.advantage,
+        points=int(carried.get("points", 0)),
+        rests=int(carried.get("rests", 0)),
+        board_correct=int(carried.get("board_correct", 0)),
+    )
+
+
+def round_specs(
+    round_: BuzzerRound, players: Sequence[BuzzerPlayer] | None = None
+) -> tuple[RoundConfig, list[PlayerSpec]]:
+    """The engine inputs besides the events."""
+    seats = list(players) if players is not None else round_players(round_)
+    return RoundConfig.from_dict(round_.config), [player_spec(p) for p in seats]
+
+
+def round_log(round_: BuzzerRound) -> list[BuzzerEvent]:
+    """Every event of the round in order, with who entered it (one query)."""
+    return list(
+        BuzzerEvent.objects.filter(round=round_).select_related("by").order_by("seq")
+    )
+
+
+def latest_seq(round_id: int) -> int:
+    """The newest sequence number of a round: one indexed query (the SSE poll)."""
+    seq = (
+        BuzzerEvent.objects.filter(round_id=round_id)
+        .order_by("-seq")
+        .values_list("seq", flat=True)
+        .first()
+    )
+    return seq or 0
+
+
+def round_state(
+    round_: BuzzerRound,
+    records: Sequence[BuzzerEvent] | None = None,
+    players: Sequence[BuzzerPlayer] | None = None,
+) -> RoundState:
+    """``replay(config, players, events)``: the only way a round's state is obtained."""
+    config, specs = round_specs(round_, players)
+    log = list(records) if records is not None else round_log(round_)
+    return replay(config, specs, [event_from_dict(r.data) for r in log])
+
+
+def effective_records(records: Sequence[BuzzerEvent]) -> list[BuzzerEvent]:
+    """The records still in effect after the undos (for timestamps shown beside events)."""
+    stack: list[BuzzerEvent] = []
+    for record in records:
+        if record.kind == "undo":
+            if stack:
+                stack.pop()
+        else:
+            stack.append(record)
+    return stack
+
+
+def clock_reading_ms(
+    state: RoundState, effective: Sequence[BuzzerEvent], now: datetime.datetime | None = None
+) -> int | None:
+    """The round clock now: the engine's reading at the last start plus wall time since.
+
+    ``None`` for a round without a clock. The engine keeps readings only; the wall time
+    comes from the ``at`` of the clock-start record still in effect.
+    """
+    clock = state.clock
+    if clock.limit_ms is None:
+        return None
+    if not clock.running:
+        return clock.elapsed_ms
+    started = next((r for r in reversed(effective) if r.kind == "clock_start"), None)
+    if started is None:
+        return clock.elapsed_ms
+    now = now or timezone.now()
+    since = int((now - started.at).total_seconds() * 1000)
+    return clock.elapsed_ms + max(since, 0)
+
+
+STATUS_LABELS = {
+    "active": "",
+    "won": "勝ち抜け",
+    "out": "失格",
+    "locked": "解答権なし",
+    "continuing": "継続",
+}
+
+
+def _status_label(p: Mapping[str, Any]) -> str:
+    if p["status"] == "won":
+        return _("%(n)d抜け") % {"n": p["win_order"]} if p.get("win_order") else _("勝ち抜け")
+    if p["status"] == "out":
+        return _("失格")
+    if p["status"] == "locked":
+        return _("解答権なし")
+    if p.get("resting"):
+        return _("%(n)d休") % {"n": p["rests"]}
+    return ""
+
+
+def _who(record: BuzzerEvent | None) -> str:
+    if record is None or record.by is None:
+        return ""
+    return str(record.by.get_username())
+
+
+def round_payload(round_: BuzzerRound, *, for_console: bool = False) -> dict[str, Any]:
+    """Everything the scoreboard (and, with ``for_console``, the console) draws.
+
+    Three queries (round players, events, users via select_related), whatever the number
+    of players or events.
+    """
+    players = round_players(round_)
+    records = round_log(round_)
+    state = round_state(round_, records, players)
+    effective = effective_records(records)
+    names = {p.key: p.name for p in players}
+    data = state.to_dict()
+    allowed = allowed_actions(state)
+    rows = []
+    for row in data["players"]:
+        row = dict(row)
+        row["name"] = names.get(row["id"], row["id"])
+        row["label"] = _status_label(row)
+        if for_console:
+            row["actions"] = sorted(allowed.players.get(row["id"], frozenset()))
+            reason = allowed.blocked.get(row["id"])
+            row["blocked"] = engine_message(reason) if reason else ""
+        rows.append(row)
+    data["players"] = rows
+    data["names"] = names
+    data["ranking"] = [dict(r, name=names.get(r["player"], r["player"])) for r in data["ranking"]]
+    for decision in data["decisions"]:
+        decision["names"] = [names.get(pid, pid) for pid in decision["candidates"]]
+    reading = clock_reading_ms(state, effective)
+    data["clock"]["reading_ms"] = reading
+    data["seq"] = len(records)
+    data["round"] = {
+        "id": round_.pk,
+        "name": round_.name,
+        "group": round_.group_name,
+        "status": round_.status,
+        "format": state.config.format,
+        "slots": state.config.slots,
+        "scoring": state.config.scoring.slug,
+    }
+    if for_console:
+        data["allowed"] = sorted(allowed.round)
+        last = records[-1] if records else None
+        data["log"] = [
+            {
+                "seq": r.seq,
+                "kind": r.kind,
+                "data": r.data,
+                "by": _who(r),
+                "at": timezone.localtime(r.at).strftime("%H:%M:%S"),
+                "in_effect": r in effective,
+            }
+            for r in records[-30:][::-1]
+        ]
+        data["last"] = {"by": _who(last), "kind": last.kind if last else ""}
+    return data
+
+
+def tournament_rounds(tournament_id: int) -> list[BuzzerRound]:
+    """The tournament's live rounds in running order (one query)."""
+    return list(BuzzerRound.objects.filter(tournament_id=tournament_id).order_by("position", "id"))
+
+
+def safe_payload(round_: BuzzerRound, *, for_console: bool = False) -> dict[str, Any]:
+    """``round_payload``, or an error payload when stored settings no longer replay.
+
+    A screen must never go blank at the venue because of one bad record; the message says
+    what to fix.
+    """
+    try:
+        return round_payload(round_, for_console=for_console)
+    except EngineError as error:
+        return {
+            "error": engine_message(error.code, error.params),
+            "seq": latest_seq(round_.pk),
+            "round": {"id": round_.pk, "name": round_.name, "group": round_.group_name},
+        }

@@ -1,0 +1,553 @@
+/* Live buzzer rounds: operator console (BuzzerConsole) and stage scoreboard (BuzzerBoard).
+ *
+ * Neither decides a rule. Both draw the JSON the server builds from the engine's replayed
+ * state; the console enables exactly the buttons the engine allows and sends each tap with
+ * the sequence number it has seen (a stale screen is refused) and a one-time key (a resent
+ * tap is recorded once). Updates arrive by server-sent events; EventSource reconnects by
+ * itself (the server ends each stream after ~40 s and after restarts), and a plain JSON poll
+ * takes over while the stream is down. No build step, no CDN.
+ */
+(function () {
+  "use strict";
+
+  var POINT_SCORINGS = { rentou: 1, updown: 1, "plus-minus": 1, board: 1, by: 1 };
+
+  function el(tag, attrs, children) {
+    var node = document.createElement(tag);
+    if (attrs) {
+      Object.keys(attrs).forEach(function (k) {
+        if (k === "text") node.textContent = attrs[k];
+        else if (k === "className") node.className = attrs[k];
+        else if (attrs[k] !== null && attrs[k] !== undefined && attrs[k] !== false) node.setAttribute(k, attrs[k]);
+      });
+    }
+    (children || []).forEach(function (c) { if (c) node.appendChild(c); });
+    return node;
+  }
+
+  function usesPoints(state) {
+    return !!POINT_SCORINGS[(state.round || {}).scoring];
+  }
+
+  function mainValue(state, p) {
+    return usesPoints(state) ? p.points : p.correct;
+  }
+
+  function fmtClock(ms) {
+    if (ms === null || ms === undefined) return "";
+    var neg = ms < 0;
+    var s = Math.ceil(Math.abs(ms) / 1000);
+    var text = Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
+    return neg ? "-" + text : text;
+  }
+
+  function questionText(state) {
+    if (state.phase === "over") return "終了（" + state.question + "問）";
+    var text = "第" + (state.question + 1) + "問";
+    if (state.question_limit) text += " / " + state.question_limit;
+    return text;
+  }
+
+  function uid() {
+    return Date.now().toString(36) + "-" + Math.random().toString(36).slice(2, 10) + "-" + Math.random().toString(36).slice(2, 10);
+  }
+
+  function csrfToken() {
+    var m = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
+    if (m) return decodeURIComponent(m[1]);
+    try {
+      return JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || "";
+    } catch (e) {
+      return "";
+    }
+  }
+
+  /* A clock reading that keeps ticking between server updates. */
+  function Clock() {
+    this.reading = null;
+    this.limit = null;
+    this.running = false;
+    this.at = 0;
+  }
+  Clock.prototype.set = function (c) {
+    this.limit = c ? c.limit_ms : null;
+    this.reading = c ? (c.reading_ms !== undefined ? c.reading_ms : c.elapsed_ms) : null;
+    this.running = !!(c && c.running);
+    this.expired = !!(c && c.expired);
+    this.at = performance.now();
+  };
+  Clock.prototype.remaining = function () {
+    if (this.limit === null || this.limit === undefined) return null;
+    var reading = this.reading || 0;
+    if (this.running) reading += performance.now() - this.at;
+    return this.limit - reading;
+  };
+
+  /* Subscribe to a round's state stream; fall back to polling while it is down. */
+  function Feed(streamUrl, stateUrl, onState, onConn) {
+    var self = this;
+    this.lastMessage = 0;
+    this.pollTimer = null;
+    this.onState = onState;
+    this.stateUrl = stateUrl;
+    this.onConn = onConn || function () {};
+    if (window.EventSource) {
+      this.source = new EventSource(streamUrl);
+      this.source.addEventListener("state", function (ev) {
+        self.lastMessage = Date.now();
+        self.onConn(true);
+        self.stopPoll();
+        try { onState(JSON.parse(ev.data)); } catch (e) { /* ignore a torn message */ }
+      });
+      this.source.onopen = function () { self.lastMessage = Date.now(); self.onConn(true); self.stopPoll(); };
+      this.source.onerror = function () { self.onConn(false); self.startPoll(); };
+    } else {
+      this.startPoll();
+    }
+    // Watchdog: a stream that is neither open nor delivering gets a poll alongside.
+    setInterval(function () {
+      if (!self.source || self.source.readyState !== 1) self.startPoll();
+    }, 3000);
+  }
+  Feed.prototype.startPoll = function () {
+    var self = this;
+    if (this.pollTimer) return;
+    this.pollTimer = setInterval(function () { self.poll(); }, 1000);
+    this.poll();
+  };
+  Feed.prototype.stopPoll = function () {
+    if (this.pollTimer) { clearInterval(this.pollTimer); this.pollTimer = null; }
+  };
+  Feed.prototype.poll = function () {
+    var self = this;
+    fetch(this.stateUrl, { headers: { Accept: "application/json" }, cache: "no-store", credentials: "same-origin" })
+      .then(function (r) { return r.json(); })
+      .then(function (data) { self.onState(data); })
+      .catch(function () { self.onConn(false); });
+  };
+
+  // ------------------------------------------------------------------ operator console
+
+  var KIND_LABELS = {
+    correct: "○", wrong: "×", thru: "スルー", undo: "取り消し", board: "ボード", written: "筆記",
+    clock_start: "時計開始", clock_stop: "時計停止", clock_expire: "時間切れ", tiebreak: "サドンデス結果"
+  };
+  var SIDE_LABELS = { win: "勝ち抜け側", loss: "失格側", both: "勝ち抜け・失格の両側" };
+
+  function BuzzerConsole(root, initial) {
+    this.root = root;
+    this.state = initial;
+    this.busy = false;
+    this.selected = null;
+    this.digitBuffer = "";
+    this.digitTimer = null;
+    this.boardMarks = {};
+    this.order = [];
+    this.clock = new Clock();
+    this.flashTimer = null;
+    this.expirePrompted = false;
+    this.bind();
+    this.render();
+    var self = this;
+    this.feed = new Feed(root.dataset.streamUrl, root.dataset.stateUrl, function (data) {
+      // The public stream says "something changed"; fetch the console view when it did.
+      if (self.busy) return;
+      if (data.seq !== self.state.seq) self.refresh();
+    });
+    setInterval(function () { self.tickClock(); }, 200);
+  }
+
+  BuzzerConsole.prototype.refresh = function () {
+    var self = this;
+    fetch(this.root.dataset.stateUrl, { headers: { Accept: "application/json" }, cache: "no-store", credentials: "same-origin" })
+      .then(function (r) { return r.json(); })
+      .then(function (data) { if (!self.busy && data.players) { self.state = data; self.render(); } })
+      .catch(function () {});
+  };
+
+  BuzzerConsole.prototype.flash = function (text, kind) {
+    var box = this.root.querySelector("#bz-flash");
+    box.textContent = text;
+    box.className = "bz-flash bz-flash-" + (kind || "info");
+    clearTimeout(this.flashTimer);
+    if (kind !== "error") {
+      this.flashTimer = setTimeout(function () { box.textContent = ""; box.className = "bz-flash"; }, 2500);
+    }
+  };
+
+  BuzzerConsole.prototype.send = function (kind, extra) {
+    var self = this;
+    if (this.busy) { this.flash("送信中です…", "info"); return; }
+    var allowed = this.allowedFor(kind, extra && extra.player);
+    if (!allowed.ok) { this.flash(allowed.reason, "error"); return; }
+    var form = new FormData();
+    form.append("kind", kind);
+    form.append("expected_seq", String(this.state.seq));
+    form.append("key", uid());
+    if (kind === "correct" || kind === "wrong" || kind === "thru" || kind === "board") {
+      form.append("question", String(this.state.question + 1));
+    }
+    Object.keys(extra || {}).forEach(function (k) {
+      var v = extra[k];
+      if (Array.isArray(v)) v.forEach(function (x) { form.append(k, x); });
+      else form.append(k, v);
+    });
+    this.busy = true;
+    this.root.classList.add("bz-busy");
+    var attempt = 0;
+    function go() {
+      attempt += 1;
+      fetch(self.root.dataset.tapUrl, {
+        method: "POST",
+        body: form,
+        credentials: "same-origin",
+        headers: { Accept: "application/json", "X-CSRFToken": csrfToken() }
+      })
+        .then(function (r) { return r.json().then(function (body) { return { status: r.status, body: body }; }); })
+        .then(function (res) {
+          self.busy = false;
+          self.root.classList.remove("bz-busy");
+          if (res.body && res.body.players) self.state = res.body;
+          if (res.body && res.body.ok) {
+            self.selected = null;
+            self.boardMarks = {};
+            self.order = [];
+            self.flash(res.body.duplicate ? "同じ操作はすでに記録済みです" : "記録: " + self.describe(kind, extra), "ok");
+          } else {
+            self.flash((res.body && res.body.error) || "記録できませんでした", "error");
+          }
+          self.render();
+        })
+        .catch(function () {
+          if (attempt < 4) { setTimeout(go, 300 * attempt); return; }  // same key: recorded once
+          self.busy = false;
+          self.root.classList.remove("bz-busy");
+          self.flash("通信できません。接続を確認してください（記録されていない可能性があります）", "error");
+          self.refresh();
+        });
+    }
+    go();
+  };
+
+  BuzzerConsole.prototype.describe = function (kind, extra) {
+    var label = KIND_LABELS[kind] || kind;
+    if (extra && extra.player) {
+      var p = this.state.players.filter(function (x) { return x.id === extra.player; })[0];
+      if (p) return p.seat + "番 " + p.name + " " + label;
+    }
+    return label;
+  };
+
+  BuzzerConsole.prototype.allowedFor = function (kind, player) {
+    var s = this.state;
+    if (s.error) return { ok: false, reason: s.error };
+    if (player) {
+      var p = s.players.filter(function (x) { return x.id === player; })[0];
+      if (!p) return { ok: false, reason: "その席はありません" };
+      if ((p.actions || []).indexOf(kind) < 0) return { ok: false, reason: p.blocked || "今はできません" };
+      return { ok: true };
+    }
+    if ((s.allowed || []).indexOf(kind) < 0) {
+      var reasons = { undo: "これ以上取り消せません（最初の状態です）", thru: "今はスルーできません" };
+      return { ok: false, reason: reasons[kind] || "今はできません" };
+    }
+    return { ok: true };
+  };
+
+  BuzzerConsole.prototype.bind = function () {
+    var self = this;
+    this.root.addEventListener("click", function (ev) {
+      var btn = ev.target.closest("button[data-kind]");
+      if (!btn || btn.disabled) return;
+      var kind = btn.dataset.kind;
+      if (btn.dataset.player) { self.send(kind, { player: btn.dataset.player }); return; }
+      if (kind === "board") {
+        self.send("board", { correct: Object.keys(self.boardMarks).filter(function (k) { return self.boardMarks[k]; }) });
+        return;
+      }
+      if (kind === "tiebreak") {
+        self.send("tiebreak", { side: btn.dataset.side, order: self.order.slice() });
+        return;
+      }
+      if (kind === "clock_expire") { self.send("clock_expire", { question_in_play: btn.dataset.inPlay }); return; }
+      self.send(kind, {});
+    });
+    this.root.addEventListener("change", function (ev) {
+      if (ev.target.matches("input[data-board]")) self.boardMarks[ev.target.dataset.board] = ev.target.checked;
+    });
+    this.root.querySelector("#bz-clock-expire").addEventListener("click", function () { self.showExpire(); });
+    document.addEventListener("keydown", function (ev) { self.onKey(ev); });
+  };
+
+  BuzzerConsole.prototype.onKey = function (ev) {
+    if (ev.target && ev.target.closest && ev.target.closest("input, textarea, select")) return;
+    if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    var key = ev.key;
+    var self = this;
+    if (/^[0-9]$/.test(key)) {
+      var seats = this.state.players.map(function (p) { return p.seat; });
+      var combined = Number(this.digitBuffer + key);
+      var seat;
+      if (this.digitBuffer && seats.indexOf(combined) >= 0) { seat = combined; this.digitBuffer = ""; }
+      else { seat = key === "0" ? 10 : Number(key); this.digitBuffer = key; }
+      clearTimeout(this.digitTimer);
+      this.digitTimer = setTimeout(function () { self.digitBuffer = ""; }, 800);
+      var p = this.state.players.filter(function (x) { return x.seat === seat; })[0];
+      if (p) { this.selected = p.id; this.render(); this.flash(p.seat + "番 " + p.name + " を選択（o=○ / x=×）", "info"); }
+      ev.preventDefault();
+      return;
+    }
+    var lower = key.toLowerCase();
+    if (lower === "o" || lower === "x") {
+      if (!this.selected) { this.flash("先に席番号のキーを押してください", "error"); return; }
+      this.send(lower === "o" ? "correct" : "wrong", { player: this.selected });
+      ev.preventDefault();
+    } else if (lower === "t") {
+      this.send("thru", {}); ev.preventDefault();
+    } else if (lower === "u" || key === "Backspace") {
+      this.send("undo", {}); ev.preventDefault();
+    } else if (lower === "s") {
+      if (this.state.clock && this.state.clock.limit_ms) {
+        this.send(this.state.clock.running ? "clock_stop" : "clock_start", {}); ev.preventDefault();
+      }
+    } else if (key === "Escape") {
+      this.selected = null; this.render();
+    }
+  };
+
+  BuzzerConsole.prototype.showExpire = function () {
+    var box = this.root.querySelector("#bz-decision");
+    box.hidden = false;
+    box.innerHTML = "";
+    box.appendChild(el("h2", { className: "h5", text: "時間切れ" }));
+    box.appendChild(el("p", { text: "時間切れの瞬間に読み上げ中だった問題は有効ですか？" }));
+    box.appendChild(el("div", { className: "d-flex gap-2 flex-wrap" }, [
+      el("button", { type: "button", className: "btn btn-danger btn-lg", "data-kind": "clock_expire", "data-in-play": "1", text: "読み上げ中の問題あり（その問題まで）" }),
+      el("button", { type: "button", className: "btn btn-outline-danger btn-lg", "data-kind": "clock_expire", "data-in-play": "0", text: "読み上げ中の問題なし（ここで終了）" })
+    ]));
+  };
+
+  BuzzerConsole.prototype.tickClock = function () {
+    var rem = this.clock.remaining();
+    var node = this.root.querySelector("#bz-clock");
+    if (rem === null) return;
+    node.textContent = fmtClock(Math.max(rem, 0));
+    node.classList.toggle("bz-clock-low", rem <= 30000);
+    if (rem <= 0 && this.clock.running && !this.expirePrompted) {
+      this.expirePrompted = true;
+      this.showExpire();
+      this.flash("時間切れです。読み上げ中の問題の扱いを選んでください", "error");
+    }
+  };
+
+  BuzzerConsole.prototype.render = function () {
+    var s = this.state;
+    var self = this;
+    if (s.error) { this.flash(s.error, "error"); return; }
+    this.root.querySelector("#bz-question").textContent = questionText(s);
+    // clock
+    var hasClock = s.clock && s.clock.limit_ms;
+    var clockBox = this.root.querySelector("#bz-clock-box");
+    clockBox.hidden = !hasClock;
+    this.clock.set(s.clock);
+    if (hasClock) {
+      var toggle = this.root.querySelector("#bz-clock-toggle");
+      var running = s.clock.running;
+      toggle.dataset.kind = running ? "clock_stop" : "clock_start";
+      toggle.textContent = running ? "時計 停止 (s)" : "時計 開始 (s)";
+      toggle.disabled = (s.allowed || []).indexOf(toggle.dataset.kind) < 0;
+      this.root.querySelector("#bz-clock-expire").disabled = (s.allowed || []).indexOf("clock_expire") < 0;
+      if (!running) this.expirePrompted = false;
+      this.tickClock();
+    }
+    // seats
+    var seats = this.root.querySelector("#bz-seats");
+    seats.innerHTML = "";
+    var board = (s.allowed || []).indexOf("board") >= 0;
+    s.players.forEach(function (p) {
+      var canC = (p.actions || []).indexOf("correct") >= 0;
+      var canW = (p.actions || []).indexOf("wrong") >= 0;
+      var badges = [];
+      if (p.label) badges.push(el("span", { className: "bz-badge bz-st-" + p.status + (p.resting ? " bz-st-resting" : ""), text: p.label }));
+      if (p.streak) badges.push(el("span", { className: "bz-badge bz-streak", text: "連答" }));
+      var card = el("div", {
+        className: "bz-seat bz-st-" + p.status + (p.resting ? " bz-st-resting" : "") + (self.selected === p.id ? " bz-selected" : ""),
+        "data-seat": p.seat
+      }, [
+        el("div", { className: "bz-seat-head" }, [
+          el("span", { className: "bz-seatno", text: String(p.seat) }),
+          el("span", { className: "bz-name", text: p.name })
+        ]),
+        el("div", { className: "bz-score" }, [
+          el("span", { className: "bz-main", text: String(mainValue(s, p)) + (usesPoints(s) ? "P" : "○") }),
+          el("span", { className: "bz-wrong", text: p.wrong + "×" })
+        ]),
+        el("div", { className: "bz-badges" }, badges),
+        el("div", { className: "bz-buttons" }, [
+          el("button", { type: "button", className: "btn bz-btn bz-btn-o", "data-kind": "correct", "data-player": p.id, disabled: !canC, "aria-label": p.seat + "番 ○", text: "○" }),
+          el("button", { type: "button", className: "btn bz-btn bz-btn-x", "data-kind": "wrong", "data-player": p.id, disabled: !canW, "aria-label": p.seat + "番 ×", text: "×" })
+        ]),
+        board && (p.actions || []).indexOf("board") >= 0
+          ? el("label", { className: "bz-boardmark" }, [el("input", { type: "checkbox", "data-board": p.id, checked: self.boardMarks[p.id] ? "checked" : null }), document.createTextNode(" ボード正解")])
+          : null,
+        (!canC && p.blocked) ? el("div", { className: "bz-blocked", text: p.blocked }) : null
+      ]);
+      seats.appendChild(card);
+    });
+    // footer buttons
+    var thru = this.root.querySelector("#bz-thru");
+    thru.disabled = (s.allowed || []).indexOf("thru") < 0;
+    this.root.querySelector("#bz-undo").disabled = (s.allowed || []).indexOf("undo") < 0;
+    var foot = this.root.querySelector(".bz-foot");
+    var boardBtn = foot.querySelector("#bz-board");
+    if (board && !boardBtn) {
+      boardBtn = el("button", { type: "button", id: "bz-board", className: "btn btn-primary bz-big", "data-kind": "board", text: "ボード結果を記録" });
+      foot.insertBefore(boardBtn, foot.firstChild);
+    } else if (!board && boardBtn) {
+      boardBtn.remove();
+    }
+    this.renderDecision();
+    this.renderLog();
+  };
+
+  BuzzerConsole.prototype.renderDecision = function () {
+    var s = this.state;
+    var box = this.root.querySelector("#bz-decision");
+    var pending = (s.decisions || []).filter(function (d) { return !d.resolved; });
+    if (s.phase !== "deciding" || !pending.length) {
+      if (!this.expirePrompted) { box.hidden = true; box.innerHTML = ""; }
+      return;
+    }
+    var self = this;
+    box.hidden = false;
+    box.innerHTML = "";
+    pending.forEach(function (d) {
+      var names = {};
+      d.candidates.forEach(function (pid, i) { names[pid] = d.names[i]; });
+      var section = el("div", { className: "bz-decision-one" });
+      section.appendChild(el("h2", { className: "h5", text: "サドンデス（" + (SIDE_LABELS[d.side] || d.side) + "）が必要です" }));
+      section.appendChild(el("p", { text: "対象: " + d.names.join("、") + " ／ 上位 " + d.places + " 人" + (d.out_places ? "・失格 " + d.out_places + " 人" : "") }));
+      var form = el("form", { method: "post", action: self.root.dataset.tiebreakUrl, className: "d-inline" }, [
+        el("input", { type: "hidden", name: "csrfmiddlewaretoken", value: csrfToken() }),
+        el("input", { type: "hidden", name: "side", value: d.side }),
+        el("button", { className: "btn btn-warning btn-lg", text: "サドンデスを開始（別画面）" })
+      ]);
+      section.appendChild(form);
+      section.appendChild(el("p", { className: "mt-2 mb-1 small", text: "または決着順（プレーオフ結果）を上から順にタップ:" }));
+      var picks = el("div", { className: "d-flex flex-wrap gap-2" });
+      d.candidates.forEach(function (pid) {
+        var idx = self.order.indexOf(pid);
+        var b = el("button", { type: "button", className: "btn " + (idx >= 0 ? "btn-dark" : "btn-outline-dark"), text: (idx >= 0 ? (idx + 1) + "位 " : "") + names[pid] });
+        b.addEventListener("click", function () {
+          var i = self.order.indexOf(pid);
+          if (i >= 0) self.order.splice(i, 1); else self.order.push(pid);
+          self.renderDecision();
+        });
+        picks.appendChild(b);
+      });
+      section.appendChild(picks);
+      var ready = d.candidates.every(function (pid) { return self.order.indexOf(pid) >= 0; });
+      section.appendChild(el("button", { type: "button", className: "btn btn-primary mt-2", "data-kind": "tiebreak", "data-side": d.side, disabled: !ready, text: "この順で確定" }));
+      box.appendChild(section);
+    });
+  };
+
+  BuzzerConsole.prototype.renderLog = function () {
+    var body = this.root.querySelector("#bz-log");
+    var names = this.state.names || {};
+    body.innerHTML = "";
+    (this.state.log || []).forEach(function (r) {
+      var what = KIND_LABELS[r.kind] || r.kind;
+      if (r.data && r.data.player) what = (names[r.data.player] || r.data.player) + " " + what;
+      body.appendChild(el("tr", { className: r.in_effect ? "" : "text-muted text-decoration-line-through" }, [
+        el("td", { text: String(r.seq) }), el("td", { text: what }), el("td", { text: r.by }), el("td", { text: r.at })
+      ]));
+    });
+  };
+
+  // ------------------------------------------------------------------- stage scoreboard
+
+  function BuzzerBoard(root, initial) {
+    this.root = root;
+    this.state = null;
+    this.clock = new Clock();
+    var self = this;
+    this.apply(initial);
+    this.feed = new Feed(root.dataset.streamUrl, root.dataset.stateUrl, function (data) { self.apply(data); }, function (up) {
+      root.querySelector("#bzb-conn").className = "bzb-conn " + (up ? "bzb-up" : "bzb-down");
+    });
+    setInterval(function () { self.tick(); }, 200);
+  }
+
+  BuzzerBoard.prototype.apply = function (data) {
+    if (!data) return;
+    if (this.state && data.seq === this.state.seq && !data.error && this.state.clock && data.clock &&
+        data.clock.running === this.state.clock.running) return;
+    var prev = this.state;
+    this.state = data;
+    this.render(prev);
+  };
+
+  BuzzerBoard.prototype.tick = function () {
+    var node = this.root.querySelector("#bzb-clock");
+    var rem = this.clock.remaining();
+    if (rem === null) { node.hidden = true; return; }
+    node.hidden = false;
+    node.textContent = fmtClock(Math.max(rem, 0));
+    node.classList.toggle("bzb-clock-low", rem <= 30000);
+    node.classList.toggle("bzb-clock-stopped", !this.clock.running);
+  };
+
+  BuzzerBoard.prototype.render = function (prev) {
+    var s = this.state;
+    var root = this.root;
+    if (s.error) { root.querySelector("#bzb-status").textContent = s.error; return; }
+    root.querySelector("#bzb-round").textContent = s.round.name;
+    root.querySelector("#bzb-group").textContent = s.round.group || "";
+    root.querySelector("#bzb-question").textContent = questionText(s);
+    this.clock.set(s.clock);
+    this.tick();
+    var before = {};
+    if (prev && prev.players) prev.players.forEach(function (p) { before[p.id] = p; });
+    var box = root.querySelector("#bzb-players");
+    var many = s.players.length > 16;
+    box.className = "bzb-players" + (many ? " bzb-many" : "");
+    box.style.setProperty("--cols", String(many ? Math.min(Math.ceil(Math.sqrt(s.players.length * 2.2)), 16) : Math.max(s.players.length, 4)));
+    box.innerHTML = "";
+    var points = usesPoints(s);
+    s.players.forEach(function (p) {
+      var old = before[p.id];
+      var changed = old && (old.correct !== p.correct || old.wrong !== p.wrong || old.points !== p.points || old.status !== p.status);
+      var cls = "bzb-card bzb-st-" + p.status + (p.resting ? " bzb-resting" : "") + (changed ? " bzb-bump" : "");
+      var status = p.label || "";
+      var children = [
+        el("div", { className: "bzb-seat", text: String(p.seat) }),
+        el("div", { className: "bzb-main", text: String(points ? p.points : p.correct) }),
+        el("div", { className: "bzb-unit", text: points ? "pts" : "○" }),
+        el("div", { className: "bzb-wrong", text: p.wrong ? "×" + p.wrong : "" }),
+        el("div", { className: "bzb-name", text: p.name }),
+        el("div", { className: "bzb-tags" }, [
+          p.streak ? el("span", { className: "bzb-streak", text: "連答" }) : null,
+          p.resting ? el("span", { className: "bzb-rest", text: "休" + p.rests }) : null
+        ]),
+        el("div", { className: "bzb-status", text: status })
+      ];
+      if (many) {
+        children = [
+          el("span", { className: "bzb-seat", text: String(p.seat) }),
+          el("span", { className: "bzb-name", text: p.name }),
+          el("span", { className: "bzb-status", text: status || (p.wrong ? "×" + p.wrong : "") })
+        ];
+      }
+      box.appendChild(el("div", { className: cls, "data-player": p.id }, children));
+    });
+    var foot = "";
+    if (s.phase === "deciding") foot = "サドンデス";
+    else if (s.phase === "over") foot = "勝ち抜け: " + s.winners.map(function (pid) { return s.names[pid] || pid; }).join("・");
+    else if (s.round.slots) foot = "勝ち抜け " + s.winners.length + " / " + s.round.slots;
+    root.querySelector("#bzb-status").textContent = foot;
+  };
+
+  window.BuzzerConsole = { start: function (root, initial) { return new BuzzerConsole(root, initial); } };
+  window.BuzzerBoard = { start: function (root, initial) { return new BuzzerBoard(root, initial); } };
+})();

@@ -1,0 +1,62 @@
+"""Rounds for the web-layer tests, built through the services like staff would."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from brackets.engine.buzzer import RoundConfig, Rule
+from brackets.models import BuzzerRound, PaperMarking, Tournament
+from brackets.services.buzzer import buzzer_round_create, paper_marking_upload
+
+
+def nomx(n: int = 5, m: int = 2, **kw: Any) -> RoundConfig:
+    """An n○m× round (L1 style)."""
+    kw.setdefault("slots", 2)
+    return RoundConfig(
+        scoring=Rule("nomx"),
+        win=Rule("correct-at-least", {"n": n}),
+        loss=Rule("wrong-at-least", {"n": m}),
+        **kw,
+    )
+
+
+def make_round(
+    tournament: Tournament,
+    players: int = 4,
+    config: RoundConfig | None = None,
+    name: str = "2R",
+    group: str = "A組",
+    by: Any = None,
+) -> BuzzerRound:
+    """A round with players 「選手1」… seated 1..n (keys s1..sn)."""
+    return buzzer_round_create(
+        tournament=tournament,
+        name=name,
+        group_name=group,
+        config=config or nomx(question_limit=35),
+        players=[{"name": f"選手{i}"} for i in range(1, players + 1)],
+        by=by,
+    )
+
+
+def make_matrix_buzzer_world(tournament: Tournament) -> dict[str, Any]:
+    """One round of each kind the role matrix walks (reused across rebuilds)."""
+    round_ = BuzzerRound.objects.filter(tournament=tournament, name="matrix", parent=None).first()
+    if round_ is None:
+        round_ = make_round(tournament, config=nomx(slots=1), name="matrix")
+    sub = BuzzerRound.objects.filter(tournament=tournament, parent=round_).first()
+    if sub is None:
+        sub = make_round(tournament, players=2, config=nomx(1, 1, slots=1), name="matrix-sd")
+        BuzzerRound.objects.filter(pk=sub.pk).update(parent=round_, side="win")
+        sub.refresh_from_db()
+    marking = PaperMarking.objects.filter(tournament=tournament).first()
+    if marking is None:
+        marking = paper_marking_upload(
+            tournament=tournament,
+            name="1R",
+            questions=3,
+            first_half=2,
+            content="名前,1,2,3\n甲,1,1,0\n乙,○,×,○\n".encode(),
+            filename="marks.csv",
+        )
+    return {"buzzer_round": round_, "buzzer_tiebreak": sub, "paper_marking": marking}

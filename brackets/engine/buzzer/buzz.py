@@ -145,6 +145,7 @@ def _award_set(w: Work, pid: str, scoring: Scoring) -> None:
     """A set is taken (M6): first to ``sets_to_win`` wins, else everyone starts afresh."""
     p = w.get(pid)
     w.put(dataclasses.replace(p, sets=p.sets + 1))
+    w.set_awarded = True
     assert w.config.sets_to_win is not None
     if p.sets + 1 >= w.config.sets_to_win:
         _admit_winners(w, [pid])
@@ -154,7 +155,6 @@ def _award_set(w: Work, pid: str, scoring: Scoring) -> None:
         w.put(dataclasses.replace(reset, status=ACTIVE))
     w.open_wrongs.clear()
     w.changed_status = True
-    w.set_awarded = True
 
 
 def _admit_winners(w: Work, candidates: Sequence[str]) -> None:

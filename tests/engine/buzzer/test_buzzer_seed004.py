@@ -502,3 +502,14 @@ def test_m1_paper_ranks_feed_the_2nd_round() -> None:
     assert ranks["e1"] == 1 and ranks["e60"] == 60
     groups = entrants(ABC_004, "2r", {}, ranks)
     assert sorted(sp.id for g in groups for sp in g) == sorted(f"e{i}" for i in range(1, 49))
+
+
+def test_m6_third_set_taken_by_two_lockouts_wins_the_final() -> None:
+    assert M6 is not None
+    ev = [Correct("p3")] * 14  # p3 takes two sets
+    ev += [Correct("p1"), Correct("p1")]
+    ev += [Wrong("p1"), Wrong("p2"), Thru()] * 2 + [Wrong("p1"), Wrong("p2")]
+    s = run(M6, 3, ev)
+    assert s.over and s.winners == ("p3",) and s.players["p3"].sets == 3
+    # p1 and p2: 0 sets; last set correct p1 2, p2 0 (locked players keep their count).
+    assert [r.player for r in ranking(s)] == ["p3", "p1", "p2"]

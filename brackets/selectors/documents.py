@@ -480,7 +480,13 @@ def final_ranking(tournament: Tournament) -> list[RankingRow]:
         for place, player in enumerate(sel.final_order(view), start=1):
             if player not in seen:
                 seen.add(player)
-                ranked.append((player, rnd.name, f"{place}位"))
+                if rnd.kind == "series":
+                    detail = "優勝" if place == 1 else "準優勝"
+                elif rnd.kind == "partner":
+                    detail = "勝ち" if place == 1 else "負け"
+                else:
+                    detail = f"{place}位"
+                ranked.append((player, rnd.name, detail))
     for rnd, view in reversed(played):
         if rnd.kind not in ("groups", "rule_select"):
             continue
@@ -499,4 +505,55 @@ def final_ranking(tournament: Tournament) -> list[RankingRow]:
         e = entrants.get(int(player))
         rows.append(RankingRow(place, int(player), e.name if e else "?",
                                e.card_name if e else "", round_name, detail))
+    return rows
+
+
+@dataclass(frozen=True)
+class ShuraRow:
+    """One entrant who owes 修羅 lots, and what was drawn (by whom, when, how)."""
+
+    number: int
+    name: str
+    card_name: str
+    reasons: str
+    lots_owed: int
+    genres: tuple[str, ...] | None
+    formats: tuple[str, ...]
+    method: str
+    by: str
+    at: str
+    error: str = ""
+
+
+def shura_records(tournament: Tournament) -> list[ShuraRow]:
+    """Entrants owing lots (H4) with the newest recorded draw of each."""
+    from django.utils import timezone
+
+    try:
+        from brackets.models import SpecialFact  # type: ignore[attr-defined]
+    except ImportError:
+        SpecialFact = None  # noqa: N806
+    facts: dict[int, Any] = {}
+    if SpecialFact is not None:
+        for fact in (SpecialFact.objects.filter(tournament=tournament, kind="shura_lots",
+                                                entrant__isnull=False)
+                     .select_related("by").order_by("id")):
+            facts[fact.entrant_id] = fact
+    rows = []
+    kind = first_round_restriction(tournament)
+    for number, entrant in enumerate(
+            Entrant.objects.filter(tournament=tournament).order_by("id"), start=1):
+        _mode, owed, reasons, error = _restriction(kind, entrant, None)
+        fact = facts.get(entrant.id)
+        if not owed and not error and fact is None:
+            continue
+        data = fact.data if fact is not None else {}
+        rows.append(ShuraRow(
+            number, entrant.name, entrant.card_name, "・".join(dict.fromkeys(reasons)), owed,
+            tuple(data.get("genres", ())) if fact is not None else None,
+            tuple(data.get("formats", ())),
+            {"app": "アプリ抽選", "physical": "くじ（記録）"}.get(data.get("method", ""), ""),
+            fact.by.get_username() if fact is not None and fact.by else "",
+            timezone.localtime(fact.at).strftime("%m/%d %H:%M") if fact is not None else "",
+            error))
     return rows

@@ -1,0 +1,233 @@
+"""The bracket chart for the wall (A3 landscape): rounds as columns, groups as boxes,
+advancers' paths drawn from their row in one round to their row in the next.
+
+The final and the third-place match share the last column. A path is drawn for a player who
+sits as a player of the later box (contenders only in partner matches: a partner picked from
+eliminated players did not advance). Sizes adapt to the field: rows shrink down to a
+readable minimum, and a field too large for one sheet continues on further sheets (a path is
+drawn when both of its ends are on the same sheet).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from reportlab.lib import colors
+from reportlab.lib.units import mm
+from reportlab.platypus import Flowable, PageBreak
+
+from brackets.models import Role, Tournament
+from brackets.printing.base import PAGE_A3_LANDSCAPE, PdfDocument, register_fonts, truncate
+from brackets.printing.registry import Choice, DocumentError, register
+from brackets.selectors.documents import RoundDoc, round_choices, round_document
+
+MAX_ROW = 6 * mm
+MIN_ROW = 2.9 * mm
+BOX_GAP_ROWS = 0.6
+ADVANCED = colors.Color(0.86, 0.94, 0.86)
+PATH = colors.Color(0.15, 0.45, 0.15)
+
+
+@dataclass
+class Box:
+    title: str
+    rows: list[tuple[str, str, str, bool, int | None, bool]]  # (mark, name, score, adv, id, player)
+    column: int
+    y_top: float = 0.0
+    page: int = 0
+
+
+@dataclass
+class Column:
+    title: str
+    boxes: list[Box] = field(default_factory=list)
+
+
+def _box_rows(doc: RoundDoc, index: int) -> list[Box]:
+    boxes = []
+    for group in doc.groups:
+        if doc.kind == "series" and group.game > 1:
+            continue
+        rows = []
+        if doc.kind in ("partner", "series"):
+            # Contenders first (seats 1 and 4), then their partners: placements of one
+            # game say little about a pair match.
+            ordered = sorted((s for s in group.seats if not s.is_dummy),
+                             key=lambda s: (s.number not in (1, 4), s.number))
+        elif group.has_result:
+            ordered = group.placed()
+        else:
+            ordered = [s for s in group.seats if not s.is_dummy]
+        for seat in ordered:
+            contender = doc.kind not in ("partner", "series") or seat.number in (1, 4)
+            mark = (f"{seat.place}" if seat.place and group.has_result
+                    and doc.kind not in ("partner", "series") else f"{seat.number}")
+            name = seat.name if contender else f"（P）{seat.name}"
+            rows.append((mark, name, seat.score if doc.kind != "series" else "",
+                         bool(seat.advanced), seat.entrant_id, contender))
+        title = f"{group.label}組" if doc.kind in ("groups", "rule_select", "ranked_final") \
+            else doc.name
+        if group.rule:
+            title += f"（{group.rule}）"
+        boxes.append(Box(title, rows, index))
+    return boxes
+
+
+def chart_columns(docs: list[RoundDoc]) -> list[Column]:
+    columns: list[Column] = []
+    finals = [d for d in docs if d.kind in ("series", "partner")]
+    for doc in docs:
+        if doc in finals:
+            continue
+        columns.append(Column(doc.name, _box_rows(doc, len(columns))))
+    if finals:
+        column = Column("・".join(d.name for d in sorted(finals, key=lambda d: d.kind != "series")))
+        for doc in sorted(finals, key=lambda d: d.kind != "series"):
+            column.boxes += _box_rows(doc, len(columns))
+        columns.append(column)
+    return columns
+
+
+class ChartPage(Flowable):
+    """One sheet of the chart: draws the given boxes and the paths between them."""
+
+    def __init__(self, columns: list[Column], page: int, row_h: float, title: str) -> None:
+        super().__init__()
+        self.columns = columns
+        self.page = page
+        self.row_h = row_h
+        self.title = title
+
+    def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
+        self.width, self.height = avail_width, avail_height
+        return avail_width, avail_height
+
+    def draw(self) -> None:
+        c = self.canv
+        font = register_fonts()
+        n = len(self.columns)
+        gap = 10 * mm
+        col_w = (self.width - gap * (n - 1)) / max(n, 1)
+        size = max(5.5, min(10.0, self.row_h / mm * 2.0))
+        positions: dict[tuple[int, int], tuple[float, float, float]] = {}
+        for i, column in enumerate(self.columns):
+            x = i * (col_w + gap)
+            c.setFillColor(colors.black)
+            c.setFont(font, 11)
+            c.drawCentredString(x + col_w / 2, self.height - 5 * mm, column.title)
+            for box in column.boxes:
+                if box.page != self.page:
+                    continue
+                top = box.y_top
+                height = self.row_h * (len(box.rows) + 1)
+                c.setStrokeColor(colors.black)
+                c.setLineWidth(0.6)
+                c.setFillColor(colors.Color(0.9, 0.9, 0.9))
+                c.rect(x, top - self.row_h, col_w, self.row_h, stroke=1, fill=1)
+                c.setFillColor(colors.black)
+                c.setFont(font, size)
+                c.drawString(x + 1.5 * mm, top - self.row_h + self.row_h * 0.28, box.title)
+                for r, (mark, name, score, advanced, entrant_id, player) in enumerate(box.rows):
+                    y = top - self.row_h * (r + 2)
+                    if advanced:
+                        c.setFillColor(ADVANCED)
+                        c.rect(x, y, col_w, self.row_h, stroke=0, fill=1)
+                    c.setFillColor(colors.black)
+                    c.setFont(font, size)
+                    base = y + self.row_h * 0.28
+                    c.drawString(x + 1.2 * mm, base, mark)
+                    score_w = c.stringWidth(score, font, size) if score else 0
+                    c.drawString(x + 1.2 * mm + size * 1.3, base,
+                                 truncate(name, col_w - size * 1.3 - score_w - 4 * mm, size))
+                    if score:
+                        c.drawRightString(x + col_w - 1.2 * mm, base, score)
+                    if entrant_id is not None and player:
+                        positions[(i, entrant_id)] = (x, x + col_w, y + self.row_h / 2)
+                c.setStrokeColor(colors.black)
+                c.rect(x, top - height, col_w, height, stroke=1, fill=0)
+        c.setStrokeColor(PATH)
+        c.setLineWidth(0.9)
+        for i in range(n - 1):
+            for (col, entrant_id), (_x0, x1, y0) in positions.items():
+                if col != i:
+                    continue
+                target = positions.get((i + 1, entrant_id))
+                if target is None:
+                    continue
+                x2, _x3, y2 = target
+                mid = (x1 + x2) / 2
+                path = c.beginPath()
+                path.moveTo(x1, y0)
+                path.lineTo(mid, y0)
+                path.lineTo(mid, y2)
+                path.lineTo(x2, y2)
+                c.drawPath(path, stroke=1, fill=0)
+
+
+def layout(columns: list[Column], height: float) -> tuple[int, float]:
+    """Assign boxes to pages and heights; returns (page count, row height)."""
+    usable = height - 10 * mm
+
+    def rows_of(column: Column) -> float:
+        return sum(len(b.rows) + 1 + BOX_GAP_ROWS for b in column.boxes)
+
+    biggest = max((rows_of(c) for c in columns), default=1)
+    row_h = max(MIN_ROW, min(MAX_ROW, usable / max(biggest, 1)))
+    per_page = usable / row_h
+    pages = 1
+    for column in columns:
+        chunks: list[list[Box]] = [[]]
+        used = 0.0
+        for box in column.boxes:
+            need = len(box.rows) + 1 + BOX_GAP_ROWS
+            if used + need > per_page and chunks[-1]:
+                chunks.append([])
+                used = 0.0
+            chunks[-1].append(box)
+            used += need
+        pages = max(pages, len(chunks))
+        for page, chunk in enumerate(chunks):
+            total = sum(len(b.rows) + 1 for b in chunk) * row_h
+            spare = (usable - total) / max(len(chunk), 1)
+            y = usable - spare / 2
+            for box in chunk:
+                box.page = page
+                box.y_top = y
+                y -= (len(box.rows) + 1) * row_h + spare
+    return pages, row_h
+
+
+@register
+class BracketChart(PdfDocument):
+    """トーナメント表（壁貼り、A3横）."""
+
+    slug = "bracket-chart"
+    title = "トーナメント表（A3横）"
+    role = Role.BRACKET
+    category = "回戦"
+    description = "回戦を列、組を箱に、勝ち抜けた選手の道筋を線で（A3横）"
+    pagesize = PAGE_A3_LANDSCAPE
+    margin_top_mm = 16
+    margin_bottom_mm = 10
+
+    def choices(self, tournament: Tournament) -> list[Choice]:
+        return [Choice(self.title, {})] if round_choices(tournament) else []
+
+    def get_data(self, tournament: Tournament, **options: Any) -> list[RoundDoc]:
+        docs = [round_document(tournament, n) for n, _name in round_choices(tournament)]
+        docs = [d for d in docs if d.drawn]
+        if not docs:
+            raise DocumentError("まだ組分けの抽選をした回戦がありません。")
+        return docs
+
+    def get_story(self, data: list[RoundDoc], *, tournament: Tournament, **options: Any
+                  ) -> list[Flowable]:
+        columns = chart_columns(data)
+        pages, row_h = layout(columns, self.frame_height)
+        story: list[Flowable] = []
+        for page in range(pages):
+            if story:
+                story.append(PageBreak())
+            story.append(ChartPage(columns, page, row_h, tournament.name))
+        return story

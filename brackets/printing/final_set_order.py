@@ -1,0 +1,86 @@
+"""The final's set-order sheet (K10): per game, the order in which the four sets are asked.
+
+The question order (単純 / 交互) is the finalists' recorded decision; the engine's
+``set_order`` gives the seats per game (odd games the base order, even games reversed), so
+the sheet and the app can never disagree. Contenders sit at サテ 1 and 4, partners at 2 and 3.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reportlab.lib import colors
+from reportlab.lib.units import mm
+from reportlab.platypus import Flowable, KeepTogether, Spacer, Table, TableStyle
+
+from brackets.models import Tournament
+from brackets.printing._rounds import RoundPdf, p
+from brackets.printing.base import table_style
+from brackets.printing.registry import DocumentError, register
+from brackets.selectors.documents import RoundDoc
+
+ORDER_LABELS = {"simple": "単純", "alternating": "交互"}
+GREY = colors.Color(0.92, 0.92, 0.92)
+
+
+@register
+class FinalSetOrder(RoundPdf):
+    """決勝 出題順シート: one block per game."""
+
+    slug = "final-set-order"
+    title = "出題順シート"
+    description = "試合ごとの出題順（サテ順）と各セットの記入欄"
+    kinds = ("series",)
+
+    def get_data(self, tournament: Tournament, **options: Any) -> tuple[RoundDoc, str]:
+        from brackets.models import Round, SpecialFact
+
+        data = super().get_data(tournament, **options)
+        rnd = Round.objects.get(tournament=tournament, number=data.number)
+        setup = (SpecialFact.objects.filter(tournament=tournament, round=rnd,
+                                            kind="final_setup").order_by("-id").first())
+        if setup is None:
+            raise DocumentError("ダイスの結果と出題順序（単純／交互）がまだ記録されていません。")
+        return data, str(setup.data.get("question_order", "simple"))
+
+    def get_story(self, data: tuple[RoundDoc, str], *, tournament: Tournament,
+                  **options: Any) -> list[Flowable]:
+        from brackets.engine.special import set_order
+
+        doc, question_order = data
+        width = self.frame_width
+        story: list[Flowable] = [
+            p(f"{doc.name}　出題順シート", "title"),
+            p(f"出題順序：{ORDER_LABELS.get(question_order, question_order)}"
+              "　（サテ1・4が対戦者、2・3がパートナー。同じペアの2セットはジャンルも形式群も別にする）",
+              "small"),
+            Spacer(0, 3 * mm),
+        ]
+        widths_mm = [12, 14, 56, 20, 30, 30, 20]
+        scale = width / (sum(widths_mm) * mm)
+        for group in doc.groups:
+            seats = {s.number: s for s in group.seats}
+            rows: list[list[Any]] = [[p(h, "cell_center") for h in
+                                      ["順", "サテ", "選手", "役割", "ジャンル", "出題形式", "難易度"]]]
+            commands: list[tuple[Any, ...]] = [("ALIGN", (0, 1), (1, -1), "CENTER"),
+                                               ("FONTSIZE", (0, 1), (1, -1), 13)]
+            for order, seat_no in enumerate(set_order(question_order, group.game), start=1):  # type: ignore[arg-type]
+                seat = seats.get(seat_no)
+                role = "対戦者" if seat_no in (1, 4) else "パートナー"
+                sel = seat.selection if seat is not None and seat.selection else ("", "", "")
+                rows.append([str(order), str(seat_no),
+                             p(f"{seat.name}（{seat.card_name}）" if seat else "", "cell"),
+                             p(role, "cell_small"), p(sel[0], "cell_small"),
+                             p(sel[1], "cell_small"), p(sel[2], "cell_small")])
+                if seat_no in (1, 4):
+                    commands.append(("BACKGROUND", (3, order), (3, order), GREY))
+            table = Table(rows, colWidths=[w * mm * scale for w in widths_mm],
+                          rowHeights=[7 * mm] + [13 * mm] * 4)
+            table.setStyle(TableStyle(table_style(*commands)))
+            winner = Table([[p("この試合の勝者", "cell_small"), "", p("確認者", "cell_small"), ""]],
+                           colWidths=[30 * mm, 70 * mm, 18 * mm, width - 118 * mm],
+                           rowHeights=[11 * mm])
+            winner.setStyle(TableStyle(table_style(header=False)))
+            story.append(KeepTogether([p(f"第{group.game}試合", "heading"), table,
+                                       Spacer(0, 2 * mm), winner, Spacer(0, 5 * mm)]))
+        return story

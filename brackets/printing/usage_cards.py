@@ -1,0 +1,168 @@
+"""Per-player usage cards: the sets a player has played, and what they may still use.
+
+One card per player of a round (four per A4), for the player to keep at the cabinet: every
+earlier set (unrecorded ones marked), the genres and formats used, and what remains under
+their restriction (BOMBER: unused genres and format units, 修羅 lots removed; PINPOINT: the
+pairs they may not repeat; FREE: no restriction). The engine decides what counts as "the
+same format" for this player (高火力 group or 低火力 single format).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from reportlab.lib import colors
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import Flowable
+
+from brackets.models import Role, Round, Tournament
+from brackets.printing._forms import FORM_H_MM, FORM_W_MM, form_frame, paragraph
+from brackets.printing.base import PdfDocument, card_sheets, register_fonts, truncate
+from brackets.printing.registry import Choice, DocumentError, Option, register
+from brackets.selectors.documents import COUNTING_LABELS, MODE_LABELS, round_choices
+
+
+@dataclass(frozen=True)
+class UsageCard:
+    name: str
+    card_name: str
+    group: str
+    mode: str
+    history: list[tuple[str, str, str, str, str, bool]] = field(default_factory=list)
+    used: list[tuple[str, str]] = field(default_factory=list)  # (heading, text)
+    remaining: list[tuple[str, str]] = field(default_factory=list)
+
+
+def usage_cards(tournament: Tournament, number: int) -> tuple[str, list[UsageCard]]:
+    """Cards for every player seated in round ``number``, history before that round."""
+    from brackets import engine_adapter as ea
+    from brackets.engine.restrictions import Mode, unit_of, units_of
+    from brackets.models import Group
+    from brackets.selectors import rounds as sel
+
+    rnd = Round.objects.filter(tournament=tournament, number=number).first()
+    if rnd is None:
+        raise DocumentError("その回戦はありません。")
+    groups = list(Group.objects.filter(round=rnd).order_by("number"))
+    seats = sel.current_seats([g.id for g in groups])
+    players = [(g.label, s.entrant) for g in groups for s in seats.get(g.id, []) if s.entrant_id]
+    if not players:
+        raise DocumentError(f"{rnd.name}はまだ組分けの抽選をしていません。")
+    seen: set[int] = set()
+    players = [(label, e) for label, e in players if not (e.id in seen or seen.add(e.id))]
+    catalog = ea.catalog_for(tournament.version_id)
+    ids = [e.id for _label, e in players]
+    history = sel.selection_history(tournament, ids, before_round=number)
+    lots = sel.lots_of(tournament, ids)
+    restriction = str(rnd.spec.get("restriction", "basic"))
+    cards = []
+    for label, entrant in players:
+        rules = ea.player_rules(restriction, ea.rules_input_from_entrant(entrant,
+                                                                         lots.get(entrant.id)))
+        mode = MODE_LABELS[str(rules.mode)]
+        if rules.mode is not Mode.FREE:
+            mode = COUNTING_LABELS[str(rules.counting)] + mode
+        rows = history.get(entrant.id, [])
+        counted = [h for h in rows if h.window is not None and h.recorded]
+        hist = [(h.round_name, h.group_label, h.selection.genre, h.selection.format,
+                 h.selection.difficulty, h in counted) for h in rows]
+        used_genres = list(dict.fromkeys(h.selection.genre for h in counted))
+        used_units = list(dict.fromkeys(unit_of(catalog, h.selection.format, rules)
+                                        for h in counted))
+        used: list[tuple[str, str]] = []
+        remaining: list[tuple[str, str]] = []
+        lot_text = "・".join(sorted(rules.lot_genres | rules.lot_formats))
+        if rules.mode is Mode.BOMBER:
+            used = [("使用済みジャンル", "・".join(used_genres) or "なし"),
+                    ("使用済み形式", "・".join(used_units) or "なし")]
+            genres = [g for g in catalog.genre_names
+                      if g not in used_genres and g not in rules.lot_genres]
+            units = [u for u in units_of(catalog, rules)
+                     if u not in used_units and u not in rules.lot_formats]
+            remaining = [("残りジャンル", "・".join(genres) or "なし（ノンジャンルを使用）"),
+                         ("残り形式", "・".join(units) or "なし（ランダムを使用）")]
+        elif rules.mode is Mode.PINPOINT:
+            pairs = list(dict.fromkeys(
+                f"{h.selection.genre}×{unit_of(catalog, h.selection.format, rules)}"
+                for h in counted))
+            used = [("使用済みの組み合わせ（同じ組み合わせは不可）", "・".join(pairs) or "なし")]
+        else:
+            used = [("制限", "なし（フリー）")]
+        if lot_text:
+            remaining.append(("修羅くじ（大会中使用不可）", lot_text))
+        cards.append(UsageCard(entrant.name, entrant.card_name, label, mode, hist, used,
+                               remaining))
+    return rnd.name, cards
+
+
+@register
+class UsageCards(PdfDocument):
+    """使用履歴カード: one per player of the round, four per A4."""
+
+    slug = "usage-cards"
+    title = "使用履歴カード"
+    role = Role.BRACKET
+    category = "回戦"
+    description = "選手ごとの使用済みジャンル・形式と残り（A4に4枚）"
+    options = {"round": Option("回戦")}
+
+    def choices(self, tournament: Tournament) -> list[Choice]:
+        return [Choice(name, {"round": n}) for n, name in
+                round_choices(tournament, "groups", "rule_select", "ranked_final") if n > 1]
+
+    def get_data(self, tournament: Tournament, **options: Any) -> tuple[str, list[UsageCard]]:
+        return usage_cards(tournament, options["round"])
+
+    def label(self, tournament: Tournament, **options: Any) -> str:
+        return self.title
+
+    def get_story(self, data: tuple[str, list[UsageCard]], *, tournament: Tournament,
+                  **options: Any) -> list[Flowable]:
+        round_name, cards = data
+        font = register_fonts()
+
+        def draw(canvas: Canvas, card: UsageCard, w: float, h: float) -> None:
+            pad = 6 * mm
+            inner = w - 2 * pad
+            y = form_frame(canvas, w, h, f"{card.name}（{card.card_name}）",
+                           f"{tournament.name}　{round_name} {card.group}組　使用履歴カード")
+            canvas.setFont(font, 9)
+            canvas.drawString(pad, y - 2 * mm, f"制限：{card.mode}")
+            y -= 8 * mm
+            cols = [0, 16, 26, 50, 72]
+            canvas.setFont(font, 7.5)
+            for x, head in zip(cols, ["回戦", "組", "ジャンル", "形式", "難易度"], strict=True):
+                canvas.drawString(pad + x * mm, y, head)
+            canvas.setLineWidth(0.4)
+            canvas.line(pad, y - 1.5 * mm, w - pad, y - 1.5 * mm)
+            y -= 5 * mm
+            unrecorded = False
+            for rname, glabel, genre, fmt, diff, counted in card.history[-8:]:
+                canvas.setFont(font, 8)
+                canvas.setFillColor(colors.black if counted else colors.Color(0.45, 0.45, 0.45))
+                values = [rname + ("＊" if not counted else ""), glabel, genre, fmt, diff]
+                limits = [15, 9, 23, 21, 15]
+                for x, value, lim in zip(cols, values, limits, strict=True):
+                    canvas.drawString(pad + x * mm, y, truncate(value, lim * mm, 8))
+                unrecorded = unrecorded or not counted
+                y -= 4.6 * mm
+            canvas.setFillColor(colors.black)
+            if unrecorded:
+                canvas.setFont(font, 6.5)
+                canvas.drawString(pad, y + 1 * mm, "＊ 使用履歴に残らない出題（数えない）")
+                y -= 3 * mm
+            if not card.history:
+                canvas.setFont(font, 8)
+                canvas.drawString(pad, y, "まだ出題の記録はありません")
+                y -= 4.6 * mm
+            y -= 2 * mm
+            for heading, text in card.used + card.remaining:
+                canvas.setFont(font, 8)
+                canvas.drawString(pad, y, heading)
+                y = paragraph(canvas, pad + 3 * mm, y - 4 * mm, inner - 3 * mm, text, size=9)
+                y -= 1.5 * mm
+
+        return card_sheets(cards, columns=2, rows=2, card_w_mm=FORM_W_MM, card_h_mm=FORM_H_MM,
+                           draw_card=draw)

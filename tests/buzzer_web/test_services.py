@@ -1,0 +1,226 @@
+"""The tap log: append, undo as an event, stale screens refused, double taps recorded once."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from brackets.engine.buzzer import RoundConfig, Rule
+from brackets.models import BuzzerEvent, BuzzerRound, PaperMarking, Tournament
+from brackets.selectors.buzzer import latest_seq, round_payload, round_state
+from brackets.services.buzzer import (
+    BuzzerRefused,
+    buzzer_event_append,
+    buzzer_round_create,
+    buzzer_undo,
+    paper_marking_upload,
+    paper_sheet_parse,
+)
+from tests.buzzer_web.factories import make_round, nomx
+
+pytestmark = pytest.mark.django_db
+
+
+def tap(round_: BuzzerRound, kind: str, player: str | None = None, **kw: Any) -> Any:
+    data: dict[str, Any] = {"kind": kind}
+    if player:
+        data["player"] = player
+    data.update(kw.pop("data", {}))
+    return buzzer_event_append(
+        round=round_, data=data, expected_seq=kw.pop("seq", latest_seq(round_.pk)), **kw
+    )
+
+
+def test_append_records_the_tap_with_who_and_when(tournament: Tournament, cast: dict[str, Any]) -> None:
+    round_ = make_round(tournament)
+    appended = tap(round_, "correct", "s1", by=cast["bracket"])
+    record = BuzzerEvent.objects.get(round=round_)
+    assert record.seq == 1
+    assert record.kind == "correct"
+    assert record.data["player"] == "s1"
+    assert record.data["question"] == 1
+    assert record.by == cast["bracket"]
+    assert record.at is not None
+    assert appended.state.players["s1"].correct == 1
+    assert round_state(round_).question == 1
+    round_.refresh_from_db()
+    assert round_.status == BuzzerRound.Status.LIVE
+
+
+def test_undo_is_an_event_and_steps_back_one_tap_per_undo(tournament: Tournament) -> None:
+    round_ = make_round(tournament)
+    tap(round_, "correct", "s1")
+    tap(round_, "wrong", "s2")
+    tap(round_, "thru")
+    before_thru = round_state(round_).previous
+    buzzer_undo(round=round_, expected_seq=3)
+    assert round_state(round_) == before_thru
+    buzzer_undo(round=round_, expected_seq=4)
+    buzzer_undo(round=round_, expected_seq=5)
+    state = round_state(round_)
+    assert state.question == 0 and state.players["s1"].correct == 0
+    # Nothing was deleted: three taps and three undos are in the log.
+    assert list(BuzzerEvent.objects.filter(round=round_).values_list("kind", flat=True)) == [
+        "correct", "wrong", "thru", "undo", "undo", "undo",
+    ]
+
+
+def test_undo_past_the_start_is_refused_and_stores_nothing(tournament: Tournament) -> None:
+    round_ = make_round(tournament)
+    with pytest.raises(BuzzerRefused) as refused:
+        buzzer_undo(round=round_, expected_seq=0)
+    assert "取り消せません" in refused.value.message
+    assert not BuzzerEvent.objects.filter(round=round_).exists()
+
+
+def test_a_stale_screen_is_refused_with_a_message(tournament: Tournament) -> None:
+    round_ = make_round(tournament)
+    tap(round_, "correct", "s1", seq=0)
+    # A second operator still showing the empty round taps × for seat 2.
+    with pytest.raises(BuzzerRefused) as refused:
+        tap(round_, "wrong", "s2", seq=0)
+    assert refused.value.code == "stale"
+    assert "別の端末" in refused.value.message
+    assert refused.value.seq == 1
+    assert BuzzerEvent.objects.filter(round=round_).count() == 1
+
+
+def test_a_double_tap_with_the_same_key_records_once(tournament: Tournament) -> None:
+    round_ = make_round(tournament)
+    first = tap(round_, "correct", "s3", seq=0, idempotency_key="tap-abc")
+    again = tap(round_, "correct", "s3", seq=0, idempotency_key="tap-abc")
+    assert not first.duplicate and again.duplicate
+    assert again.record.pk == first.record.pk
+    assert BuzzerEvent.objects.filter(round=round_).count() == 1
+    assert round_state(round_).players["s3"].correct == 1
+
+
+def test_an_out_player_is_refused_and_nothing_is_stored(tournament: Tournament) -> None:
+    round_ = make_round(tournament, config=nomx(5, 2, slots=2))
+    tap(round_, "wrong", "s2")
+    tap(round_, "thru")
+    tap(round_, "wrong", "s2")  # second × : out (5○2×)
+    assert round_state(round_).players["s2"].status == "out"
+    count = BuzzerEvent.objects.filter(round=round_).count()
+    for kind in ("correct", "wrong"):
+        with pytest.raises(BuzzerRefused) as refused:
+            tap(round_, kind, "s2")
+        assert refused.value.message == "この人はすでに失格です。"
+    assert BuzzerEvent.objects.filter(round=round_).count() == count
+
+
+def test_a_resting_player_is_refused_and_nothing_is_stored(tournament: Tournament) -> None:
+    config = RoundConfig(
+        scoring=Rule("rest-n"),
+        win=Rule("correct-at-least", {"n": 7}),
+        lockout=Rule("misses-at-least", {"n": 3}),
+        slots=1,
+        question_limit=35,
+    )
+    round_ = make_round(tournament, config=config)
+    tap(round_, "wrong", "s1")  # 1st wrong: rests one question
+    tap(round_, "thru")
+    assert round_state(round_).players["s1"].resting
+    with pytest.raises(BuzzerRefused) as refused:
+        tap(round_, "correct", "s1")
+    assert refused.value.message == "この人は休み中です。"
+    assert BuzzerEvent.objects.filter(round=round_).count() == 2
+
+
+def test_a_second_correct_on_one_question_is_refused(tournament: Tournament) -> None:
+    round_ = make_round(tournament)
+    tap(round_, "correct", "s1", data={"question": 1})
+    with pytest.raises(BuzzerRefused) as refused:
+        tap(round_, "correct", "s2", data={"question": 1})
+    assert "正解者" in refused.value.message or "終わって" in refused.value.message
+    assert BuzzerEvent.objects.filter(round=round_).count() == 1
+
+
+def test_an_unknown_seat_is_refused(tournament: Tournament) -> None:
+    round_ = make_round(tournament)
+    with pytest.raises(BuzzerRefused) as refused:
+        tap(round_, "correct", "s99")
+    assert refused.value.message == "このラウンドにいない席です。"
+
+
+def test_round_creation_checks_seats_with_the_engine(tournament: Tournament) -> None:
+    with pytest.raises(BuzzerRefused):
+        buzzer_round_create(
+            tournament=tournament,
+            name="x",
+            config=nomx(),
+            players=[{"name": "甲", "seat": 1}, {"name": "乙", "seat": 1}],
+        )
+    assert not BuzzerRound.objects.filter(name="x").exists()
+
+
+def test_the_round_finishes_when_the_engine_says_so(tournament: Tournament) -> None:
+    round_ = make_round(tournament, players=3, config=nomx(1, 1, slots=1))
+    tap(round_, "correct", "s1")
+    round_.refresh_from_db()
+    assert round_.status == BuzzerRound.Status.FINISHED
+    with pytest.raises(BuzzerRefused) as refused:
+        tap(round_, "thru")
+    assert refused.value.message == "このラウンドは終了しています。"
+
+
+def test_payload_names_and_labels(tournament: Tournament) -> None:
+    round_ = make_round(tournament, players=3, config=nomx(1, 2, slots=2))
+    tap(round_, "correct", "s2")
+    data = round_payload(round_, for_console=True)
+    by_id = {p["id"]: p for p in data["players"]}
+    assert by_id["s2"]["name"] == "選手2"
+    assert by_id["s2"]["label"] == "1抜け"
+    assert by_id["s2"]["actions"] == []
+    assert by_id["s2"]["blocked"] == "この人はすでに勝ち抜けています。"
+    assert by_id["s1"]["actions"] == ["correct", "wrong"]
+    assert "undo" in data["allowed"] and "thru" in data["allowed"]
+    assert data["seq"] == 1 and data["question"] == 1
+
+
+# ----------------------------------------------------------------------------- paper
+
+
+def test_paper_sheet_accepts_circles_and_ones() -> None:
+    rows = paper_sheet_parse("名前,Q1,Q2,Q3\n甲,○,×,1\n乙,0,1,\n".encode(), "m.csv", 3)
+    assert rows == [{"name": "甲", "marks": "101"}, {"name": "乙", "marks": "010"}]
+
+
+def test_paper_sheet_with_a_missing_question_column_is_refused(tournament: Tournament) -> None:
+    with pytest.raises(BuzzerRefused) as refused:
+        paper_marking_upload(
+            tournament=tournament,
+            name="1R",
+            questions=4,
+            first_half=2,
+            content="名前,1,2,4\n甲,1,1,1\n".encode(),
+            filename="m.csv",
+        )
+    assert "Q3" in refused.value.message
+    assert not PaperMarking.objects.exists()
+
+
+def test_paper_sheet_reads_xlsx(tournament: Tournament) -> None:
+    import io
+
+    from openpyxl import Workbook
+
+    book = Workbook()
+    sheet = book.active
+    sheet.append(["名前", 1, 2])
+    sheet.append(["甲", 1, 0])
+    sheet.append(["乙", "○", "○"])
+    buffer = io.BytesIO()
+    book.save(buffer)
+    marking = paper_marking_upload(
+        tournament=tournament, name="1R", questions=2, first_half=1,
+        content=buffer.getvalue(), filename="m.xlsx",
+    )
+    assert marking.rows[1]["marks"] == "11"
+
+
+def test_a_bad_mark_is_refused_naming_row_and_question() -> None:
+    with pytest.raises(BuzzerRefused) as refused:
+        paper_sheet_parse("名前,1,2\n甲,1,△\n".encode(), "m.csv", 2)
+    assert "2行目" in refused.value.message and "Q2" in refused.value.message

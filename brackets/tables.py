@@ -177,6 +177,9 @@ class EntrantTable(tables.Table):  # type: ignore[misc]
             record.name,
         )
 
+    def value_name(self, value: str) -> str:
+        return value
+
     def render_card_name(self, value: str) -> SafeString:
         return format_html('<span class="card-name">{}</span>', value)
 

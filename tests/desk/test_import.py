@@ -253,4 +253,5 @@ def test_exported_file_imports_back_as_already_registered(
     upload(client, tournament, "back.xlsx", exported)
     confirm(client, tournament)
     entrant = Entrant.objects.get()
+    assert (entrant.name, entrant.reading, entrant.card_name) == ("往復", "おうふく", "オウフク")
     assert (entrant.seed, entrant.shura_voluntary, entrant.opt_up, entrant.fee_paid) == (2, True, "pinpoint", True)

@@ -299,6 +299,15 @@ class Choices:
         used = _Used()
         for entry in window_entries(history, match.window):
             sel = entry.selection
+            # A genre the catalog does not know would silently ban nothing: refuse it, and a
+            # sub-genre set under another genre (difficulty never restricts, so it is not
+            # checked here).
+            catalog.require_genre(sel.genre)
+            if catalog.is_subgenre(sel.format) and catalog.parent_of(sel.format) != sel.genre:
+                raise EngineError("subgenre_genre_mismatch",
+                                  f"{sel.format} belongs to {catalog.parent_of(sel.format)}, "
+                                  f"not {sel.genre}", subgenre=sel.format, genre=sel.genre,
+                                  parent=catalog.parent_of(sel.format), round=entry.round)
             unit = unit_of(catalog, sel.format, rules)
             used.genres.setdefault(sel.genre, entry.round)
             used.units.setdefault(unit, entry.round)

@@ -22,7 +22,9 @@ def add_entrants(tournament: Tournament, count: int, *, seeds: int = 0, prefix: 
                             q_level=q_levels[i] if q_levels else 90,
                             seed=i + 1 if i < seeds else None, checked_in=checked_in))
     Entrant.objects.bulk_create(rows)
-    return list(Entrant.objects.filter(tournament=tournament).order_by("id"))
+    cards = [r.card_name for r in rows]
+    return list(Entrant.objects.filter(tournament=tournament, card_name__in=cards)
+                .order_by("id"))
 
 
 def play_group(group: Group, user: Any, rng: random.Random, *,

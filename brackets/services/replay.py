@@ -1,0 +1,416 @@
+"""Run a whole tournament from a tournament file, through the same services as the tablets.
+
+The file is the versioned ``kyushu-tournament`` document (docs/tournament-file.md) with a
+``play`` section (docs/replay.md): what happened at the desk and the cabinets, round by
+round, keyed by card name and group label. Draws are *not* in the file: they are re-drawn
+from the stored lottery seed, so a replay also checks that the draw is reproducible (a
+player listed in a group they were not drawn into is an error naming the key).
+
+:func:`tournament_summary` prints the derived state (groups, placements, 惜敗率, advancers,
+penalties, each player's remaining options); the replay command and the tests compare it
+with a run done through the pages.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from decimal import Decimal
+from typing import Any
+
+from django.db import transaction
+
+from brackets import engine_adapter as ea
+from brackets.models import Entrant, Group, QmaVersion, Round, Seat, SpecialFact, Tournament
+from brackets.selectors import rounds as sel
+from brackets.services import rounds as svc
+
+FILE_FORMAT = "kyushu-tournament"
+FILE_VERSION = 1
+PLAY_VERSION = 1
+
+ENTRANT_FIELDS = {
+    "id", "name", "reading", "card_name", "home_store", "q_level", "seed", "fee_paid",
+    "checked_in", "notes", "shura_titles", "shura_local_wins", "shura_invited",
+    "shura_voluntary", "shura_extra_lots", "past_win_lots", "opt_up", "revision",
+    "created_at", "updated_at",
+}
+
+
+class ReplayError(Exception):
+    """A malformed or inconsistent file: ``where`` names the key (or line)."""
+
+    def __init__(self, where: str, message: str) -> None:
+        super().__init__(f"{where}: {message}")
+        self.where = where
+        self.message = message
+
+
+def _need(data: Mapping[str, Any], key: str, where: str, kind: type | tuple[type, ...]) -> Any:
+    if not isinstance(data, Mapping):
+        raise ReplayError(where, "an object is expected here")
+    if key not in data:
+        raise ReplayError(f"{where}.{key}" if where else key, "missing key")
+    value = data[key]
+    if not isinstance(value, kind):
+        names = kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
+        raise ReplayError(f"{where}.{key}" if where else key, f"expected {names}")
+    return value
+
+
+def check_header(data: Any) -> None:
+    if not isinstance(data, Mapping):
+        raise ReplayError("(top)", "the file must hold one JSON object")
+    if data.get("format") != FILE_FORMAT:
+        raise ReplayError("format", f"expected {FILE_FORMAT!r}, got {data.get('format')!r}")
+    version = data.get("version")
+    if not isinstance(version, int) or version < 1 or version > FILE_VERSION:
+        raise ReplayError("version", f"this app reads versions 1..{FILE_VERSION}, got {version!r}")
+
+
+@transaction.atomic
+def tournament_replay(*, data: Mapping[str, Any], by: Any = None,
+                      slug: str | None = None) -> Tournament:
+    """Create the tournament of ``data`` and play it through the services."""
+    check_header(data)
+    catalog_slug = _need(data, "catalog", "", str)
+    version = QmaVersion.objects.filter(slug=catalog_slug).first()
+    if version is None:
+        from brackets.services.catalog import catalog_load_builtin
+
+        catalog_load_builtin()
+        version = QmaVersion.objects.filter(slug=catalog_slug).first()
+        if version is None:
+            raise ReplayError("catalog", f"unknown catalog {catalog_slug!r}")
+    t = _need(data, "tournament", "", dict)
+    tournament = Tournament.objects.create(
+        slug=slug or _need(t, "slug", "tournament", str),
+        name=_need(t, "name", "tournament", str),
+        date=datetime.date.fromisoformat(t["date"]) if t.get("date") else None,
+        venue=t.get("venue", ""), version=version,
+        preset=_need(t, "preset", "tournament", str),
+        lottery_seed=_need(t, "lottery_seed", "tournament", str),
+        two_person_confirmation=bool(t.get("two_person_confirmation", False)),
+        seed_slots=int(t.get("seed_slots", 8)), capacity=int(t.get("capacity", 64)),
+    )
+    records = _need(data, "records", "", dict)
+    rows = _need(records, "entrant", "records", list)
+    by_card: dict[str, Entrant] = {}
+    for i, row in enumerate(rows):
+        where = f"records.entrant[{i}]"
+        if not isinstance(row, dict):
+            raise ReplayError(where, "an object is expected here")
+        unknown = sorted(set(row) - ENTRANT_FIELDS)
+        if unknown:
+            raise ReplayError(f"{where}.{unknown[0]}", "unknown field (file from a newer app?)")
+        fields = {k: v for k, v in row.items()
+                  if k not in ("id", "created_at", "updated_at", "revision")}
+        _need(row, "name", where, str)
+        card = _need(row, "card_name", where, str)
+        if card in by_card:
+            raise ReplayError(f"{where}.card_name", f"card name {card!r} appears twice")
+        entrant = Entrant(tournament=tournament, **fields)
+        entrant.save()
+        by_card[card] = entrant
+    play = data.get("play", [])
+    if not isinstance(play, list):
+        raise ReplayError("play", "expected a list of rounds")
+    _play(tournament, data, play, by_card, by)
+    return tournament
+
+
+def _entrant(by_card: Mapping[str, Entrant], card: Any, where: str) -> Entrant:
+    if not isinstance(card, str) or card not in by_card:
+        raise ReplayError(where, f"no entrant with card name {card!r}")
+    return by_card[card]
+
+
+def _wrap(where: str, func: Any, **kwargs: Any) -> Any:
+    try:
+        return func(**kwargs)
+    except svc.Duplicate:
+        return None
+    except svc.RoundError as exc:
+        raise ReplayError(where, exc.message) from exc
+
+
+def _play(tournament: Tournament, data: Mapping[str, Any], play: list[Any],
+          by_card: Mapping[str, Entrant], by: Any) -> None:
+    lots = data.get("shura_lots", {})
+    if not isinstance(lots, dict):
+        raise ReplayError("shura_lots", "expected an object")
+    rounds = svc.rounds_configure(tournament=tournament, by=by)
+    for card, drawn in lots.items():
+        where = f"shura_lots.{card}"
+        entrant = _entrant(by_card, card, where)
+        if drawn == "app":
+            _wrap(where, svc.shura_lots_draw, tournament=tournament, entrant=entrant, by=by)
+        else:
+            genres = _need(drawn, "genres", where, list)
+            _wrap(where, svc.shura_lots_draw, tournament=tournament, entrant=entrant, by=by,
+                  genres=genres, formats=drawn.get("formats", []))
+    for index, step in enumerate(play):
+        where = f"play[{index}]"
+        number = _need(step, "round", where, int)
+        rnd = next((r for r in rounds if r.number == number), None)
+        if rnd is None:
+            raise ReplayError(f"{where}.round", f"the preset has no round {number}")
+        _play_round(tournament, rnd, step, where, by_card, by)
+
+
+def _play_round(tournament: Tournament, rnd: Round, step: Mapping[str, Any], where: str,
+                by_card: Mapping[str, Entrant], by: Any) -> None:
+    for card in step.get("withdrawn", []):
+        _wrap(f"{where}.withdrawn", svc.withdrawal_record, tournament=tournament,
+              entrant=_entrant(by_card, card, f"{where}.withdrawn"), by=by, reason="replay")
+    for card, rule in step.get("rule_choices", {}).items():
+        _wrap(f"{where}.rule_choices.{card}", svc.rule_choice_record, round=rnd,
+              entrant=_entrant(by_card, card, f"{where}.rule_choices.{card}"), rule=rule, by=by)
+    for card, partner in step.get("partners", {}).items():
+        w = f"{where}.partners.{card}"
+        _wrap(w, svc.partner_record, round=rnd, contender=_entrant(by_card, card, w),
+              partner=_entrant(by_card, partner, w), by=by)
+    if "dice" in step:
+        w = f"{where}.dice"
+        dice = step["dice"]
+        players = _need(dice, "players", w, list)
+        pair = (_entrant(by_card, players[0], w).id, _entrant(by_card, players[1], w).id)
+        rolls = dice.get("rolls")
+        _wrap(w, svc.dice_record, round=rnd, players=pair, by=by,
+              rolls=None if rolls in (None, "app") else [tuple(r) for r in rolls])
+    if "final_setup" in step:
+        w = f"{where}.final_setup"
+        fs = step["final_setup"]
+        _wrap(w, svc.final_setup_record, round=rnd, by=by,
+              winner_decides=_need(fs, "winner_decides", w, str),
+              first=_entrant(by_card, _need(fs, "first", w, str), w).id,
+              question_order=_need(fs, "question_order", w, str))
+    rnd.refresh_from_db()
+    _wrap(f"{where}.round", svc.round_draw, round=rnd, by=by)
+    _wrap(f"{where}.round", svc.round_start, round=rnd, by=by)
+    groups = {g.label: g for g in Group.objects.filter(round=rnd)}
+    played = _need(step, "groups", where, dict)
+    for label, gdata in played.items():
+        w = f"{where}.groups.{label}"
+        if label not in groups:
+            raise ReplayError(w, f"{rnd.name} has no group {label!r} in the draw")
+        _play_group(groups[label], gdata, w, by_card, by)
+    _wrap(f"{where}.round", svc.round_close, round=rnd, by=by)
+    _wrap(f"{where}.round", svc.round_advance, round=rnd, by=by)
+
+
+def _play_group(group: Group, gdata: Mapping[str, Any], where: str,
+                by_card: Mapping[str, Entrant], by: Any) -> None:
+    seats = {s.entrant.card_name if s.entrant else "dummy": s.number
+             for s in Seat.objects.filter(group=group, superseded_by__isnull=True)
+             .select_related("entrant")}
+
+    def seat_of(card: str, w: str) -> int:
+        if card not in seats:
+            raise ReplayError(w, f"{card!r} was not drawn into this group "
+                                 f"(drawn: {', '.join(sorted(seats))})")
+        return seats[card]
+
+    if "cards" in gdata:
+        w = f"{where}.cards"
+        cards = gdata["cards"]
+        _wrap(w, svc.card_draw, group=group, by=by,
+              cards=None if cards == "app" else [tuple(c) for c in cards])
+    for card, genre in gdata.get("bans", {}).items():
+        w = f"{where}.bans.{card}"
+        seat_of(card, w)
+        _wrap(w, svc.ban_record, group=group, entrant=_entrant(by_card, card, w), genre=genre,
+              by=by)
+    if gdata.get("bans"):
+        _wrap(f"{where}.bans", svc.ban_reveal, group=group, by=by)
+    for card, chosen in gdata.get("selections", {}).items():
+        w = f"{where}.selections.{card}"
+        number = seat_of(card, w)
+        if not isinstance(chosen, list) or len(chosen) != 3:
+            raise ReplayError(w, "expected [genre, format, difficulty]")
+        _wrap(w, svc.selection_save, group=group, by=by, seat_number=number, genre=chosen[0],
+              format=chosen[1], difficulty=chosen[2], confirm_illegal=True)
+    results = _need(gdata, "results", where, dict)
+    rows = {}
+    for card, value in results.items():
+        w = f"{where}.results.{card}"
+        if not isinstance(value, list) or len(value) != 2:
+            raise ReplayError(w, "expected [score, placement]")
+        rows[seat_of(card, w)] = (value[0], value[1])
+    for i, pen in enumerate(gdata.get("penalties", [])):
+        w = f"{where}.penalties[{i}]"
+        _wrap(w, svc.penalty_add, group=group, by=by,
+              seat_number=seat_of(_need(pen, "player", w, str), w),
+              points=pen.get("points", "400"), reason=_need(pen, "reason", w, str))
+    for i, dq in enumerate(gdata.get("disqualified", [])):
+        w = f"{where}.disqualified[{i}]"
+        _wrap(w, svc.disqualification_add, group=group, by=by,
+              seat_number=seat_of(_need(dq, "player", w, str), w),
+              reason=_need(dq, "reason", w, str))
+    _wrap(f"{where}.results", svc.results_save, group=group, by=by, rows=rows)
+
+
+# ------------------------------------------------------------------ summary
+
+
+def _dec(value: Decimal | None) -> str | None:
+    return None if value is None else f"{value}"
+
+
+def tournament_summary(tournament: Tournament) -> dict[str, Any]:
+    """Each round's groups, placements, 惜敗率, advancers, penalties, and every player's
+    remaining options, keyed by card name (stable across databases)."""
+    catalog = ea.catalog_for(tournament.version_id)
+    entrants = {e.id: e for e in Entrant.objects.filter(tournament=tournament)}
+    card = {ea.player_key(i): e.card_name for i, e in entrants.items()}
+    out: dict[str, Any] = {"tournament": tournament.name, "lottery_seed": tournament.lottery_seed,
+                           "preset": tournament.preset, "rounds": []}
+    lots = sel.lots_of(tournament, list(entrants))
+    out["shura_lots"] = {entrants[i].card_name: {"genres": d["genres"], "formats": d["formats"]}
+                         for i, d in sorted(lots.items())}
+    for rnd in sel.tournament_rounds(tournament):
+        rv = sel.round_view(rnd)
+        groups = []
+        for gv in rv.groups:
+            g: dict[str, Any] = {"label": gv.label, "rule": gv.group.rule,
+                                 "status": gv.status,
+                                 "seats": {str(s.number): (s.entrant.card_name if s.entrant
+                                                           else "dummy") for s in gv.seats}}
+            if gv.result is not None:
+                g["placements"] = [
+                    {"player": card[p.player], "place": p.place, "score": _dec(p.score),
+                     "screen_score": _dec(p.screen_score), "penalty": _dec(p.penalty),
+                     "ratio": _dec(gv.ratios[p.player].display()),
+                     "disqualified": p.disqualified} for p in gv.result.players]
+            g["selections"] = {
+                entrants[s.entrant_id].card_name: [x.genre, x.format, x.difficulty]
+                for s in gv.seats if s.entrant_id and (x := gv.facts.selections.get(s.number))}
+            g["penalties"] = [{"seat": n, "points": _dec(pts), "reason": reason}
+                              for n, pts, reason in gv.facts.penalties]
+            groups.append(g)
+        advancers = sel.advancers_of(rnd)
+        entry: dict[str, Any] = {"number": rnd.number, "name": rnd.name, "kind": rnd.kind,
+                                 "status": rnd.status, "groups": groups,
+                                 "advancers": None if advancers is None else
+                                 [entrants[a].card_name for a in advancers]}
+        step = rnd.steps.filter(action="advance", undone_by__isnull=True).order_by("-id").first()
+        if step is not None:
+            entry["wildcards"] = [card[p] for p in step.data.get("wildcards", [])]
+            if "final_order" in step.data:
+                entry["final_order"] = [card[p] for p in step.data["final_order"]]
+        if rv.all_done and rnd.kind in ("groups", "rule_select"):
+            entry["ratio_table"] = [
+                {"rule": rule, "cut": outcome.cut,
+                 "rows": [{"player": card[r.standing.player], "group": r.standing.group,
+                           "place": r.standing.place, "ratio": _dec(r.standing.ratio.display()),
+                           "rank": r.rank, "status": r.status} for r in outcome.table]}
+                for rule, outcome in sel.advancement_preview(rnd, rv)]
+        out["rounds"].append(entry)
+    out["remaining"] = _remaining(tournament, entrants, catalog)
+    return out
+
+
+def _remaining(tournament: Tournament, entrants: Mapping[int, Entrant],
+               catalog: Any) -> dict[str, Any]:
+    """Every player's remaining options for the main window (the engine's summary)."""
+    history = sel.selection_history(tournament, list(entrants))
+    lots = sel.lots_of(tournament, list(entrants))
+    restriction = "basic"
+    rounds = sel.tournament_rounds(tournament)
+    if rounds:
+        restriction = rounds[0].spec.get("restriction", "basic")
+    out = {}
+    for eid, e in sorted(entrants.items()):
+        rules = ea.player_rules(restriction, ea.rules_input_from_entrant(e, lots.get(eid)))
+        hist = ea.history_of((h.selection, h.round_name, h.window, h.recorded)
+                             for h in history.get(eid, []))
+        choices = ea.choices_for(catalog, rules, hist, ea.match_rules(label="", window="main"))
+        summary = choices.summary()
+        out[e.card_name] = {"legal_genres": summary["legal_genres"],
+                            "legal_units": summary["legal_units"],
+                            "genre_fallback": summary["genre_fallback"],
+                            "format_fallback": summary["format_fallback"]}
+    return out
+
+
+def tournament_play_export(tournament: Tournament) -> dict[str, Any]:
+    """The tournament as a replayable file (entrants + ``play``), for tests and archives."""
+    entrants = list(Entrant.objects.filter(tournament=tournament).order_by("id"))
+    fields = [f for f in ENTRANT_FIELDS if f not in ("id", "created_at", "updated_at",
+                                                     "revision")]
+    records = [{"id": i + 1, **{f: getattr(e, f) for f in sorted(fields)}}
+               for i, e in enumerate(entrants)]
+    card = {e.id: e.card_name for e in entrants}
+    data: dict[str, Any] = {
+        "format": FILE_FORMAT, "version": FILE_VERSION, "play_version": PLAY_VERSION,
+        "catalog": tournament.version.slug,
+        "tournament": {"slug": tournament.slug, "name": tournament.name,
+                       "date": tournament.date.isoformat() if tournament.date else None,
+                       "venue": tournament.venue, "preset": tournament.preset,
+                       "lottery_seed": tournament.lottery_seed,
+                       "two_person_confirmation": tournament.two_person_confirmation},
+        "records": {"entrant": records},
+    }
+    lots = sel.lots_of(tournament, list(card))
+    if lots:
+        data["shura_lots"] = {card[i]: {"genres": d["genres"], "formats": d["formats"]}
+                              for i, d in lots.items()}
+    play = []
+    for rnd in sel.tournament_rounds(tournament):
+        if rnd.status == Round.Status.CONFIGURED:
+            break
+        step: dict[str, Any] = {"round": rnd.number}
+        facts = SpecialFact.objects.filter(tournament=tournament, round=rnd)
+        choice = {card[f.entrant_id]: f.data["rule"] for f in sel.special_facts(
+            tournament, SpecialFact.Kind.RULE_CHOICE, round=rnd)}
+        if choice:
+            step["rule_choices"] = choice
+        partners = {card[f.entrant_id]: card[int(f.data["partner"])] for f in sel.special_facts(
+            tournament, SpecialFact.Kind.PARTNER, round=rnd)}
+        if partners:
+            step["partners"] = partners
+        dice = sel.special_facts(tournament, SpecialFact.Kind.DICE, round=rnd)
+        if dice:
+            step["dice"] = {"players": [card[int(p)] for p in dice[0].data["players"]],
+                            "rolls": dice[0].data["rolls"]}
+        setup = sel.special_facts(tournament, SpecialFact.Kind.FINAL_SETUP, round=rnd)
+        if setup:
+            d = setup[0].data
+            winner_decides = ("seat_order" if d["seat_order_by"] == dice[0].data["winner"]
+                              else "question_order")
+            step["final_setup"] = {"winner_decides": winner_decides,
+                                   "first": card[int(d["first"])],
+                                   "question_order": d["question_order"]}
+        del facts
+        rv = sel.round_view(rnd)
+        groups: dict[str, Any] = {}
+        for gv in rv.groups:
+            if not gv.result_rows:
+                continue
+            names = {s.number: (card[s.entrant_id] if s.entrant_id else "dummy")
+                     for s in gv.seats}
+            g: dict[str, Any] = {}
+            mctx = sel.match_context(gv)
+            if mctx["cards"] is not None:
+                g["cards"] = mctx["cards"].data["cards"]
+            if mctx["bans"]:
+                g["bans"] = {card[eid]: f.data["genre"] for eid, f in mctx["bans"].items()}
+            g["selections"] = {names[n]: [r.genre, r.format, r.difficulty]
+                               for n, r in sorted(gv.selection_rows.items())}
+            g["results"] = {names[n]: [f"{r.score}", r.placement]
+                            for n, r in sorted(gv.result_rows.items())}
+            if gv.penalty_rows:
+                g["penalties"] = [{"player": names[_num(gv, p.seat_id)], "points": f"{p.points}",
+                                   "reason": p.reason} for p in gv.penalty_rows]
+            if gv.dq_rows:
+                g["disqualified"] = [{"player": names[_num(gv, d.seat_id)], "reason": d.reason}
+                                     for d in gv.dq_rows]
+            groups[gv.label] = g
+        step["groups"] = groups
+        play.append(step)
+    data["play"] = play
+    return data
+
+
+def _num(gv: sel.GroupView, seat_id: int) -> int:
+    return next(s.number for s in gv.seats if s.id == seat_id)

@@ -22,6 +22,7 @@ from brackets.engine.advancement import (
 from brackets.engine.draws import draw_groups
 from brackets.engine.errors import EngineError
 from brackets.engine.lottery import Lottery
+from brackets.engine.presets import get_preset
 from brackets.engine.results import MatchResult, Penalty, SeatEntry, match_result
 
 
@@ -240,3 +241,54 @@ def test_property_number_advancing_equals_target(
     assert len(outcome.players) == target
     assert len(set(outcome.players)) == target
     assert outcome.cut == target - direct
+
+
+def ratio_vs_score_groups() -> dict[str, MatchResult]:
+    """Non-advancers where 惜敗率 and raw score disagree: G 80.00 (120), C 70.00 (210)."""
+    return {
+        "G1": group({"A": "300", "B": "280", "C": "210", "D": "100"}),  # C 70.00, D 33.33
+        "G2": group({"E": "150", "F": "140", "G": "120", "H": "60"}),  # G 80.00, H 40.00
+    }
+
+
+def test_tie_break_chain_is_a_tournament_setting_and_its_order_decides() -> None:
+    results = ratio_vs_score_groups()
+    orders = {}
+    for chain in (None, ["score", "ratio", "lottery"]):
+        settings = {"r2_size": 5} if chain is None else {"r2_size": 5, "wildcard_chain": chain}
+        preset = get_preset("kyushu-cup-ix", settings)
+        rule = preset.round("r1").advancement_rule(chain=preset.tie_break)
+        assert rule.target == 5 and rule.wildcard_chain == preset.tie_break
+        outcome = advance(results, rule)
+        assert len(outcome.players) == 5
+        orders[preset.tie_break] = (
+            [a.player for a in outcome.advancers if a.reason == "wildcard"],
+            [row.standing.player for row in outcome.table],
+        )
+    # K3/K4 default: 惜敗率 first → G; the reordered chain puts raw score first → C.
+    assert orders[("ratio", "score", "lottery")] == (["G"], ["G", "C", "H", "D"])
+    assert orders[("score", "ratio", "lottery")] == (["C"], ["C", "G", "D", "H"])
+
+
+def test_katata_tie_break_chain_is_its_own_setting() -> None:
+    results = ratio_vs_score_groups()
+    default = get_preset("katata-kansai5-qualifier")
+    by_score = get_preset("katata-kansai5-qualifier", {"tie_break": ["score", "lottery"]})
+    assert default.tie_break == ("ratio", "score", "lottery")
+    picks = [advance(results, AdvancementRule(per_group=2, target=5, wildcard_chain=p.tie_break))
+             .players[-1] for p in (default, by_score)]
+    assert picks == ["G", "C"]
+
+
+def test_previous_place_or_seed_first_changes_who_wins_a_ratio_tie() -> None:
+    results = {
+        "G1": group({"A": "300", "B": "240", "C": "150"}, dummy="10"),  # C 50.00
+        "G2": group({"E": "200", "F": "150", "G": "100"}, dummy="10"),  # G 50.00
+    }
+    ctx = TieContext(previous_place={"C": 2, "G": 1}, seed_rank={"C": 1})
+    by_previous = AdvancementRule(target=5, wildcard_chain=("ratio", "previous_place", "score"))
+    by_seed = AdvancementRule(target=5, wildcard_chain=("ratio", "seed", "previous_place"))
+    by_score = AdvancementRule(target=5, wildcard_chain=("ratio", "score"))
+    assert advance(results, by_previous, context=ctx).players[-1] == "G"
+    assert advance(results, by_seed, context=ctx).players[-1] == "C"
+    assert advance(results, by_score, context=ctx).players[-1] == "C"

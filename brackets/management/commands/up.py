@@ -47,7 +47,10 @@ class Command(BaseCommand):
         parser.add_argument(
             "--noinput", action="store_true", help="never prompt (for scripts and tests)"
         )
-        parser.add_argument("--threads", type=int, default=8, help="server threads")
+        # Each open scoreboard or operator console holds one thread for its live-update
+        # stream (up to ~40 s, then the browser reconnects), so 8 threads would run out
+        # at a venue with a few screens; 32 leaves room for the tablets' ordinary requests.
+        parser.add_argument("--threads", type=int, default=32, help="server threads")
         parser.add_argument(
             "--no-serve", action="store_true", help="prepare the database, then exit"
         )

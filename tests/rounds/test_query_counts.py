@@ -1,0 +1,74 @@
+"""Pages issue the same number of queries at 16 and 1,024 entrants."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.core.cache import cache
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from brackets.models import Group, Round, Seat, Tournament
+from brackets.services import rounds as svc
+from tests.rounds.conftest import running_round_one
+
+pytestmark = pytest.mark.django_db
+
+
+def prepare(tournament: Tournament, size: int, user: Any) -> tuple[Round, Group]:
+    rnd = running_round_one(tournament, size, user)
+    groups = list(Group.objects.filter(round=rnd).order_by("number"))
+    for g in groups[:2]:
+        for seat in Seat.objects.filter(group=g, entrant__isnull=False):
+            svc.selection_save(group=g, by=user, seat_number=seat.number, genre="芸能",
+                               format="四択", difficulty="HARD")
+    svc.results_save(group=groups[0], by=user,
+                     rows={1: ("300.00", 1), 2: ("200.00", 2), 3: ("100.00", 3),
+                           4: ("50.00", 4)})
+    return rnd, groups[0]
+
+
+def count(client: Any, url: str, clear: bool = True) -> int:
+    client.get(url)  # warm the per-process catalog cache
+    if clear:
+        cache.clear()
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.get(url)
+    assert response.status_code == 200
+    return len(ctx.captured_queries)
+
+
+def measure(tournament: Tournament, cast: dict[str, Any], clients: Any,
+            size: int) -> dict[str, int]:
+    rnd, group = prepare(tournament, size, cast["organiser"])
+    slug = tournament.slug
+    staff = clients["bracket"]
+    public = clients["anonymous"]
+    return {
+        "match": count(staff, reverse("match_page", kwargs={"slug": slug,
+                                                            "group_id": group.id})),
+        "round": count(staff, reverse("round_detail", kwargs={"slug": slug, "number": 1})),
+        "public_round": count(public, reverse("public_round", kwargs={"slug": slug,
+                                                                      "number": 1})),
+        "public_round_cached": count(public, reverse("public_round", kwargs={
+            "slug": slug, "number": 1}), clear=False),
+        "public_bracket": count(public, reverse("public_bracket", kwargs={"slug": slug})),
+        "public_live": count(public, reverse("public_round_live", kwargs={
+            "slug": slug, "number": 1})),
+    }
+
+
+@pytest.mark.parametrize("size", [1024])
+def test_query_counts_do_not_grow_with_entrants(size: int, tournament: Tournament,
+                                               other_tournament: Tournament,
+                                               cast: dict[str, Any], clients: Any) -> None:
+    small = measure(tournament, cast, clients, 16)
+    from brackets.models import Membership, Role
+
+    Membership.objects.create(tournament=other_tournament, user=cast["bracket"],
+                              role=Role.BRACKET)
+    large = measure(other_tournament, cast, clients, size)
+    print(small, large)
+    assert small == large, (small, large)

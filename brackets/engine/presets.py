@@ -279,7 +279,8 @@ class Preset:
         the builtin catalog of ``catalog_version`` when there is one (a version held only in
         the database is checked by whoever loads it).
         """
-        unknown = [slug for slug in self.tie_break if slug not in TIE_BREAKS]
+        unknown = [slug for slug in self.tie_break
+                   if not isinstance(slug, str) or slug not in TIE_BREAKS]
         if unknown:
             raise EngineError("tie_break_unknown", f"{self.slug}: no tie-break {unknown}",
                               slug=self.slug, tie_breaks=unknown)
@@ -576,7 +577,7 @@ class KyushuCupIX(PresetDefinition):
                                       pair_sets=True, pair_history=True)
         cap_a, cap_b = values["r3_capacity_a"], values["r3_capacity_b"]
         r3_size = values["r3_size"]
-        if cap_a + cap_b != r3_size or cap_a % 4 or cap_b % 4:
+        if cap_a + cap_b != r3_size or cap_a % 4 or cap_b % 4 or min(cap_a, cap_b) < 0:
             raise EngineError("setting_invalid", "K6 capacities must fill round 3 in groups of "
                               "4", r3_size=r3_size, a=cap_a, b=cap_b)
         rounds = (

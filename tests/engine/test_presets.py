@@ -274,3 +274,15 @@ def test_plan_refuses_a_round_that_cannot_be_drawn(
         get_preset(slug, settings).rounds_for(entrants, seeds)
     assert err.value.code == "round_undrawable"
     assert (err.value.params["round"], err.value.params["players"]) == (round_key, players)
+
+
+def test_k6_negative_capacity_setting_is_refused() -> None:
+    with pytest.raises(EngineError) as err:
+        get_preset("kyushu-cup-ix", {"r3_capacity_a": -4, "r3_capacity_b": 24})
+    assert err.value.code == "setting_invalid"
+
+
+def test_tie_break_setting_must_be_slugs() -> None:
+    with pytest.raises(EngineError) as err:
+        get_preset("shop-top2", {"tie_break": [["ratio"]]})
+    assert err.value.code == "tie_break_unknown"

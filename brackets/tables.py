@@ -22,9 +22,12 @@ from brackets.engine.shura import lots_owed
 from brackets.models import Entrant
 from brackets.services.entrants import shura_declaration
 
-HIDE_NARROW = {"th": {"class": "d-none d-lg-table-cell"}, "td": {"class": "d-none d-lg-table-cell"}}
-HIDE_MEDIUM = {"th": {"class": "d-none d-xl-table-cell"}, "td": {"class": "d-none d-xl-table-cell"}}
+# At 768 px (a tablet upright) the list keeps what the desk needs at a glance; wider
+# screens add the store, notes and the edit button (the name links to the edit page too).
+WIDE_ONLY = {"th": {"class": "d-none d-xxl-table-cell"}, "td": {"class": "d-none d-xxl-table-cell notes"}}
+LAPTOP_UP = {"th": {"class": "d-none d-xl-table-cell"}, "td": {"class": "d-none d-xl-table-cell"}}
 NUMERIC = {"th": {"class": "text-end"}, "td": {"class": "num"}}
+SEED_COLUMN = {"th": {"class": "d-none d-lg-table-cell"}, "td": {"class": "num d-none d-lg-table-cell"}}
 
 
 def flag_button(*, entrant: Entrant, slug: str, csrf_token: str, field: str) -> SafeString:
@@ -84,27 +87,21 @@ def _yes(value: bool) -> str:
 
 class EntrantTable(tables.Table):  # type: ignore[misc]
     checked_in = tables.Column(verbose_name=gettext_lazy("受付"), orderable=True)
-    seed = tables.Column(verbose_name=gettext_lazy("シード"), attrs=NUMERIC, default="")
+    seed = tables.Column(verbose_name=gettext_lazy("シード"), attrs=SEED_COLUMN, default="")
     name = tables.Column(verbose_name=gettext_lazy("名前"), order_by=("name", "id"))
     reading = tables.Column(
         verbose_name=gettext_lazy("よみがな"), order_by=("search_key", "id"), default=""
     )
     card_name = tables.Column(verbose_name=gettext_lazy("カードネーム"))
-    home_store = tables.Column(verbose_name=gettext_lazy("ホーム店舗"), attrs=HIDE_NARROW, default="")
-    q_level = tables.Column(verbose_name=gettext_lazy("最高Qレベル"), attrs=NUMERIC)
+    home_store = tables.Column(verbose_name=gettext_lazy("ホーム店舗"), attrs=WIDE_ONLY, default="")
+    q_level = tables.Column(verbose_name=gettext_lazy("Qレベル"), attrs=NUMERIC)
+    # Shown inside the Q level cell on screen; its own column in the export.
     rank = tables.Column(
-        verbose_name=gettext_lazy("階級"), accessor="q_level", orderable=False, empty_values=()
+        verbose_name=gettext_lazy("階級"), accessor="q_level", orderable=False, visible=False
     )
     fee_paid = tables.Column(verbose_name=gettext_lazy("参加費"))
-    shura = tables.Column(
-        verbose_name=gettext_lazy("修羅"),
-        accessor="pk",
-        orderable=False,
-        exclude_from_export=True,
-        attrs=HIDE_NARROW,
-    )
     notes = tables.Column(
-        verbose_name=gettext_lazy("メモ"), orderable=False, attrs=HIDE_MEDIUM, default=""
+        verbose_name=gettext_lazy("メモ"), orderable=False, attrs=WIDE_ONLY, default=""
     )
     shura_titles = tables.Column(verbose_name=gettext_lazy("全国大会タイトル数"), visible=False)
     shura_local_wins = tables.Column(verbose_name=gettext_lazy("滋賀大会優勝数"), visible=False)
@@ -114,7 +111,12 @@ class EntrantTable(tables.Table):  # type: ignore[misc]
     past_win_lots = tables.Column(verbose_name=gettext_lazy("過去優勝時のくじ数"), visible=False)
     opt_up = tables.Column(verbose_name=gettext_lazy("プチ修羅の道"), visible=False, default="")
     edit = tables.Column(
-        verbose_name="", accessor="pk", orderable=False, exclude_from_export=True, empty_values=()
+        verbose_name="",
+        accessor="pk",
+        orderable=False,
+        exclude_from_export=True,
+        empty_values=(),
+        attrs=LAPTOP_UP,
     )
 
     class Meta:
@@ -130,7 +132,6 @@ class EntrantTable(tables.Table):  # type: ignore[misc]
             "q_level",
             "rank",
             "fee_paid",
-            "shura",
             "notes",
             "...",
         )
@@ -171,10 +172,16 @@ class EntrantTable(tables.Table):  # type: ignore[misc]
         return value if value is not None else ""
 
     def render_name(self, record: Entrant) -> SafeString:
+        shura = shura_summary(record)
         return format_html(
-            '<a class="entrant-name" href="{}">{}</a>',
+            '{}<a class="entrant-name" href="{}">{}</a>{}',
+            # The seed column is hidden on an upright tablet: the badge moves here.
+            format_html('<span class="badge text-bg-warning me-1 d-lg-none">S{}</span>', record.seed)
+            if record.seed
+            else "",
             reverse("desk_entrant_edit", args=[self.slug, record.pk]),
             record.name,
+            format_html(' <span class="badge text-bg-danger shura-badge">{}</span>', shura) if shura else "",
         )
 
     def value_name(self, value: str) -> str:
@@ -186,11 +193,14 @@ class EntrantTable(tables.Table):  # type: ignore[misc]
     def value_card_name(self, value: str) -> str:
         return value
 
+    def render_q_level(self, value: int) -> SafeString:
+        return format_html('{} <small class="text-muted rank-name">{}</small>', value, self.rank_name(value))
+
+    def value_q_level(self, value: int) -> int:
+        return value
+
     def render_rank(self, value: int) -> str:
         return self.rank_name(value)
-
-    def render_shura(self, record: Entrant) -> str:
-        return shura_summary(record)
 
     def render_shura_invited(self, value: bool) -> str:
         return _yes(value)

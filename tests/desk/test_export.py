@@ -31,13 +31,13 @@ def test_export_writes_the_table_as_the_screen_shows_it(
     rows = [[cell.value for cell in row] for row in sheet.iter_rows()]
     header = rows[0]
     assert header[:11] == ["受付", "シード", "名前", "よみがな", "カードネーム", "ホーム店舗",
-                           "最高Qレベル", "階級", "参加費", "メモ", "全国大会タイトル数"]
+                           "Qレベル", "階級", "参加費", "メモ", "全国大会タイトル数"]
     assert "修羅" not in header and "" not in header  # screen-only columns are left out
     by_name = {row[2]: dict(zip(header, row)) for row in rows[1:]}
     assert list(by_name) == ["鈴木花子", "山田太郎"]  # よみがな順, as on screen
     yamada = by_name["山田太郎"]
     assert yamada["受付"] == "済" and yamada["参加費"] == "済" and yamada["シード"] == 1
-    assert yamada["最高Qレベル"] == 85 and yamada["階級"] == "黄金賢者"
+    assert yamada["Qレベル"] == 85 and yamada["階級"] == "黄金賢者"
     assert yamada["全国大会タイトル数"] == 1
     assert by_name["鈴木花子"]["参加費"] == "未"
     assert sheet.freeze_panes == "A2"

@@ -19,6 +19,7 @@ from brackets.engine.draws import Draw, draw_groups
 from brackets.engine.errors import EngineError
 from brackets.engine.lottery import Lottery
 from brackets.engine.presets import Preset, RoundSpec, get_preset
+from brackets.engine.ratio import group_ratios
 from brackets.engine.results import MatchResult, Penalty, SeatEntry, match_result
 
 C = CATALOG_2016
@@ -107,6 +108,9 @@ def test_h1_three_players_and_a_dummy_on_top_two_real_players_advance() -> None:
                           group={"A", "B", "C"})
     assert result.ranking() == ["B", "A", "C"]
     assert [row.place for row in result.players] == [1, 2, 3]
+    # Its score never counts: 惜敗率 is against B (280.00), not the dummy's 330.00.
+    ratios = {p: r.display() for p, r in group_ratios(result).items()}
+    assert ratios == {"B": Decimal("100.00"), "A": Decimal("89.29"), "C": Decimal("32.14")}
     outcome = advance({"G1": result}, r1.advancement_rule(chain=preset.tie_break))
     assert outcome.players == ["B", "A"]
     assert all(a.reason == "group_top" for a in outcome.advancers)

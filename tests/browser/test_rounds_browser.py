@@ -1,0 +1,117 @@
+"""One group on a tablet in real Chromium: an illegal set shown with the engine's reason and
+refused, legal sets, the result screen, 惜敗率, closing and advancing; the public page
+updates without a reload. Screenshots go to /tmp/shots/rounds/."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import pytest
+
+from brackets.models import Entrant, Group, Round, Seat, SelectionFact, Tournament
+from brackets.services import rounds as svc
+from tests.browser.conftest import PROJECTOR, login
+from tests.conftest import PASSWORD
+from tests.rounds.helpers import add_entrants
+
+SHOTS = "/tmp/shots/rounds"
+
+
+def shot(page: Any, name: str) -> None:
+    os.makedirs(SHOTS, exist_ok=True)
+    page.screenshot(path=f"{SHOTS}/{name}.png", full_page=True)
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_one_group_on_a_tablet(live_server: Any, tournament: Tournament, cast: dict[str, Any],
+                               tablet_page: Any, browser: Any) -> None:
+    tournament.preset = "katata-kansai5-qualifier"
+    tournament.save()
+    entrants = add_entrants(tournament, 3, q_levels=[90, 60, 40])
+    shura = entrants[0]
+    Entrant.objects.filter(id=shura.id).update(shura_titles=1, shura_local_wins=1)
+    rounds = svc.rounds_configure(tournament=tournament, by=cast["organiser"])
+    svc.shura_lots_draw(tournament=tournament, entrant=Entrant.objects.get(id=shura.id),
+                        by=cast["desk"], genres=["芸能", "社会"])
+    svc.round_draw(round=rounds[0], by=cast["organiser"])
+    svc.round_start(round=rounds[0], by=cast["organiser"])
+    group = Group.objects.get(round=rounds[0])
+    seat_of = {s.entrant_id: s.number for s in Seat.objects.filter(group=group)}
+
+    public = browser.new_context(viewport=PROJECTOR, locale="ja-JP").new_page()
+    public.goto(f"{live_server.url}/p/{tournament.slug}/r/1/")
+    shot(public, "public-round-before-1920")
+
+    page = tablet_page
+    login(page, live_server.url, "bracket", PASSWORD)
+    page.goto(f"{live_server.url}/t/{tournament.slug}/match/{group.id}/")
+    n = seat_of[shura.id]
+    card = page.locator(f"#seat-{n}")
+    card.locator("select[name=set]").select_option("芸能|四択")
+    reason = card.locator(".illegal-reason")
+    assert "修羅くじ" in reason.inner_text()
+    assert card.locator(".confirm-illegal").is_visible()
+    shot(page, "match-illegal-768")
+    card.locator("button", has_text="出題を登録").click()
+    page.wait_for_load_state()
+    assert "規定違反" in page.locator("#match-error").inner_text()
+    assert "芸能 は修羅くじで使用不可" in page.locator("#match-error").inner_text()
+    assert not SelectionFact.objects.filter(group=group).exists()
+
+    legal = {1: "スポーツ|野球", 2: "アニメ&ゲーム|四択", 3: "理系学問|タイピング",
+             4: "文系学問|線結び"}
+    dummy = seat_of.pop(None)
+    for number in sorted(seat_of.values()):
+        card = page.locator(f"#seat-{number}")
+        card.locator("select[name=set]").select_option(legal[number])
+        card.locator("button", has_text="出題を登録").click()
+        page.wait_for_load_state()
+    assert SelectionFact.objects.filter(group=group).count() == 3
+    shot(page, "match-selected-768")
+
+    # K2/K3's example: the dummy tops the screen and never counts.
+    players = sorted(seat_of.values())
+    scores = {dummy: ("310.50", 1)}
+    for number, value in zip(players, [("290.00", 2), ("250.00", 3), ("180.00", 4)]):
+        scores[number] = value
+    for number, (score, place) in scores.items():
+        page.fill(f"input[name=score_{number}]", score)
+        page.select_option(f"select[name=place_{number}]", str(place))
+    page.click("#results-form button")
+    page.wait_for_load_state()
+    cells = page.locator(".ratio-cell").all_inner_texts()
+    assert "100.00" in cells and "86.21" in cells and "62.07" in cells  # K3 example
+    shot(page, "match-results-768")
+
+    public.wait_for_function("document.body.innerText.includes('290.00')", timeout=10_000)
+    shot(public, "public-round-after-1920")
+
+    page.goto(f"{live_server.url}/t/{tournament.slug}/rounds/1/")
+    shot(page, "round-768")
+    page.click("text=締め切る")
+    page.wait_for_load_state()
+    page.click("text=勝ち抜けを確認")
+    page.wait_for_load_state()
+    assert page.locator(".ratio-table").count() == 1
+    shot(page, "advance-768")
+    page.click("text=この内容で勝ち抜けを確定")
+    page.wait_for_load_state()
+    assert Round.objects.get(id=rounds[0].id).status == Round.Status.ADVANCED
+    by_seat = {v: k for k, v in seat_of.items()}
+    from brackets.selectors.rounds import advancers_of
+
+    assert advancers_of(rounds[0]) == [by_seat[players[0]], by_seat[players[1]]]
+    public.wait_for_function("document.body.innerText.includes('勝ち抜け（2）')",
+                             timeout=10_000)
+    public.goto(f"{live_server.url}/p/{tournament.slug}/bracket/")
+    shot(public, "bracket-1920")
+    public.goto(f"{live_server.url}/p/{tournament.slug}/r/1/projector/?view=table")
+    shot(public, "projector-table-1920")
+    public.goto(f"{live_server.url}/p/{tournament.slug}/players/{shura.id}/")
+    shot(public, "player-1920")
+    page.goto(f"{live_server.url}/p/{tournament.slug}/players/{shura.id}/")
+    shot(page, "player-768")
+    page.goto(f"{live_server.url}/t/{tournament.slug}/match/{group.id}/history/")
+    shot(page, "history-768")

@@ -10,28 +10,57 @@ from __future__ import annotations
 
 from typing import Any
 
-from reportlab.graphics.barcode.qr import QrCodeWidget
-from reportlab.graphics.shapes import Drawing
 from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, PageBreak, Paragraph, Spacer, Table, TableStyle
 
 from brackets.models import Role, Tournament
-from brackets.printing.base import PdfDocument, fit_size, styles, table_style
+from brackets.printing.base import PdfDocument, fit_size, register_fonts, styles, table_style
 from brackets.printing.registry import BASE_URL_OPTION, register
 from brackets.selectors.documents import EntrantDoc, EntrantDocs, entrant_documents
 
 QR_MM = 38
 
 
-def qr_drawing(url: str, size_mm: float = QR_MM) -> Drawing:
-    """A vector QR code (no image to embed: stays sharp and small on any printer)."""
-    widget = QrCodeWidget(url, barLevel="M")
-    x0, y0, x1, y1 = widget.getBounds()
-    size = size_mm * mm
-    drawing = Drawing(size, size, transform=[size / (x1 - x0), 0, 0, size / (y1 - y0), 0, 0])
-    drawing.add(widget)
-    return drawing
+class QrCode(Flowable):
+    """A QR code drawn as vector squares (segno computes the modules).
+
+    Vector, not an image: sharp on any printer, a few hundred bytes per sheet, and no
+    graphics-library state (reportlab's widget renderer would switch the page to Helvetica,
+    a font the PDF would then list without embedding).
+    """
+
+    def __init__(self, data: str, size: float) -> None:
+        super().__init__()
+        import segno
+
+        self.matrix = segno.make(data, error="m", micro=False).matrix
+        self.size = size
+
+    def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
+        return self.size, self.size
+
+    def draw(self) -> None:
+        quiet = 2
+        count = len(self.matrix) + 2 * quiet
+        module = self.size / count
+        canvas = self.canv
+        canvas.setFillColor(colors.black)
+        for r, row in enumerate(self.matrix):
+            y = self.size - (r + quiet + 1) * module
+            start = None
+            for c, dark in enumerate([*row, 0]):
+                if dark and start is None:
+                    start = c
+                elif not dark and start is not None:
+                    canvas.rect((start + quiet) * module, y, (c - start) * module, module,
+                                stroke=0, fill=1)
+                    start = None
+
+
+def qr_drawing(url: str, size_mm: float = QR_MM) -> QrCode:
+    """The QR code of ``url``, ``size_mm`` square including its quiet zone."""
+    return QrCode(url, size_mm * mm)
 
 
 def _p(text: str, style: str = "cell") -> Paragraph:
@@ -47,13 +76,15 @@ def entry_sheet(entrant: EntrantDoc, *, width: float) -> list[Flowable]:
     head_rows: list[list[Any]] = [
         [_p(entrant.reading or " ", "base"), qr_drawing(entrant.public_url)],
         [Paragraph(_escape(entrant.name),
-                   st["big"].clone("name", fontSize=name_size, leading=name_size * 1.25)), ""],
+                   st["big"].clone("name", fontSize=name_size, leading=name_size * 1.25)), None],
         [_p(f"受付番号 {entrant.number}" + (f"　シード{entrant.seed}" if entrant.seed else ""),
-            "base"), ""],
+            "base"), None],
     ]
     head = Table(head_rows, colWidths=[width - (QR_MM + 6) * mm, (QR_MM + 6) * mm],
                  rowHeights=[None, None, None])
     head.setStyle(TableStyle([
+        # Empty cells are still "drawn" in the table's font: keep it the embedded one.
+        ("FONTNAME", (0, 0), (-1, -1), register_fonts()),
         ("SPAN", (1, 0), (1, 2)),
         ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
         ("ALIGN", (1, 0), (1, 0), "RIGHT"),

@@ -86,7 +86,7 @@ def ink_in_boxes(content: bytes, page: int = 1, dpi: int = 72, limit: int = 12
         box = (int(x0 * scale), int(y0 * scale), max(int(x1 * scale), int(x0 * scale) + 1),
                max(int(y1 * scale), int(y0 * scale) + 1))
         region = image.crop(box)
-        pixels = list(region.getdata())
+        pixels = list(region.tobytes())
         dark = sum(1 for v in pixels if v < 160)
         out.append((word, dark / max(len(pixels), 1)))
     return out

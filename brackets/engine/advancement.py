@@ -186,9 +186,12 @@ def _with_lottery(rows: Sequence[Standing], chain: Sequence[str], ctx: TieContex
         ranks = {p: i for i, p in enumerate(ctx.recorded_lottery)}
     elif ctx.lottery is not None:
         # The population is every player in the table, sorted, so the same seed and
-        # purpose give the same order whichever subset turns out to be tied.
+        # purpose give the same order whichever subset turns out to be tied. A fresh
+        # Lottery of the same seed and purpose: the context's own one keeps no state
+        # between calls, so reusing a TieContext never changes an outcome.
         population = sorted({row.player for row in rows})
-        ranks = {p: i for i, p in enumerate(ctx.lottery.shuffled(population))}
+        fresh = Lottery(ctx.lottery.seed, ctx.lottery.purpose)
+        ranks = {p: i for i, p in enumerate(fresh.shuffled(population))}
     else:
         return ctx
     return dataclasses.replace(ctx, lottery_rank=ranks)
@@ -379,7 +382,8 @@ def processing_order(
     K6 processes rule-selection forms in this order. ``players`` restricts the order to
     the players concerned (e.g. those in the next round, which may include wildcards);
     anyone whose placement has no tier comes after all tiers, by placement then
-    ``rest_chain``. Disqualified players are left out.
+    ``rest_chain``. Disqualified players are left out. Players the chain cannot separate
+    (a ``lottery`` key without a lottery in ``context``) raise ``tie_needs_lottery``.
     """
     rows = [r for r in standings(results) if not r.disqualified]
     if players is not None:
@@ -391,15 +395,29 @@ def processing_order(
             )
         rows = [r for r in rows if r.player in wanted]
     ordered: list[Standing] = []
+
+    def extend(tier: list[Standing], chain: Sequence[str], place: int) -> None:
+        ranked = rank_by_chain(tier, chain, context)
+        tied: set[str] = set()
+        for index, (row, with_previous) in enumerate(ranked):
+            if with_previous:
+                tied.update((ranked[index - 1][0].player, row.player))
+        if tied:
+            # Players the chain cannot separate would otherwise be ordered by their key:
+            # a silent guess that decides who gets their K6 rule. Ask for the lottery.
+            raise EngineError(
+                "tie_needs_lottery",
+                "players the tie-break chain cannot separate: record a lottery",
+                place=place, players=sorted(tied), chain=list(chain))
+        ordered.extend(row for row, _ in ranked)
+
     tier_places: set[int] = set()
     for place, chain in tiers:
         tier_places.add(place)
-        tier = [r for r in rows if r.place == place]
-        ordered.extend(row for row, _ in rank_by_chain(tier, chain, context))
+        extend([r for r in rows if r.place == place], chain, place)
     rest = [r for r in rows if r.place not in tier_places]
     for place in sorted({r.place for r in rest}):
-        tier = [r for r in rest if r.place == place]
-        ordered.extend(row for row, _ in rank_by_chain(tier, rest_chain, context))
+        extend([r for r in rest if r.place == place], rest_chain, place)
     return ordered
 
 

@@ -297,7 +297,10 @@ def match_result(
                     "two players share a screen placement: record a lottery (H9)",
                     places=sorted(shared),
                 )
-            order = lottery.shuffled(sorted(e.player for e in humans if e.player))
+            # A fresh Lottery of the same seed and purpose, so passing the same object
+            # again (a preview, then the result) gives the same order.
+            fresh = Lottery(lottery.seed, lottery.purpose)
+            order = fresh.shuffled(sorted(e.player for e in humans if e.player))
             lot_rank.update({p: i for i, p in enumerate(order)})
         lottery_used = True
         assert entry.player is not None

@@ -292,3 +292,39 @@ def test_previous_place_or_seed_first_changes_who_wins_a_ratio_tie() -> None:
     assert advance(results, by_previous, context=ctx).players[-1] == "G"
     assert advance(results, by_seed, context=ctx).players[-1] == "C"
     assert advance(results, by_score, context=ctx).players[-1] == "C"
+
+
+def test_k6_processing_order_tie_needs_a_lottery_never_a_guess() -> None:
+    results = {
+        "G1": group({"A": "300", "B": "240", "C": "100"}, dummy="10"),
+        "G2": group({"E": "300", "F": "150", "G": "100"}, dummy="10"),
+    }
+    with pytest.raises(EngineError) as info:
+        processing_order(results, players={"A", "B", "E", "F"})
+    assert info.value.code == "tie_needs_lottery"
+    assert (info.value.params["place"], info.value.params["players"]) == (1, ["A", "E"])
+    ctx = TieContext(lottery=Lottery("seed", "round-3/order"))
+    first = [s.player for s in processing_order(results, players={"A", "B", "E", "F"},
+                                                context=ctx)]
+    assert first == [s.player for s in processing_order(
+        results, players={"A", "B", "E", "F"}, context=ctx)]
+    assert set(first[:2]) == {"A", "E"} and first[2:] == ["B", "F"]
+    for recorded in (["E", "A"], ["A", "E"]):
+        order = processing_order(results, players={"A", "B", "E", "F"},
+                                 context=TieContext(recorded_lottery=recorded))
+        assert [s.player for s in order][:2] == recorded
+
+
+def test_reusing_a_tie_context_never_changes_the_outcome() -> None:
+    # Six runners-up with the same score and 惜敗率: only the lottery separates them.
+    results = {f"G{i}": group({f"W{i}": "300", f"R{i}": "150"}, dummy="10") for i in range(6)}
+    ctx = TieContext(lottery=Lottery("seed", "round-1/wildcards"))
+    rule = AdvancementRule(per_group=1, target=9)
+    tables = [[row.standing.player for row in advance(results, rule, context=ctx).table]
+              for _ in range(3)]
+    assert tables[0] == tables[1] == tables[2]
+    fresh = TieContext(lottery=Lottery("seed", "round-1/wildcards"))
+    assert [row.standing.player for row in advance(results, rule, context=fresh).table] == \
+        tables[0]
+    orders = [[s.player for s in processing_order(results, context=ctx)] for _ in range(2)]
+    assert orders[0] == orders[1]

@@ -232,3 +232,11 @@ def test_property_consistent_screen_places_by_adjusted_score(
         ),
     )
     assert result.ranking() == [e.player for e in expected]
+
+
+def test_h9_reusing_the_same_lottery_object_gives_the_same_order() -> None:
+    entries = [SeatEntry(i + 1, f"P{i}", D(200), 1) for i in range(4)]
+    lot = Lottery("s", "r1/g1/tie")
+    rankings = [match_result(entries, lottery=lot).ranking() for _ in range(4)]
+    assert all(r == rankings[0] for r in rankings)
+    assert match_result(entries, lottery=Lottery("s", "r1/g1/tie")).ranking() == rankings[0]

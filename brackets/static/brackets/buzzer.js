@@ -380,9 +380,9 @@
         ]),
         el("div", { className: "bz-score" }, [
           el("span", { className: "bz-main", text: String(mainValue(s, p)) + (usesPoints(s) ? "P" : "○") }),
-          el("span", { className: "bz-wrong", text: p.wrong + "×" })
+          el("span", { className: "bz-wrong", text: p.wrong + "×" }),
+          el("span", { className: "bz-badges" }, badges)
         ]),
-        el("div", { className: "bz-badges" }, badges),
         el("div", { className: "bz-buttons" }, [
           el("button", { type: "button", className: "btn bz-btn bz-btn-o", "data-kind": "correct", "data-player": p.id, disabled: !canC, "aria-label": p.seat + "番 ○", text: "○" }),
           el("button", { type: "button", className: "btn bz-btn bz-btn-x", "data-kind": "wrong", "data-player": p.id, disabled: !canW, "aria-label": p.seat + "番 ×", text: "×" })
@@ -513,6 +513,7 @@
     var many = s.players.length > 16;
     box.className = "bzb-players" + (many ? " bzb-many" : "");
     box.style.setProperty("--cols", String(many ? Math.min(Math.ceil(Math.sqrt(s.players.length * 2.2)), 16) : Math.max(s.players.length, 4)));
+    box.style.setProperty("--max", s.players.length <= 6 ? "19vh" : "13vh");
     box.innerHTML = "";
     var points = usesPoints(s);
     s.players.forEach(function (p) {
@@ -522,13 +523,13 @@
       var status = p.label || "";
       var children = [
         el("div", { className: "bzb-seat", text: String(p.seat) }),
-        el("div", { className: "bzb-main", text: String(points ? p.points : p.correct) }),
+        el("div", { className: "bzb-main", style: "--len:" + Math.max(String(points ? p.points : p.correct).length, 1), text: String(points ? p.points : p.correct) }),
         el("div", { className: "bzb-unit", text: points ? "pts" : "○" }),
         el("div", { className: "bzb-wrong", text: p.wrong ? "×" + p.wrong : "" }),
         el("div", { className: "bzb-name", text: p.name }),
         el("div", { className: "bzb-tags" }, [
           p.streak ? el("span", { className: "bzb-streak", text: "連答" }) : null,
-          p.resting ? el("span", { className: "bzb-rest", text: "休" + p.rests }) : null
+          p.resting && p.status !== "active" ? el("span", { className: "bzb-rest", text: p.rests + "休" }) : null
         ]),
         el("div", { className: "bzb-status", text: status })
       ];

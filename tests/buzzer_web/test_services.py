@@ -224,3 +224,47 @@ def test_a_bad_mark_is_refused_naming_row_and_question() -> None:
     with pytest.raises(BuzzerRefused) as refused:
         paper_sheet_parse("名前,1,2\n甲,1,△\n".encode(), "m.csv", 2)
     assert "2行目" in refused.value.message and "Q2" in refused.value.message
+
+
+# --------------------------------------------------------------------------- presets
+
+
+def play_to_the_end(round_: BuzzerRound) -> None:
+    """Tap ○ for the first seat the engine allows until the round is over."""
+    from brackets.engine.buzzer import allowed_actions
+
+    for _ in range(500):
+        state = round_state(round_)
+        if state.over:
+            return
+        allowed = allowed_actions(state)
+        pid = next(p for p in state.seat_order if "correct" in allowed.players[p])
+        tap(round_, "correct", pid)
+    raise AssertionError("round did not end")
+
+
+def test_seed_003_second_round_winners_seat_the_third_round(tournament: Tournament) -> None:
+    from brackets.services.buzzer import preset_round_seat
+
+    names = [f"選手{i:02d}" for i in range(1, 25)]
+    groups = preset_round_seat(
+        tournament=tournament, preset="quiz-003", round_slug="2r", first_round=names, groups=2
+    )
+    assert [g.group_name for g in groups] == ["A組", "B組"]
+    # Snake by 1R rank: A = 1, 4, 5, 8 ... ; advantages 3,2,2,1,1,1 by seat (L1).
+    a = round_state(groups[0])
+    assert [groups[0].players.get(key=p).name for p in a.seat_order[:4]] == ["選手01", "選手04", "選手05", "選手08"]
+    assert [a.players[p].correct for p in a.seat_order[:7]] == [3, 2, 2, 1, 1, 1, 0]
+    with pytest.raises(BuzzerRefused) as refused:
+        preset_round_seat(tournament=tournament, preset="quiz-003", round_slug="3r")
+    assert "終わっていません" in refused.value.message
+    for group in groups:
+        play_to_the_end(group)
+    third = preset_round_seat(tournament=tournament, preset="quiz-003", round_slug="3r")
+    assert len(third) == 5
+    seated = [p.name for r in third for p in r.players.all()]
+    winners = [groups[i].players.get(key=pid).name for i in range(2) for pid in round_state(groups[i]).winners]
+    assert sorted(seated) == sorted(winners)
+    # Fallback ranks (1R rank) and the ranking travel with the players.
+    assert third[0].first_round == groups[0].first_round
+    assert round_state(third[0]).players[third[0].players.first().key].advantage == 1

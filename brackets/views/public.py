@@ -41,8 +41,11 @@ def _round_payload(tournament: Tournament, rnd: Round) -> dict[str, Any]:
     outcomes = []
     if rv.all_done and rnd.kind in ("groups", "rule_select"):
         outcomes = sel.advancement_preview(rnd, rv)
+    reasons = {a.player: a.reason for _rule, o in outcomes for a in o.advancers}
+    table = [{"standing": row, "reason": reasons.get(row.player, "")}
+             for row in sel.round_table(rv)] if rnd.kind in ("groups", "rule_select") else []
     return {"tournament": tournament, "round": rnd, "rv": rv, "names": names,
-            "status_labels": sel.STATUS_LABELS, "outcomes": outcomes,
+            "status_labels": sel.STATUS_LABELS, "outcomes": outcomes, "table": table,
             "advancers": [ea.player_key(a) for a in advancers or []],
             "wildcards": step_data.get("wildcards", []),
             "final_order": sel.final_order(rv) if rnd.kind in ("partner", "series",

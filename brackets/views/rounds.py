@@ -25,6 +25,8 @@ from brackets.selectors import rounds as sel
 from brackets.services import rounds as svc
 
 STAFF = (Role.ORGANISER, Role.BRACKET)
+MODE_LABELS = {"free": "フリー", "pinpoint": "ピンポイント", "bomber": "ボンバーマン"}
+COUNTING_LABELS = {"grouped": "高火力", "individual": "低火力"}
 
 
 def _round(tournament: Tournament, number: int) -> Round:
@@ -151,6 +153,9 @@ def _match_context(request: HttpRequest, tournament: Tournament, group: Group,
                         "reason": "、".join(ea.violation_text(v, names) for v in opt.reasons)}
                 (legal if opt.legal else illegal).append(item)
             row.update(legal=legal, illegal=illegal, rules=sc.rules,
+                       mode_label=f"{MODE_LABELS.get(str(sc.rules.mode), sc.rules.mode)}・"
+                                  f"{COUNTING_LABELS.get(str(sc.rules.counting), '')}",
+                       lots=[*sc.rules.lot_genres, *sc.rules.lot_formats],
                        placed=gv.row_of(key), ratio=gv.ratios.get(key),
                        penalties=[p for p in gv.penalty_rows if p.seat_id == seat.id],
                        dq=any(d.seat_id == seat.id for d in gv.dq_rows),
@@ -163,7 +168,8 @@ def _match_context(request: HttpRequest, tournament: Tournament, group: Group,
             "status_label": sel.STATUS_LABELS[gv.status], "mctx": mctx,
             "siblings": list(Group.objects.filter(round=rnd).order_by("number")
                              .values("id", "label")),
-            "two_person": tournament.two_person_confirmation, **extra}
+            "two_person": tournament.two_person_confirmation,
+            "accepting": rnd.status in (Round.Status.DRAWN, Round.Status.RUNNING), **extra}
 
 
 @role_required(*STAFF)

@@ -115,3 +115,50 @@ def test_one_group_on_a_tablet(live_server: Any, tournament: Tournament, cast: d
     shot(page, "player-768")
     page.goto(f"{live_server.url}/t/{tournament.slug}/match/{group.id}/history/")
     shot(page, "history-768")
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_full_event_pages_render(live_server: Any, tournament: Tournament,
+                                 cast: dict[str, Any], projector_page: Any,
+                                 tablet_page: Any) -> None:
+    """A whole 九州杯IX run through the services, then its pages at both sizes."""
+    import random
+
+    from tests.rounds.test_full_events import run_kyushu
+
+    run_kyushu(tournament, cast["organiser"], random.Random(9))
+    page = projector_page
+    page.goto(f"{live_server.url}/p/{tournament.slug}/bracket/")
+    assert page.locator(".bracket-col").count() == 7
+    assert page.locator(".bracket-svg path").count() == 33 + 20 + 8 + 4  # R1..R4 advancers
+    assert page.locator(".bb-row.wild").count() == 3  # K4's three wildcards
+    shot(page, "full-bracket-1920")
+    page.goto(f"{live_server.url}/p/{tournament.slug}/r/1/")
+    assert page.locator(".wildcard-table .cut-line").count() == 1
+    shot(page, "full-public-r1-1920")
+    page.goto(f"{live_server.url}/p/{tournament.slug}/r/1/projector/")
+    shot(page, "full-projector-groups-1920")
+    page.goto(f"{live_server.url}/p/{tournament.slug}/r/1/projector/?view=table")
+    shot(page, "full-projector-table-1920")
+    login(page, live_server.url, "organiser" if False else "org", PASSWORD)
+    page.goto(f"{live_server.url}/t/{tournament.slug}/rounds/1/")
+    shot(page, "full-round-1920")
+    page.goto(f"{live_server.url}/t/{tournament.slug}/rounds/3/special/")
+    shot(page, "full-rule-select-1920")
+    page.goto(f"{live_server.url}/t/{tournament.slug}/rounds/7/special/")
+    shot(page, "full-final-special-1920")
+    page.goto(f"{live_server.url}/t/{tournament.slug}/rounds/1/advance/")
+    shot(page, "full-advance-1920")
+    tab = tablet_page
+    login(tab, live_server.url, "org", PASSWORD)
+    g4 = Group.objects.filter(round__tournament=tournament, round__number=4).first()
+    tab.goto(f"{live_server.url}/t/{tournament.slug}/match/{g4.id}/")
+    shot(tab, "full-match-r4-cards-768")
+    sf = Group.objects.filter(round__tournament=tournament, round__number=5).first()
+    tab.goto(f"{live_server.url}/t/{tournament.slug}/match/{sf.id}/")
+    shot(tab, "full-match-sf-bans-768")
+    tab.goto(f"{live_server.url}/t/{tournament.slug}/rounds/2/")
+    shot(tab, "full-round2-768")
+    tab.goto(f"{live_server.url}/p/{tournament.slug}/r/2/")
+    shot(tab, "full-public-r2-768")

@@ -185,7 +185,7 @@ class Operator:
         self.seq = 0
 
     def csrf(self) -> str:
-        return next((c.value for c in self.jar if c.name == "csrftoken"), "")
+        return next((c.value or "" for c in self.jar if c.name == "csrftoken"), "")
 
     def login(self, username: str = USERNAME, password: str = PASSWORD) -> None:
         self.opener.open(f"{self.base}/accounts/login/").read()
@@ -255,7 +255,7 @@ def run(taps: int, viewers: int, threads: int, quiet: bool = False) -> list[floa
 def percentile(values: list[float], q: float) -> float:
     """The q-quantile (0..1) by the nearest-rank method."""
     ordered = sorted(values)
-    index = max(0, min(len(ordered) - 1, int(round(q * len(ordered) + 0.5)) - 1))
+    index = max(0, min(len(ordered) - 1, round(q * len(ordered) + 0.5) - 1))
     return ordered[index]
 
 

@@ -115,7 +115,7 @@ class RoundForm(forms.Form):
         try:
             data = json.loads(self.cleaned_data["config"])
             if not isinstance(data, dict):
-                raise ValueError
+                raise TypeError
             return RoundConfig.from_dict(data)
         except (ValueError, TypeError, KeyError):
             raise forms.ValidationError(_("ルール設定のJSONが読めません。")) from None
@@ -456,9 +456,9 @@ class PaperForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        if data.get("first_half") is not None and data.get("questions") is not None:
-            if data["first_half"] > data["questions"]:
-                self.add_error("first_half", _("問題数以下にしてください。"))
+        first_half, questions = data.get("first_half"), data.get("questions")
+        if first_half is not None and questions is not None and first_half > questions:
+            self.add_error("first_half", _("問題数以下にしてください。"))
         sheet = data.get("sheet")
         if sheet is not None and not sheet.name.lower().endswith((".xlsx", ".csv")):
             self.add_error("sheet", _(".xlsx か .csv のファイルを選んでください。"))

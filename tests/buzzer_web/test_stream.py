@@ -73,7 +73,14 @@ def test_stream_ends_after_a_bounded_time_and_resumes_from_last_event_id(
 @pytest.mark.slow
 def test_waitress_flushes_each_message_promptly(tmp_path: Path) -> None:
     """A real ``manage.py up`` (waitress): a tap reaches an open stream well within 1 s."""
-    from bench.scoreboard import Operator, StreamViewer, prepare, start_server, stop_server, free_port
+    from bench.scoreboard import (
+        Operator,
+        StreamViewer,
+        free_port,
+        prepare,
+        start_server,
+        stop_server,
+    )
 
     round_id = prepare(tmp_path)
     port = free_port()

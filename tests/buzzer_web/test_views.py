@@ -11,7 +11,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from brackets.engine.buzzer import Checkpoint, RoundConfig, WrittenRules
+from brackets.engine.buzzer import RoundConfig, WrittenRules
 from brackets.models import BuzzerEvent, BuzzerRound, Tournament
 from brackets.selectors.buzzer import round_state
 from brackets.services.buzzer import buzzer_round_create

@@ -414,6 +414,17 @@
     var s = this.state;
     var box = this.root.querySelector("#bz-decision");
     var pending = (s.decisions || []).filter(function (d) { return !d.resolved; });
+    if (s.phase === "over" && this.root.dataset.applyUrl) {
+      // A finished sudden death: its order goes back to the round that asked for it.
+      box.hidden = false;
+      box.innerHTML = "";
+      box.appendChild(el("p", { text: "サドンデスが終わりました。順位: " + (s.ranking || []).map(function (r) { return r.name; }).join(" → ") }));
+      box.appendChild(el("form", { method: "post", action: this.root.dataset.applyUrl }, [
+        el("input", { type: "hidden", name: "csrfmiddlewaretoken", value: csrfToken() }),
+        el("button", { className: "btn btn-warning btn-lg", text: "サドンデスの結果を元のラウンドに反映" })
+      ]));
+      return;
+    }
     if (s.phase !== "deciding" || !pending.length) {
       if (!this.expirePrompted) { box.hidden = true; box.innerHTML = ""; }
       return;

@@ -510,7 +510,10 @@ class _Importer:
                     setattr(obj, field.name, tournament)
                     continue
                 if name not in row:
-                    if not field.has_default() and not field.null and name not in timestamps:
+                    if isinstance(field, (models.CharField, models.TextField)) and field.blank \
+                            and not field.has_default():
+                        setattr(obj, field.attname, "")
+                    elif not field.has_default() and not field.null and name not in timestamps:
                         raise self.fail(where, f"{name} がありません")
                     continue
                 value = row[name]

@@ -27,19 +27,19 @@ if "DATABASE_URL" not in os.environ:
     os.environ["KYUSHU_VAR_DIR"] = tempfile.mkdtemp(prefix="kyushu-bench-")
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kyushu.settings")
 
-import django  # noqa: E402
+import django
 
 django.setup()
 
-from django.contrib.auth import get_user_model  # noqa: E402
-from django.core.management import call_command  # noqa: E402
-from django.test import Client  # noqa: E402
-from django.test.utils import setup_test_environment  # noqa: E402
-from django.urls import reverse  # noqa: E402
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.test import Client
+from django.test.utils import setup_test_environment
+from django.urls import reverse
 
-from brackets.models import Entrant, Membership, QmaVersion, Role, Tournament  # noqa: E402
-from brackets.services.catalog import catalog_load_builtin  # noqa: E402
-from brackets.services.entrants import entrant_keys  # noqa: E402
+from brackets.models import Entrant, Membership, QmaVersion, Role, Tournament
+from brackets.services.catalog import catalog_load_builtin
+from brackets.services.entrants import entrant_keys
 
 ENTRANTS = 1000
 RUNS = 30

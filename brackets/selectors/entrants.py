@@ -14,7 +14,13 @@ from typing import Any
 from django.db.models import Count, Q, QuerySet
 
 from brackets.models import Entrant, EntrantRevision, Rank, Tournament
-from brackets.services.entrants import ACTION_LABELS, Change, diff_snapshots, display_value, kana_fold
+from brackets.services.entrants import (
+    ACTION_LABELS,
+    Change,
+    diff_snapshots,
+    display_value,
+    kana_fold,
+)
 
 
 @dataclass(frozen=True)

@@ -310,16 +310,16 @@ def entrant_validate(
             _("修羅くじは1人%(cap)d本までです。申告を見直してください。") % {"cap": MAX_LOTS},
         )
     becomes_general = seed is None and (entrant is None or entrant.seed is not None)
-    if becomes_general and "seed" not in errors:
-        if len(roster.general - {self_id}) >= tournament.capacity:
-            add(
-                "__all__",
-                _(
-                    "定員（一般%(capacity)d名）に達しているため登録できません。"
-                    "シード選手はシード枠（%(slots)d）で別に数えます。"
-                )
-                % {"capacity": tournament.capacity, "slots": tournament.seed_slots},
+    full = len(roster.general - {self_id}) >= tournament.capacity
+    if becomes_general and "seed" not in errors and full:
+        add(
+            "__all__",
+            _(
+                "定員（一般%(capacity)d名）に達しているため登録できません。"
+                "シード選手はシード枠（%(slots)d）で別に数えます。"
             )
+            % {"capacity": tournament.capacity, "slots": tournament.seed_slots},
+        )
     if errors:
         raise ValidationError(errors)
     return clean
@@ -529,7 +529,7 @@ def entrant_import_create(
 @transaction.atomic
 def entrant_import_remap(*, tournament: Tournament, token: str, mapping: list[str]) -> EntrantImport:
     """Store the desk's choice of field (or ignore) for each column of a pending import."""
-    from brackets.exporters.entrant_import import IMPORT_FIELDS, IGNORE, NOTES_APPEND, ImportRefused
+    from brackets.exporters.entrant_import import IGNORE, IMPORT_FIELDS, NOTES_APPEND, ImportRefused
 
     batch = EntrantImport.objects.select_for_update().filter(tournament=tournament, token=token).first()
     if batch is None or batch.status != EntrantImport.Status.PENDING:

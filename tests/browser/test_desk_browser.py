@@ -6,6 +6,7 @@ the other kana), check them in with one tap, and watch the counts change.
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 import pytest
@@ -24,7 +25,7 @@ def count(page: Any, name: str) -> int:
 
 
 def test_walk_in_search_by_reading_and_one_tap_check_in(live_server: Any, tablet_page: Any) -> None:
-    call_command("demo", stdout=open("/dev/null", "w"))
+    call_command("demo", stdout=io.StringIO())
     desk_user = get_user_model().objects.get(username="desk")
     desk_user.set_password(PASSWORD)
     desk_user.save()

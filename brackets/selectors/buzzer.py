@@ -59,6 +59,13 @@ def engine_message(code: str, params: Mapping[str, Any] | None = None) -> str:
         "bad_config": _("ルール設定が正しくありません。"),
         "bad_event": _("入力が正しくありません。"),
         "unknown_rule": _("登録されていないルールです。"),
+        "player_assigned": _("すでに別のコースに決まった人が選ばれています。"),
+        "too_few_players": _("コースを埋める人数が足りません。"),
+        "missing_question": _("採点のない問題があります。"),
+        "unknown_question": _("問題数より多い採点があります。"),
+        "unknown_round": _("プリセットのラウンドが見つかりません。"),
+        "round_not_over": _("前のラウンドがまだ終わっていません。"),
+        "missing_result": _("前のラウンドがまだ作成されていません。"),
     }
     text = messages.get(code)
     if text is None:

@@ -26,7 +26,6 @@ from brackets.engine.buzzer import (
     ClockStop,
     Correct,
     Event,
-    PlayerSpec,
     RoundConfig,
     RoundState,
     Thru,
@@ -36,7 +35,14 @@ from brackets.engine.buzzer import (
     start,
 )
 from brackets.engine.errors import EngineError
-from brackets.models import BuzzerEvent, BuzzerPlayer, BuzzerRound, Entrant, PaperMarking, Tournament
+from brackets.models import (
+    BuzzerEvent,
+    BuzzerPlayer,
+    BuzzerRound,
+    Entrant,
+    PaperMarking,
+    Tournament,
+)
 from brackets.selectors.buzzer import (
     clock_reading_ms,
     effective_records,
@@ -507,7 +513,7 @@ def preset_round_seat(
     if rp.feed.grouping == "courses":
         raise BuzzerRefused(
             "courses",
-            _("コースは参加者が選びます。優先順: %(order)s。各コースは「手作成」で席を入力してください。")
+            _("コースは参加者が選びます（優先順: %(order)s）。「コース決め」の欄から作成してください。")
             % {"order": "、".join(names.get(s.id, s.id) for s in split[0])},
         )
     entrant_objs = {e.pk: e for e in Entrant.objects.filter(tournament=tournament, pk__in=[i for i in entrant_ids.values() if i])}
@@ -561,4 +567,106 @@ def preset_rounds_create(*, tournament: Tournament, preset: str, by: Any = None)
             created += preset_round_seat(tournament=tournament, preset=preset, round_slug=rp.slug, by=by)
         except BuzzerRefused:
             continue
+    return created
+
+
+@transaction.atomic
+def preset_courses_seat(
+    *,
+    tournament: Tournament,
+    preset: str,
+    order: Sequence[str],
+    raised: Mapping[str, Sequence[str]],
+    by: Any = None,
+) -> list[BuzzerRound]:
+    """Number10 (M3): seat the course rounds after the entry time.
+
+    ``order`` is the courses' drawn order (round slugs); ``raised[slug]`` the names who
+    held a plate up for that course. The engine's priority (2R pass order → 1R rank),
+    overflow and forced filling (:func:`~brackets.engine.buzzer.assignment.number10_courses`)
+    decide who plays where; each course becomes one round, seated in priority order.
+    """
+    from brackets.engine.buzzer.assignment import number10_courses
+    from brackets.engine.buzzer.presets import PRESETS, entrants
+
+    try:
+        tp = PRESETS.get(preset)
+    except EngineError as error:
+        raise BuzzerRefused(error.code, _("プリセットが見つかりません。")) from error
+    courses = [r for r in tp.rounds if r.feed is not None and r.feed.grouping == "courses"]
+    slugs = [r.slug for r in courses]
+    if not courses:
+        raise BuzzerRefused("no_courses", _("このプリセットにはコース選択がありません。"))
+    if sorted(order) != sorted(slugs):
+        raise BuzzerRefused("bad_request", _("コースの順番をすべて入力してください。"))
+    results, by_slug = _preset_results(tournament, preset)
+    if any(slug in by_slug for slug in slugs):
+        raise BuzzerRefused("exists", _("コースのラウンドはすでに作成されています。"))
+    sources = [r for src in courses[0].feed.sources for r in by_slug.get(src, [])]  # type: ignore[union-attr]
+    rows = next((list(r.first_round) for r in sources if r.first_round), [])
+    if not rows:
+        raise BuzzerRefused("missing_result", _("前のラウンドがまだ作成されていません。"))
+    ranks = {row["key"]: index for index, row in enumerate(rows, start=1)}
+    names = {row["key"]: row["name"] for row in rows}
+    try:
+        priority_specs = entrants(tp, slugs[0], results, ranks)[0]
+    except EngineError as error:
+        messages = {
+            "round_not_over": _("前のラウンドがまだ終わっていません。"),
+            "missing_result": _("前のラウンドがまだ作成されていません。"),
+        }
+        raise BuzzerRefused(error.code, messages.get(error.code) or engine_message(error.code, error.params)) from error
+    specs = {spec.id: spec for spec in priority_specs}
+    priority = [spec.id for spec in priority_specs]
+    key_of = {names[pid]: pid for pid in priority}
+    raised_keys: dict[str, list[str]] = {}
+    for slug in slugs:
+        keys = []
+        for name in raised.get(slug, ()):
+            name = name.strip()
+            if not name:
+                continue
+            if name not in key_of:
+                raise BuzzerRefused(
+                    "unknown_player", _("「%(name)s」はこのラウンドの参加者ではありません。") % {"name": name}
+                )
+            keys.append(key_of[name])
+        raised_keys[slug] = keys
+    size = len(priority) // len(slugs)
+    try:
+        placed = number10_courses(list(order), raised_keys, priority, size=size)
+    except EngineError as error:
+        raise BuzzerRefused(error.code, engine_message(error.code, error.params)) from error
+    entrant_ids = {row["key"]: row.get("entrant") for row in rows}
+    entrant_objs = {
+        e.pk: e for e in Entrant.objects.filter(tournament=tournament, pk__in=[i for i in entrant_ids.values() if i])
+    }
+    feeds_from = sources[0] if sources else None
+    created: list[BuzzerRound] = []
+    for index, slug in enumerate(order):
+        rp = tp.round(slug)
+        seated = sorted(placed[slug], key=priority.index)
+        round_ = buzzer_round_create(
+            tournament=tournament,
+            name=rp.name,
+            config=rp.config,  # type: ignore[arg-type]
+            players=[
+                {
+                    "key": pid,
+                    "name": names.get(pid, pid),
+                    "entrant": entrant_objs.get(entrant_ids.get(pid) or 0),
+                    "seat": seat,
+                    "rank": specs[pid].rank,
+                }
+                for seat, pid in enumerate(seated, start=1)
+            ],
+            by=by,
+            preset=preset,
+            round_slug=slug,
+            position=list(tp.rounds).index(courses[0]) * 10 + index,
+            feeds_from=feeds_from,
+        )
+        BuzzerRound.objects.filter(pk=round_.pk).update(first_round=rows)
+        round_.first_round = rows
+        created.append(round_)
     return created

@@ -53,6 +53,7 @@ from brackets.services.buzzer import (
     buzzer_event_append,
     buzzer_round_create,
     paper_marking_upload,
+    preset_courses_seat,
     preset_round_seat,
     preset_rounds_create,
 )
@@ -183,11 +184,28 @@ def buzzer_round_new(request: HttpRequest, tournament: Tournament) -> HttpRespon
 def buzzer_presets(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """Create the rounds of a preset (seed 003 / seed 004), seated by the engine's feeds."""
     markings = list(PaperMarking.objects.filter(tournament=tournament))
+    presets = available_presets()
     if request.method == "POST":
         slug = request.POST.get("preset", "")
         round_slug = request.POST.get("round_slug", "")
         try:
-            if round_slug:
+            if request.POST.get("courses"):
+                order = sorted(
+                    (k.removeprefix("order-") for k in request.POST if k.startswith("order-")),
+                    key=lambda slug: int(request.POST.get(f"order-{slug}") or 0),
+                )
+                created = preset_courses_seat(
+                    tournament=tournament,
+                    preset=slug,
+                    order=order,
+                    raised={
+                        k.removeprefix("raised-"): request.POST.get(k, "").splitlines()
+                        for k in request.POST
+                        if k.startswith("raised-")
+                    },
+                    by=request.user,
+                )
+            elif round_slug:
                 names = [n for n in request.POST.get("first_round", "").splitlines() if n.strip()]
                 marking_id = request.POST.get("paper", "")
                 if not names and marking_id.isdigit():
@@ -219,7 +237,15 @@ def buzzer_presets(request: HttpRequest, tournament: Tournament) -> HttpResponse
     return render(
         request,
         "brackets/buzzer/presets.html",
-        {"tournament": tournament, "presets": available_presets(), "markings": markings},
+        {
+            "tournament": tournament,
+            "presets": presets,
+            "markings": markings,
+            "course_presets": [
+                p.slug for p in presets
+                if any(r.feed is not None and r.feed.grouping == "courses" for r in p.rounds)
+            ],
+        },
     )
 
 

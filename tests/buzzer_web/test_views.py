@@ -253,3 +253,39 @@ def test_preset_rounds_feed_winners_into_the_next(tournament: Tournament, client
     seated = [rounds[0].players.get(key=pid).name for pid in first.seat_order[:3]]
     assert seated == ["選手01", "選手08", "選手09"]
     assert first.players[first.seat_order[0]].points == 3
+
+
+def test_number10_courses_from_plates_raised(tournament: Tournament, clients: dict[str, Client]) -> None:
+    """Seed 004 M3: 20 2R winners choose courses; overflow by priority, shortfall filled."""
+    from brackets.services.buzzer import preset_round_seat
+    from tests.buzzer_web.test_services import play_to_the_end
+
+    names = [f"選手{i:02d}" for i in range(1, 49)]
+    groups = preset_round_seat(tournament=tournament, preset="abc-the25th-004", round_slug="2r", first_round=names)
+    for group in groups:
+        play_to_the_end(group)
+    winners = [g.players.get(key=pid).name for g in groups for pid in round_state(g).winners]
+    assert len(winners) == 20
+    presets_url = reverse("buzzer_presets", kwargs={"slug": tournament.slug})
+    # Everyone raises for up-down: the top 5 by priority get it; Freeze10 nobody: filled
+    # from the lowest priority.
+    data = {
+        "preset": "abc-the25th-004", "courses": "1",
+        "order-3r-updown": 1, "order-3r-freeze": 2, "order-3r-swedish": 3, "order-3r-10by10": 4,
+        "raised-3r-updown": "\n".join(winners), "raised-3r-freeze": "", "raised-3r-swedish": "", "raised-3r-10by10": "",
+    }
+    response = clients["organiser"].post(presets_url, data)
+    assert response.status_code == 302
+    courses = {r.round_slug: r for r in BuzzerRound.objects.filter(round_slug__startswith="3r-")}
+    assert set(courses) == {"3r-updown", "3r-freeze", "3r-swedish", "3r-10by10"}
+    seated = {slug: [p.name for p in r.players.order_by("seat")] for slug, r in courses.items()}
+    assert sum(len(v) for v in seated.values()) == 20
+    assert set(sum(seated.values(), [])) == set(winners)
+    # Priority: 2R win order first (the four first winners), then 1R rank.
+    first_winners = {g.players.get(key=round_state(g).winners[0]).name for g in groups}
+    assert first_winners <= set(seated["3r-updown"])
+    config = RoundConfig.from_dict(courses["3r-freeze"].config)
+    assert config.clock_ms == 15 * 60_000
+    # A name that is not a 2R winner is refused with a message, nothing created twice.
+    again = clients["organiser"].post(presets_url, data, follow=True)
+    assert "すでに作成" in again.content.decode()

@@ -268,3 +268,36 @@ def test_seed_003_second_round_winners_seat_the_third_round(tournament: Tourname
     # Fallback ranks (1R rank) and the ranking travel with the players.
     assert third[0].first_round == groups[0].first_round
     assert round_state(third[0]).players[third[0].players.first().key].advantage == 1
+
+
+def test_clock_reading_goes_into_each_tap_and_expiry_is_an_event(tournament: Tournament) -> None:
+    import datetime
+
+    from brackets.engine.buzzer.presets import PRESETS
+
+    config = PRESETS.get("abc-the25th-004").round("3r-swedish").config
+    assert config is not None
+    round_ = make_round(tournament, players=5, config=config)
+    with pytest.raises(BuzzerRefused) as refused:
+        tap(round_, "clock_stop")
+    assert refused.value.message == "時計は止まっています。"
+    tap(round_, "clock_start")
+    # Ten seconds pass on the wall clock.
+    BuzzerEvent.objects.filter(round=round_, seq=1).update(
+        at=BuzzerEvent.objects.get(round=round_, seq=1).at - datetime.timedelta(seconds=10)
+    )
+    tap(round_, "correct", "s1")
+    reading = BuzzerEvent.objects.get(round=round_, seq=2).data["clock_ms"]
+    assert 10_000 <= reading < 12_000
+    payload = round_payload(round_)
+    assert payload["clock"]["running"] and payload["clock"]["reading_ms"] >= reading
+    tap(round_, "clock_stop")
+    stopped = round_state(round_).clock
+    assert not stopped.running and stopped.elapsed_ms >= reading
+    tap(round_, "clock_start")
+    tap(round_, "clock_expire", data={"question_in_play": "0"})
+    state = round_state(round_)
+    assert state.clock.expired
+    record = BuzzerEvent.objects.get(round=round_, seq=5)
+    assert record.kind == "clock_expire" and record.data["question_in_play"] is False
+    assert record.data["elapsed_ms"] <= config.clock_ms

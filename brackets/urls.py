@@ -28,6 +28,7 @@ urlpatterns = [
         documents_views.document_download,
         name="document_download",
     ),
+    path("tournaments/import/", documents_views.tournament_import, name="tournament_import"),
 ]
 
 # Live buzzer rounds (issue 6): operator console for bracket staff, public stage scoreboard.

@@ -61,6 +61,7 @@ MATRIX: dict[str, Entry] = {
     "document_download": Entry(
         DESK, kwargs=lambda w: {"slug": w["tournament"].slug, "doc_slug": "name-tags"}
     ),
+    "tournament_import": Entry(SUPERUSER, kwargs=no_kwargs),
     # Entry desk (issue 2): desk staff and organisers.
     "desk": Entry(DESK),
     "desk_entrant_new": Entry(DESK),

@@ -8,10 +8,15 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext_lazy as _
 
+from brackets.exporters.tournament_file import TournamentFileError, tournament_file_import
 from brackets.models import Role, Tournament
 from brackets.permissions import role_required
 from brackets.printing.registry import (
@@ -22,6 +27,7 @@ from brackets.printing.registry import (
 )
 
 CATEGORY_ORDER = ("受付", "回戦", "大会")
+MAX_TOURNAMENT_FILE = 50 * 1024 * 1024
 
 
 @role_required(Role.ORGANISER, Role.DESK, Role.BRACKET)
@@ -65,3 +71,37 @@ def document_download(request: HttpRequest, tournament: Tournament, doc_slug: st
     response["Content-Disposition"] = f'{disposition}; filename="{filename}"'
     response["Cache-Control"] = "no-store"
     return response
+
+
+class TournamentFileForm(forms.Form):
+    file = forms.FileField(label=_("大会ファイル（.json）"),
+                           widget=forms.ClearableFileInput(attrs={"class": "form-control",
+                                                                  "accept": ".json"}))
+    slug = forms.SlugField(label=_("識別子（空欄ならファイルのまま）"), required=False,
+                           widget=forms.TextInput(attrs={"class": "form-control"}))
+
+
+@login_required
+def tournament_import(request: HttpRequest) -> HttpResponse:
+    """Create a tournament from a tournament file (site organiser only, like creating one).
+
+    The file is checked completely before anything is written; a refusal is shown beside
+    the file field and changes nothing.
+    """
+    if not request.user.is_superuser:
+        raise PermissionDenied
+    form = TournamentFileForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        upload = form.cleaned_data["file"]
+        if upload.size > MAX_TOURNAMENT_FILE:
+            form.add_error("file", _("ファイルが大きすぎます（50MBまで）。"))
+        else:
+            try:
+                tournament = tournament_file_import(data=upload.read(),
+                                                    slug=form.cleaned_data["slug"] or None)
+            except TournamentFileError as exc:
+                form.add_error("file", exc.message)
+            else:
+                messages.success(request, _("大会ファイルを読み込みました。"))
+                return redirect("tournament_dashboard", slug=tournament.slug)
+    return render(request, "brackets/documents/import.html", {"form": form})

@@ -171,15 +171,19 @@ class _Exporter:
     def __init__(self, tournament: Tournament) -> None:
         self.tournament = tournament
         self.users: dict[int, str] = {}
+        self._all_users: dict[int, str] = {}
         self.file_ids: dict[tuple[type[models.Model], Any], int] = {}
         self.catalog: dict[type[models.Model], dict[Any, str]] = {}
 
     def username(self, user_id: int | None) -> str | None:
         if user_id is None:
             return None
-        if user_id not in self.users:
-            user = get_user_model().objects.get(pk=user_id)
-            self.users[user_id] = user.get_username()
+        if not self._all_users:
+            # One query for every account (a venue has a handful), not one per fact.
+            user_model = get_user_model()
+            self._all_users = dict(user_model.objects.values_list(
+                "pk", user_model.USERNAME_FIELD))
+        self.users[user_id] = self._all_users[user_id]
         return self.users[user_id]
 
     def catalog_name(self, model: type[models.Model], pk: Any) -> str | None:

@@ -66,6 +66,8 @@ def build_kyushu(tournament: Tournament, user: Any, *, count: int = 65, seeds: i
     rounds = svc.rounds_configure(tournament=tournament, by=user)
     rng = random.Random(seed)
     for rnd in rounds[:2]:
+        if rnd.number > upto + 1:
+            return entrants
         svc.round_draw(round=rnd, by=user)
         if rnd.number > upto:
             return entrants

@@ -43,6 +43,7 @@
 
   function questionText(state) {
     if (state.phase === "over") return "終了（" + state.question + "問）";
+    if (state.question_limit && state.question >= state.question_limit) return state.question_limit + "問 終了";
     var text = "第" + (state.question + 1) + "問";
     if (state.question_limit) text += " / " + state.question_limit;
     return text;
@@ -521,17 +522,25 @@
     var before = {};
     if (prev && prev.players) prev.players.forEach(function (p) { before[p.id] = p; });
     var box = root.querySelector("#bzb-players");
-    var many = s.players.length > 16;
-    box.className = "bzb-players" + (many ? " bzb-many" : "");
-    box.style.setProperty("--cols", String(many ? Math.min(Math.ceil(Math.sqrt(s.players.length * 2.2)), 16) : Math.max(s.players.length, 4)));
-    box.style.setProperty("--max", s.players.length <= 6 ? "19vh" : "13vh");
+    var n = s.players.length;
+    var many = n > 16;
+    var seatsOnly = n > 40;  // a hall of entrants (written rounds): seat numbers only
+    var cols = seatsOnly ? Math.ceil(Math.sqrt(n * 1.9)) : many ? Math.ceil(Math.sqrt(n * 1.3)) : Math.max(n, 4);
+    box.className = "bzb-players" + (many ? " bzb-many" : "") + (seatsOnly ? " bzb-seats-only" : "");
+    box.style.setProperty("--cols", String(cols));
+    box.style.setProperty("--rows", String(Math.ceil(n / cols)));
+    box.style.setProperty("--max", n <= 6 ? "19vh" : "13vh");
     box.innerHTML = "";
     var points = usesPoints(s);
+    var tied = {};
+    (s.decisions || []).forEach(function (d) {
+      if (!d.resolved) d.candidates.forEach(function (pid) { tied[pid] = true; });
+    });
     s.players.forEach(function (p) {
       var old = before[p.id];
       var changed = old && (old.correct !== p.correct || old.wrong !== p.wrong || old.points !== p.points || old.status !== p.status);
-      var cls = "bzb-card bzb-st-" + p.status + (p.resting ? " bzb-resting" : "") + (changed ? " bzb-bump" : "");
-      var status = p.label || "";
+      var cls = "bzb-card bzb-st-" + p.status + (p.resting ? " bzb-resting" : "") + (changed ? " bzb-bump" : "") + (tied[p.id] ? " bzb-sd" : "");
+      var status = tied[p.id] ? "サドンデス" : p.label || "";
       var children = [
         el("div", { className: "bzb-seat", text: String(p.seat) }),
         el("div", { className: "bzb-main", style: "--len:" + Math.max(String(points ? p.points : p.correct).length, 1), text: String(points ? p.points : p.correct) }),
@@ -544,7 +553,9 @@
         ]),
         el("div", { className: "bzb-status", text: status })
       ];
-      if (many) {
+      if (seatsOnly) {
+        children = [el("span", { className: "bzb-seat", text: String(p.seat) })];
+      } else if (many) {
         children = [
           el("span", { className: "bzb-seat", text: String(p.seat) }),
           el("span", { className: "bzb-name", text: p.name }),
@@ -554,9 +565,14 @@
       box.appendChild(el("div", { className: cls, "data-player": p.id }, children));
     });
     var foot = "";
+    if (many) {
+      var standing = s.players.filter(function (p) { return p.status === "active" || p.status === "locked"; }).length;
+      var passed = s.players.filter(function (p) { return p.status === "won"; }).length;
+      foot = "残り " + standing + "人 ／ 着席 " + (n - standing - passed) + "人" + (passed ? " ／ 通過 " + passed + "人" : "");
+    }
     if (s.phase === "deciding") foot = "サドンデス";
     else if (s.phase === "over") foot = "勝ち抜け: " + s.winners.map(function (pid) { return s.names[pid] || pid; }).join("・");
-    else if (s.round.slots) foot = "勝ち抜け " + s.winners.length + " / " + s.round.slots;
+    else if (s.round.slots && !many) foot = "勝ち抜け " + s.winners.length + " / " + s.round.slots;
     root.querySelector("#bzb-status").textContent = foot;
   };
 

@@ -223,6 +223,7 @@ def test_import_respects_capacity(clients: dict[str, Client], tournament: Tourna
         ("fake.xlsx", b"PK\x03\x04 not really a zip", "Excelファイル"),
         ("noname.csv", "カードネーム,Qレベル\r\nアイウ,10\r\n".encode(), "名前の列が見つかりません"),
     ],
+    ids=["empty", "blank", "header-only", "png", "binary", "xls", "fake-xlsx", "no-name-column"],
 )
 def test_files_that_cannot_be_imported_are_refused(
     clients: dict[str, Client], tournament: Tournament, filename: str, content: bytes, message: str

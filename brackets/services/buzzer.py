@@ -490,6 +490,12 @@ def preset_round_seat(
     results, by_slug = _preset_results(tournament, preset)
     if round_slug in by_slug:
         raise BuzzerRefused("exists", _("このラウンドはすでに作成されています。"))
+    from brackets.engine.buzzer.presets import is_skipped
+
+    if is_skipped(tp, round_slug, dict(results)):
+        raise BuzzerRefused(
+            "skipped", _("前のステップで敗者復活が決まったため、このラウンドは行いません。")
+        )
     if first_round:
         rows = _first_round_rows(tournament, first_round)
     else:

@@ -301,3 +301,34 @@ def test_clock_reading_goes_into_each_tap_and_expiry_is_an_event(tournament: Tou
     record = BuzzerEvent.objects.get(round=round_, seq=5)
     assert record.kind == "clock_expire" and record.data["question_in_play"] is False
     assert record.data["elapsed_ms"] <= config.clock_ms
+
+
+def test_a_write_racing_another_process_is_refused_by_the_database(
+    tournament: Tournament, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two processes read the log at the same length: the unique (round, seq) refuses one."""
+    import brackets.services.buzzer as services
+
+    round_ = make_round(tournament)
+    tap(round_, "correct", "s1", seq=0)
+    real_log = services.round_log
+    # This process read the log before the other one's tap was committed.
+    monkeypatch.setattr(services, "round_log", lambda r: real_log(r)[:-1])
+    with pytest.raises(BuzzerRefused) as refused:
+        tap(round_, "wrong", "s2", seq=0)
+    assert refused.value.code == "stale"
+    monkeypatch.undo()
+    assert list(BuzzerEvent.objects.filter(round=round_).values_list("kind", flat=True)) == ["correct"]
+
+
+def test_the_stream_poll_is_one_indexed_query(tournament: Tournament) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    round_ = make_round(tournament)
+    tap(round_, "thru")
+    with CaptureQueriesContext(connection) as ctx:
+        assert latest_seq(round_.pk) == 1
+    assert len(ctx.captured_queries) == 1
+    sql = ctx.captured_queries[0]["sql"].upper()
+    assert "ORDER BY" in sql and "LIMIT 1" in sql

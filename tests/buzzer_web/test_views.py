@@ -280,7 +280,7 @@ def test_number10_courses_from_plates_raised(tournament: Tournament, clients: di
     assert set(courses) == {"3r-updown", "3r-freeze", "3r-swedish", "3r-10by10"}
     seated = {slug: [p.name for p in r.players.order_by("seat")] for slug, r in courses.items()}
     assert sum(len(v) for v in seated.values()) == 20
-    assert set(sum(seated.values(), [])) == set(winners)
+    assert {name for names_ in seated.values() for name in names_} == set(winners)
     # Priority: 2R win order first (the four first winners), then 1R rank.
     first_winners = {g.players.get(key=round_state(g).winners[0]).name for g in groups}
     assert first_winners <= set(seated["3r-updown"])
@@ -289,3 +289,16 @@ def test_number10_courses_from_plates_raised(tournament: Tournament, clients: di
     # A name that is not a 2R winner is refused with a message, nothing created twice.
     again = clients["organiser"].post(presets_url, data, follow=True)
     assert "すでに作成" in again.content.decode()
+
+
+def test_a_round_of_another_tournament_is_not_found(
+    tournament: Tournament, other_tournament: Tournament, clients: dict[str, Client]
+) -> None:
+    theirs = make_round(other_tournament)
+    for name in ("buzzer_console", "buzzer_console_state"):
+        path = reverse(name, kwargs={"slug": tournament.slug, "round_id": theirs.pk})
+        assert clients["bracket"].get(path).status_code == 404
+    path = reverse("buzzer_tap", kwargs={"slug": tournament.slug, "round_id": theirs.pk})
+    assert clients["bracket"].post(path, {"kind": "thru"}).status_code == 404
+    assert clients["outsider"].post(url("buzzer_tap", theirs), {"kind": "thru"}).status_code == 302
+    assert not BuzzerEvent.objects.filter(round=theirs, by__username="bracket").exists()

@@ -64,7 +64,11 @@ ALIASES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("shura_extra_lots", ("追加くじ", "extralots", "shura_extra_lots")),
     ("opt_up", ("プチ修羅の道", "プチ修羅", "optup", "opt_up")),
     ("shura_voluntary", ("修羅の道", "修羅", "shura", "voluntary", "shura_voluntary")),
-    ("card_name", ("カードネーム", "カード名", "cn", "cardname", "card_name", "card", "qmaの名前")),
+    (
+        "card_name",
+        ("カードネーム", "カード名", "cn", "cardname", "card_name", "card", "qmaの名前",
+         "プレイヤーネーム", "ハンドルネーム", "hn"),
+    ),
     (
         "reading",
         ("よみがな", "ふりがな", "読み仮名", "振り仮名", "よみ", "読み", "reading", "kana",
@@ -87,7 +91,7 @@ ALIASES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ),
     (
         "name",
-        ("名前", "お名前", "氏名", "おなまえ", "なまえ", "本名", "参加者名", "選手名", "プレイヤー名",
+        ("名前", "お名前", "氏名", "おなまえ", "なまえ", "本名", "参加者名", "選手名",
          "name", "fullname", "playername", "player"),
     ),
 )
@@ -335,6 +339,8 @@ def _parse_value(name: str, raw: str) -> Any:
     if name in ("fee_paid", "checked_in", "shura_invited", "shura_voluntary"):
         if folded in _TRUE:
             return True
+        if name == "fee_paid" and re.fullmatch(r"[¥￥]?\d{1,6}円?", folded):
+            return int(folded.strip("¥￥円")) > 0  # an amount paid
         if folded in _FALSE:
             return False
         raise ValueError(_("「%(v)s」は はい／いいえ として読めません。") % {"v": raw})

@@ -256,3 +256,35 @@ def test_exported_file_imports_back_as_already_registered(
     entrant = Entrant.objects.get()
     assert (entrant.name, entrant.reading, entrant.card_name) == ("往復", "おうふく", "オウフク")
     assert (entrant.seed, entrant.shura_voluntary, entrant.opt_up, entrant.fee_paid) == (2, True, "pinpoint", True)
+
+
+@pytest.mark.parametrize(
+    ("header", "field"),
+    [
+        ("タイムスタンプ", ""), ("お名前", "name"), ("名前", "name"), ("氏名", "name"), ("Name", "name"),
+        ("ふりがな", "reading"), ("よみがな", "reading"), ("フリガナ", "reading"), ("お名前（ふりがな）", "reading"),
+        ("カードネーム", "card_name"), ("CN", "card_name"), ("カードネーム（8文字以内）", "card_name"),
+        ("プレイヤーネーム", "card_name"), ("ホーム店舗", "home_store"), ("ホームゲーセン", "home_store"),
+        ("Qレベル", "q_level"), ("最高Qレベル", "q_level"), ("Q level", "q_level"), ("シード", "seed"),
+        ("参加費", "fee_paid"), ("備考", "notes"), ("メールアドレス", ""), ("シード・招待権保持", "shura_invited"),
+        ("修羅の道（自主）", "shura_voluntary"), ("プチ修羅の道", "opt_up"), ("好きなジャンル", None),
+    ],
+)
+def test_header_recognition(header: str, field: str | None) -> None:
+    from brackets.exporters.entrant_import import guess_field
+
+    assert guess_field(header) == field
+
+
+@pytest.mark.parametrize(
+    ("field", "raw", "value"),
+    [
+        ("q_level", "Q45", 45), ("q_level", "４５", 45), ("q_level", "Lv.80", 80), ("q_level", "", 0),
+        ("fee_paid", "済", True), ("fee_paid", "500円", True), ("fee_paid", "未", False), ("fee_paid", "", False),
+        ("seed", "S3", 3), ("seed", "", None), ("opt_up", "ボンバーマン", "bomber"), ("opt_up", "ﾋﾟﾝﾎﾟｲﾝﾄ", "pinpoint"),
+    ],
+)
+def test_cell_values(field: str, raw: str, value: object) -> None:
+    from brackets.exporters.entrant_import import _parse_value
+
+    assert _parse_value(field, raw) == value

@@ -536,12 +536,31 @@ def seat_choices(gv: GroupView, catalog: Catalog,
 
 
 def tournament_version(tournament: Tournament) -> str:
-    """A cheap fingerprint that changes with every write to the tournament's rounds."""
-    g = Group.objects.filter(round__tournament=tournament).aggregate(
-        v=Sum("version"), n=Count("id"))
-    s = RoundStep.objects.filter(round__tournament=tournament).aggregate(m=Max("id"))
-    f = SpecialFact.objects.filter(tournament=tournament).aggregate(m=Max("id"))
-    return f"{g['v'] or 0}.{g['n']}.{s['m'] or 0}.{f['m'] or 0}"
+    """A cheap fingerprint that changes with every write to the tournament's rounds.
+
+    One query: every match write bumps its group's version, every lifecycle step and
+    special fact adds a row, so (sum of versions, groups, newest step, newest fact) moves
+    on every change that can alter a page.
+    """
+    from django.db.models import OuterRef, Subquery
+    from django.db.models.functions import Coalesce
+
+    def newest(model: Any) -> Any:
+        filt = ({"round__tournament": OuterRef("pk")} if model is RoundStep
+                else {"tournament": OuterRef("pk")})
+        return Coalesce(Subquery(model.objects.filter(**filt).order_by("-id")
+                                 .values("id")[:1]), 0)
+
+    groups = Group.objects.filter(round__tournament=OuterRef("pk")).order_by().values(
+        "round__tournament")
+    row = Tournament.objects.filter(pk=tournament.pk).annotate(
+        v=Coalesce(Subquery(groups.annotate(s=Sum("version")).values("s")[:1]), 0),
+        n=Coalesce(Subquery(groups.annotate(c=Count("id")).values("c")[:1]), 0),
+        s=newest(RoundStep), f=newest(SpecialFact),
+    ).values("v", "n", "s", "f").first()
+    if row is None:
+        return "0"
+    return f"{row['v']}.{row['n']}.{row['s']}.{row['f']}"
 
 
 def group_history(group: Group) -> list[dict[str, Any]]:

@@ -66,29 +66,40 @@ def _live(request: HttpRequest, version: str) -> bool:
     return request.GET.get("v") == version
 
 
+def _round_cached(tournament: Tournament, number: int, version: str) -> dict[str, Any]:
+    """The rendered round (name, nav, live body) for one version; built once per change."""
+    key = f"brackets:pub:round:{tournament.id}:{number}:{version}"
+    hit = cache.get(key)
+    if hit is not None:
+        return dict(hit)
+    rnd = get_object_or_404(Round, tournament=tournament, number=number)
+    payload = {**_round_payload(tournament, rnd), "version": version}
+    built = {
+        "name": rnd.name,
+        "nav": render_to_string("brackets/public/_round_nav.html",
+                                {"tournament": tournament, "round": rnd,
+                                 "rounds": sel.tournament_rounds(tournament)}),
+        "body": render_to_string("brackets/public/_round_live.html", payload),
+    }
+    cache.set(key, built, 300)
+    return built
+
+
 @public_tournament
 def public_round(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
-    rnd = get_object_or_404(Round, tournament=tournament, number=number)
     version = sel.tournament_version(tournament)
-    body = _cached(f"round:{rnd.id}", version, lambda: render_to_string(
-        "brackets/public/_round_live.html",
-        {**_round_payload(tournament, rnd), "version": version}, request=None))
+    built = _round_cached(tournament, number, version)
     return render(request, "brackets/public/round.html",
-                  {"tournament": tournament, "round": rnd, "body": body,
-                   "rounds": sel.tournament_rounds(tournament), "version": version})
+                  {"tournament": tournament, "number": number, **built})
 
 
 @public_tournament
 def public_round_live(request: HttpRequest, tournament: Tournament,
                       number: int) -> HttpResponse:
-    rnd = get_object_or_404(Round, tournament=tournament, number=number)
     version = sel.tournament_version(tournament)
     if _live(request, version):
         return HttpResponse(status=204)
-    body = _cached(f"round:{rnd.id}", version, lambda: render_to_string(
-        "brackets/public/_round_live.html",
-        {**_round_payload(tournament, rnd), "version": version}, request=None))
-    return HttpResponse(body)
+    return HttpResponse(_round_cached(tournament, number, version)["body"])
 
 
 @public_tournament

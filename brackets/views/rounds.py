@@ -12,9 +12,13 @@ import uuid
 from typing import Any
 
 from django.contrib import messages
+from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.html import escape
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -69,11 +73,31 @@ def _round_context(tournament: Tournament, rnd: Round) -> dict[str, Any]:
             "last_step": sel.last_step(rnd)}
 
 
+def _round_grid(tournament: Tournament, rnd: Round) -> dict[str, Any]:
+    """The group grid of the round page, rendered once per change of the tournament
+    (every match write bumps the fingerprint), so a busy round page stays cheap."""
+    version = sel.tournament_version(tournament)
+    key = f"brackets:staff:grid:{rnd.id}:{rnd.status}:{version}"
+    hit = cache.get(key)
+    if hit is not None:
+        return dict(hit)
+    rv = sel.round_view(rnd)
+    ids = [s.entrant_id for g in rv.groups for s in g.seats if s.entrant_id]
+    grid = render_to_string("brackets/rounds/_grid.html", {
+        "tournament": tournament, "rv": rv, "names": sel.entrant_names(ids),
+        "status_labels": sel.STATUS_LABELS})
+    built = {"grid": grid, "counts": rv.counts(), "all_done": rv.all_done}
+    cache.set(key, built, 300)
+    return built
+
+
 @role_required(*STAFF)
 def round_detail(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
     """Every group's status; staff move between groups in one tap."""
     rnd = _round(tournament, number)
-    ctx = _round_context(tournament, rnd)
+    ctx: dict[str, Any] = {"tournament": tournament, "round": rnd,
+                           "status_labels": sel.STATUS_LABELS,
+                           "last_step": sel.last_step(rnd), **_round_grid(tournament, rnd)}
     if rnd.kind == "rule_select" and rnd.status == Round.Status.CONFIGURED:
         try:
             ctx["assignment"] = svc.rule_assignment_preview(rnd)
@@ -125,6 +149,24 @@ def round_advance_preview(request: HttpRequest, tournament: Tournament,
 # ------------------------------------------------------------------ match page
 
 
+def _options_html(options: list[Any], names: dict[str, str], chosen: str) -> tuple[str, str]:
+    """The <option> lists of one seat (legal first, illegal greyed with the engine's
+    reason), built in Python: ~100 options per seat is the heaviest part of the page."""
+    legal: list[str] = []
+    illegal: list[str] = []
+    for opt in options:
+        value = f"{opt.genre}|{opt.format}"
+        selected = " selected" if value == chosen else ""
+        label = escape(f"{opt.genre} / {opt.format}")
+        if opt.legal:
+            legal.append(f'<option value="{escape(value)}"{selected}>{label}</option>')
+        else:
+            reason = escape("、".join(ea.violation_text(v, names) for v in opt.reasons))
+            illegal.append(f'<option class="illegal" value="{escape(value)}" '
+                           f'data-reason="{reason}"{selected}>✕ {label} — {reason}</option>')
+    return mark_safe("".join(legal)), mark_safe("".join(illegal))  # noqa: S308 - escaped
+
+
 def _match_context(request: HttpRequest, tournament: Tournament, group: Group,
                    **extra: Any) -> dict[str, Any]:
     gv = sel.group_view(group)
@@ -147,11 +189,10 @@ def _match_context(request: HttpRequest, tournament: Tournament, group: Group,
         if seat.entrant_id:
             key = ea.player_key(seat.entrant_id)
             sc = choices[seat.number]
-            legal, illegal = [], []
-            for opt in sc.choices.options():
-                item = {"value": f"{opt.genre}|{opt.format}", "label": f"{opt.genre} / {opt.format}",
-                        "reason": "、".join(ea.violation_text(v, names) for v in opt.reasons)}
-                (legal if opt.legal else illegal).append(item)
+            chosen = ""
+            if posted is not None and posted.get("seat") == str(seat.number):
+                chosen = posted.get("set", "")
+            legal, illegal = _options_html(sc.choices.options(), names, chosen)
             row.update(legal=legal, illegal=illegal, rules=sc.rules,
                        mode_label=f"{MODE_LABELS.get(str(sc.rules.mode), sc.rules.mode)}・"
                                   f"{COUNTING_LABELS.get(str(sc.rules.counting), '')}",

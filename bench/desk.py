@@ -92,7 +92,6 @@ def median_ms(request: Callable[[int], object]) -> float:
 
 
 def main() -> None:
-    setup_test_environment()
     tournament, client = prepare()
     desk = reverse("desk", args=[tournament.slug])
     ids = list(Entrant.objects.filter(tournament=tournament).values_list("pk", flat=True))

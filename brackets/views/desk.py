@@ -372,6 +372,8 @@ def desk_entrant_edit(request: HttpRequest, tournament: Tournament, entrant_id: 
                 "base_revision": base_revision,
             }
             form = EntrantForm(initial={**merged, "revision": stale.entrant.revision})
+            for name in clashes:
+                form.fields[name].widget.attrs["class"] += " border-danger border-2"
             entrant = stale.entrant
         except ValidationError as error:
             _apply_service_errors(form, error)

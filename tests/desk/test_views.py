@@ -231,3 +231,24 @@ def test_htmx_search_query_count_does_not_grow(clients: dict[str, Client], tourn
 def test_dashboard_links_to_the_desk(clients: dict[str, Client], tournament: Tournament) -> None:
     html = clients["desk"].get(reverse("tournament_dashboard", args=[tournament.slug])).content.decode()
     assert desk_url(tournament) in html
+
+
+def test_fee_button_is_one_tap_and_idempotent(clients: dict[str, Client], tournament: Tournament) -> None:
+    entrant = bulk_entrants(tournament, 1, start=1)[0]  # odd numbers are unpaid
+    url = reverse("desk_fee", args=[tournament.slug, entrant.pk])
+    clients["desk"].post(url, {"fee_paid": "1"}, **HTMX)
+    response = clients["desk"].post(url, {"fee_paid": "1"}, **HTMX)
+    html = response.content.decode()
+    assert 'data-flag="fee_paid" data-state="on"' in html
+    assert 'data-count="paid"><span class="n">1<' in html
+    assert EntrantRevision.objects.filter(entrant=entrant, action="fee_paid:on").count() == 1
+
+
+def test_undo_check_in_asks_for_confirmation(clients: dict[str, Client], tournament: Tournament) -> None:
+    entrant = bulk_entrants(tournament, 1, start=1)[0]
+    url = reverse("desk_check_in", args=[tournament.slug, entrant.pk])
+    html = clients["desk"].post(url, {"checked_in": "1"}, **HTMX).content.decode()
+    assert "hx-confirm=" in html and 'name="checked_in" value="0"' in html
+    clients["desk"].post(url, {"checked_in": "0"}, **HTMX)
+    entrant.refresh_from_db()
+    assert not entrant.checked_in

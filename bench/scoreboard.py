@@ -69,12 +69,19 @@ def prepare(var_dir: Path) -> int:
     env = _env(var_dir)
     subprocess.run(
         [sys.executable, "manage.py", "up", "--no-serve", "--noinput"],
-        cwd=ROOT, env=env, check=True, capture_output=True,
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
     )
     script = SETUP.format(username=USERNAME, password=PASSWORD)
     out = subprocess.run(
         [sys.executable, "manage.py", "shell", "--no-imports", "-c", script],
-        cwd=ROOT, env=env, check=True, capture_output=True, text=True,
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
     ).stdout
     match = re.search(r"ROUND (\d+)", out)
     assert match, out
@@ -84,9 +91,23 @@ def prepare(var_dir: Path) -> int:
 def start_server(var_dir: Path, port: int, threads: int) -> subprocess.Popen[str]:
     """``manage.py up`` on loopback, waiting until it answers."""
     proc = subprocess.Popen(
-        [sys.executable, "manage.py", "up", "--addr", "127.0.0.1", "--port", str(port),
-         "--noinput", "--threads", str(threads)],
-        cwd=ROOT, env=_env(var_dir), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        [
+            sys.executable,
+            "manage.py",
+            "up",
+            "--addr",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--noinput",
+            "--threads",
+            str(threads),
+        ],
+        cwd=ROOT,
+        env=_env(var_dir),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
     )
     for _ in range(300):
         if proc.poll() is not None:
@@ -201,8 +222,11 @@ class Operator:
         request = urllib.request.Request(
             self.tap_url,
             data=urllib.parse.urlencode(fields).encode(),
-            headers={"Accept": "application/json", "X-CSRFToken": self.csrf(),
-                     "Referer": self.console_url},
+            headers={
+                "Accept": "application/json",
+                "X-CSRFToken": self.csrf(),
+                "Referer": self.console_url,
+            },
         )
         try:
             with self.opener.open(request) as response:
@@ -267,7 +291,9 @@ def main() -> None:
     args = parser.parse_args()
     latencies = run(args.taps, args.viewers, args.threads)
     ms = [v * 1000 for v in latencies]
-    print(f"tap → scoreboard over loopback, waitress, {args.viewers} scoreboard streams, {len(ms)} taps")
+    print(
+        f"tap → scoreboard over loopback, waitress, {args.viewers} scoreboard streams, {len(ms)} taps"
+    )
     print(f"  p50 {percentile(ms, 0.5):7.1f} ms")
     print(f"  p95 {percentile(ms, 0.95):7.1f} ms   (target < 500 ms)")
     print(f"  max {max(ms):7.1f} ms   mean {statistics.mean(ms):.1f} ms")

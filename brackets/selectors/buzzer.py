@@ -102,9 +102,7 @@ def round_specs(
 
 def round_log(round_: BuzzerRound) -> list[BuzzerEvent]:
     """Every event of the round in order, with who entered it (one query)."""
-    return list(
-        BuzzerEvent.objects.filter(round=round_).select_related("by").order_by("seq")
-    )
+    return list(BuzzerEvent.objects.filter(round=round_).select_related("by").order_by("seq"))
 
 
 def latest_seq(round_id: int) -> int:

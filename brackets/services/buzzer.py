@@ -255,7 +255,9 @@ def _append(
     if expected_seq is not None and expected_seq != seq:
         raise BuzzerRefused(
             "stale",
-            _("別の端末で入力があり、画面が古くなっています（%(seen)d件目→%(now)d件目）。もう一度操作してください。")
+            _(
+                "別の端末で入力があり、画面が古くなっています（%(seen)d件目→%(now)d件目）。もう一度操作してください。"
+            )
             % {"seen": expected_seq, "now": seq},
             seq,
         )
@@ -286,7 +288,10 @@ def buzzer_undo(
 ) -> Appended:
     """Undo the latest event still in effect, as a new event (nothing is deleted)."""
     return buzzer_event_append(
-        round=round, data={"kind": "undo"}, expected_seq=expected_seq, by=by,
+        round=round,
+        data={"kind": "undo"},
+        expected_seq=expected_seq,
+        by=by,
         idempotency_key=idempotency_key,
     )
 
@@ -308,15 +313,21 @@ def _read_table(content: bytes, filename: str) -> list[list[str]]:
             raise BuzzerRefused("bad_file", _("Excelファイルを読み込めませんでした。")) from error
         sheet = book.worksheets[0]
         return [
-            ["" if v is None else str(int(v) if isinstance(v, float) and v.is_integer() else v).strip()
-             for v in row]
+            [
+                ""
+                if v is None
+                else str(int(v) if isinstance(v, float) and v.is_integer() else v).strip()
+                for v in row
+            ]
             for row in sheet.iter_rows(values_only=True)
         ]
     from charset_normalizer import from_bytes
 
     best = from_bytes(content).best()
     text = str(best) if best is not None else content.decode("utf-8", errors="replace")
-    return [[cell.strip() for cell in row] for row in csv.reader(io.StringIO(text.lstrip("\ufeff")))]
+    return [
+        [cell.strip() for cell in row] for row in csv.reader(io.StringIO(text.lstrip("\ufeff")))
+    ]
 
 
 def paper_sheet_parse(content: bytes, filename: str, questions: int) -> list[dict[str, Any]]:
@@ -337,9 +348,7 @@ def paper_sheet_parse(content: bytes, filename: str, questions: int) -> list[dic
     missing = [q for q in range(1, questions + 1) if q not in columns]
     if missing:
         shown = "、".join(f"Q{q}" for q in missing[:10]) + ("…" if len(missing) > 10 else "")
-        raise BuzzerRefused(
-            "missing_column", _("問題の列がありません: %(cols)s") % {"cols": shown}
-        )
+        raise BuzzerRefused("missing_column", _("問題の列がありません: %(cols)s") % {"cols": shown})
     rows: list[dict[str, Any]] = []
     seen: set[str] = set()
     for line, row in enumerate(table[1:], start=2):
@@ -347,7 +356,10 @@ def paper_sheet_parse(content: bytes, filename: str, questions: int) -> list[dic
         if not name:
             raise BuzzerRefused("bad_row", _("%(line)d行目: 名前がありません。") % {"line": line})
         if name in seen:
-            raise BuzzerRefused("bad_row", _("%(line)d行目: 「%(name)s」が2回あります。") % {"line": line, "name": name})
+            raise BuzzerRefused(
+                "bad_row",
+                _("%(line)d行目: 「%(name)s」が2回あります。") % {"line": line, "name": name},
+            )
         seen.add(name)
         marks = []
         for q in range(1, questions + 1):
@@ -419,9 +431,7 @@ def available_presets() -> list[Any]:
     return [PRESETS.get(slug) for slug in PRESETS.slugs()]
 
 
-def _first_round_rows(
-    tournament: Tournament, names: Sequence[str]
-) -> list[dict[str, Any]]:
+def _first_round_rows(tournament: Tournament, names: Sequence[str]) -> list[dict[str, Any]]:
     """1st Round ranking rows (best first) with stable player keys for every later round."""
     by_name: dict[str, Entrant] = {}
     for entrant in Entrant.objects.filter(tournament=tournament):
@@ -444,11 +454,14 @@ def _first_round_rows(
     return rows
 
 
-def _preset_results(tournament: Tournament, preset_slug: str) -> tuple[dict[str, list[RoundState]], dict[str, list[BuzzerRound]]]:
+def _preset_results(
+    tournament: Tournament, preset_slug: str
+) -> tuple[dict[str, list[RoundState]], dict[str, list[BuzzerRound]]]:
     """Replayed states of the preset's rounds already created, by round slug (groups in order)."""
     rounds = list(
-        BuzzerRound.objects.filter(tournament=tournament, preset=preset_slug, parent__isnull=True)
-        .order_by("position", "group_name", "id")
+        BuzzerRound.objects.filter(
+            tournament=tournament, preset=preset_slug, parent__isnull=True
+        ).order_by("position", "group_name", "id")
     )
     states: dict[str, list[RoundState]] = {}
     by_slug: dict[str, list[BuzzerRound]] = {}
@@ -515,14 +528,23 @@ def preset_round_seat(
             "round_not_over": _("前のラウンドがまだ終わっていません。"),
             "missing_result": _("前のラウンドがまだ作成されていません。"),
         }
-        raise BuzzerRefused(error.code, messages.get(error.code) or engine_message(error.code, error.params)) from error
+        raise BuzzerRefused(
+            error.code, messages.get(error.code) or engine_message(error.code, error.params)
+        ) from error
     if rp.feed.grouping == "courses":
         raise BuzzerRefused(
             "courses",
-            _("コースは参加者が選びます（優先順: %(order)s）。「コース決め」の欄から作成してください。")
+            _(
+                "コースは参加者が選びます（優先順: %(order)s）。「コース決め」の欄から作成してください。"
+            )
             % {"order": "、".join(names.get(s.id, s.id) for s in split[0])},
         )
-    entrant_objs = {e.pk: e for e in Entrant.objects.filter(tournament=tournament, pk__in=[i for i in entrant_ids.values() if i])}
+    entrant_objs = {
+        e.pk: e
+        for e in Entrant.objects.filter(
+            tournament=tournament, pk__in=[i for i in entrant_ids.values() if i]
+        )
+    }
     feeds_from = next((r for src in rp.feed.sources for r in by_slug.get(src, [])), None)
     position = list(tp.rounds).index(rp) * 10
     created: list[BuzzerRound] = []
@@ -543,7 +565,11 @@ def preset_round_seat(
                     "seat": s.seat,
                     "rank": s.rank,
                     "advantage": s.advantage,
-                    "carried": {"points": s.points, "rests": s.rests, "board_correct": s.board_correct},
+                    "carried": {
+                        "points": s.points,
+                        "rests": s.rests,
+                        "board_correct": s.board_correct,
+                    },
                 }
                 for s in specs
             ],
@@ -559,7 +585,9 @@ def preset_round_seat(
     return created
 
 
-def preset_rounds_create(*, tournament: Tournament, preset: str, by: Any = None) -> list[BuzzerRound]:
+def preset_rounds_create(
+    *, tournament: Tournament, preset: str, by: Any = None
+) -> list[BuzzerRound]:
     """Seat every round of ``preset`` that can be seated now (sources over, ranking known)."""
     from brackets.engine.buzzer.presets import PRESETS
 
@@ -570,7 +598,9 @@ def preset_rounds_create(*, tournament: Tournament, preset: str, by: Any = None)
     created: list[BuzzerRound] = []
     for rp in tp.rounds:
         try:
-            created += preset_round_seat(tournament=tournament, preset=preset, round_slug=rp.slug, by=by)
+            created += preset_round_seat(
+                tournament=tournament, preset=preset, round_slug=rp.slug, by=by
+            )
         except BuzzerRefused:
             continue
     return created
@@ -621,7 +651,9 @@ def preset_courses_seat(
             "round_not_over": _("前のラウンドがまだ終わっていません。"),
             "missing_result": _("前のラウンドがまだ作成されていません。"),
         }
-        raise BuzzerRefused(error.code, messages.get(error.code) or engine_message(error.code, error.params)) from error
+        raise BuzzerRefused(
+            error.code, messages.get(error.code) or engine_message(error.code, error.params)
+        ) from error
     specs = {spec.id: spec for spec in priority_specs}
     priority = [spec.id for spec in priority_specs]
     key_of = {names[pid]: pid for pid in priority}
@@ -634,7 +666,8 @@ def preset_courses_seat(
                 continue
             if name not in key_of:
                 raise BuzzerRefused(
-                    "unknown_player", _("「%(name)s」はこのラウンドの参加者ではありません。") % {"name": name}
+                    "unknown_player",
+                    _("「%(name)s」はこのラウンドの参加者ではありません。") % {"name": name},
                 )
             keys.append(key_of[name])
         raised_keys[slug] = keys
@@ -645,7 +678,10 @@ def preset_courses_seat(
         raise BuzzerRefused(error.code, engine_message(error.code, error.params)) from error
     entrant_ids = {row["key"]: row.get("entrant") for row in rows}
     entrant_objs = {
-        e.pk: e for e in Entrant.objects.filter(tournament=tournament, pk__in=[i for i in entrant_ids.values() if i])
+        e.pk: e
+        for e in Entrant.objects.filter(
+            tournament=tournament, pk__in=[i for i in entrant_ids.values() if i]
+        )
     }
     feeds_from = sources[0] if sources else None
     created: list[BuzzerRound] = []

@@ -103,7 +103,9 @@ class RoundForm(forms.Form):
     players = forms.CharField(
         label=gettext_lazy("参加者（1行に1人、席順）"),
         widget=forms.Textarea(attrs={"rows": 8, "class": "form-control"}),
-        help_text=gettext_lazy("「名前」または「名前,アドバンテージ」。カードネームが一致すれば参加者に紐づけます"),
+        help_text=gettext_lazy(
+            "「名前」または「名前,アドバンテージ」。カードネームが一致すれば参加者に紐づけます"
+        ),
     )
 
     def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
@@ -124,9 +126,9 @@ class RoundForm(forms.Form):
             raise forms.ValidationError(engine_message(error.code, error.params)) from None
 
     def clean_players(self) -> list[dict[str, Any]]:
-        entrants = {
-            e.card_name: e for e in Entrant.objects.filter(tournament=self.tournament)
-        } | {e.name: e for e in Entrant.objects.filter(tournament=self.tournament)}
+        entrants = {e.card_name: e for e in Entrant.objects.filter(tournament=self.tournament)} | {
+            e.name: e for e in Entrant.objects.filter(tournament=self.tournament)
+        }
         rows: list[dict[str, Any]] = []
         for number, line in enumerate(self.cleaned_data["players"].splitlines(), start=1):
             if not line.strip():
@@ -177,7 +179,9 @@ def buzzer_round_new(request: HttpRequest, tournament: Tournament) -> HttpRespon
         else:
             messages.success(request, _("ラウンドを作成しました。"))
             return redirect("buzzer_console", slug=tournament.slug, round_id=round_.pk)
-    return render(request, "brackets/buzzer/round_form.html", {"tournament": tournament, "form": form})
+    return render(
+        request, "brackets/buzzer/round_form.html", {"tournament": tournament, "form": form}
+    )
 
 
 @role_required(Role.ORGANISER)
@@ -219,7 +223,9 @@ def buzzer_presets(request: HttpRequest, tournament: Tournament) -> HttpResponse
                     round_slug=round_slug,
                     by=request.user,
                     first_round=names or None,
-                    groups=int(raw_groups) if raw_groups.isdigit() and int(raw_groups) > 0 else None,
+                    groups=int(raw_groups)
+                    if raw_groups.isdigit() and int(raw_groups) > 0
+                    else None,
                 )
             else:
                 created = preset_rounds_create(tournament=tournament, preset=slug, by=request.user)
@@ -232,7 +238,12 @@ def buzzer_presets(request: HttpRequest, tournament: Tournament) -> HttpResponse
         if created:
             messages.success(request, _("%(n)d個のラウンドを作成しました。") % {"n": len(created)})
         else:
-            messages.info(request, _("今作成できるラウンドはありません（前のラウンドが未終了か、1R順位が未入力です）。"))
+            messages.info(
+                request,
+                _(
+                    "今作成できるラウンドはありません（前のラウンドが未終了か、1R順位が未入力です）。"
+                ),
+            )
         return redirect("buzzer_index", slug=tournament.slug)
     return render(
         request,
@@ -242,7 +253,8 @@ def buzzer_presets(request: HttpRequest, tournament: Tournament) -> HttpResponse
             "presets": presets,
             "markings": markings,
             "course_presets": [
-                p.slug for p in presets
+                p.slug
+                for p in presets
                 if any(r.feed is not None and r.feed.grouping == "courses" for r in p.rounds)
             ],
         },
@@ -274,10 +286,14 @@ def buzzer_console(request: HttpRequest, tournament: Tournament, round_id: int) 
 
 
 @role_required(*STAFF_ROLES)
-def buzzer_console_state(request: HttpRequest, tournament: Tournament, round_id: int) -> JsonResponse:
+def buzzer_console_state(
+    request: HttpRequest, tournament: Tournament, round_id: int
+) -> JsonResponse:
     """The console JSON: the scoreboard state plus allowed buttons and the tap log."""
     round_ = _round(tournament, round_id)
-    return JsonResponse(safe_payload(round_, for_console=True), json_dumps_params={"ensure_ascii": False})
+    return JsonResponse(
+        safe_payload(round_, for_console=True), json_dumps_params={"ensure_ascii": False}
+    )
 
 
 def _tap_data(request: HttpRequest) -> dict[str, Any]:
@@ -333,7 +349,9 @@ def _refusal(
         body = safe_payload(round_, for_console=True)
         body.update({"ok": False, "error": refused.message, "code": refused.code})
         return JsonResponse(
-            body, status=409 if refused.code == "stale" else 400, json_dumps_params={"ensure_ascii": False}
+            body,
+            status=409 if refused.code == "stale" else 400,
+            json_dumps_params={"ensure_ascii": False},
         )
     messages.error(request, refused.message)
     return redirect("buzzer_console", slug=tournament.slug, round_id=round_.pk)
@@ -341,7 +359,9 @@ def _refusal(
 
 @require_POST
 @role_required(*STAFF_ROLES)
-def buzzer_written_entry(request: HttpRequest, tournament: Tournament, round_id: int) -> HttpResponse:
+def buzzer_written_entry(
+    request: HttpRequest, tournament: Tournament, round_id: int
+) -> HttpResponse:
     """One written question for a whole hall: the standing players ticked as wrong.
 
     Standing players not ticked are marked correct; seat numbers typed into the quick box
@@ -393,7 +413,9 @@ def buzzer_written_entry(request: HttpRequest, tournament: Tournament, round_id:
 
 @require_POST
 @role_required(*STAFF_ROLES)
-def buzzer_tiebreak_start(request: HttpRequest, tournament: Tournament, round_id: int) -> HttpResponse:
+def buzzer_tiebreak_start(
+    request: HttpRequest, tournament: Tournament, round_id: int
+) -> HttpResponse:
     """Open the sudden death (or playoff) the engine asks for as its own round."""
     round_ = _round(tournament, round_id)
     side = request.POST.get("side", "")
@@ -436,7 +458,9 @@ def buzzer_tiebreak_start(request: HttpRequest, tournament: Tournament, round_id
 
 @require_POST
 @role_required(*STAFF_ROLES)
-def buzzer_tiebreak_apply(request: HttpRequest, tournament: Tournament, round_id: int) -> HttpResponse:
+def buzzer_tiebreak_apply(
+    request: HttpRequest, tournament: Tournament, round_id: int
+) -> HttpResponse:
     """Carry a finished sudden death's order back to the round that asked for it."""
     sub = _round(tournament, round_id)
     if sub.parent is None:
@@ -465,9 +489,14 @@ def buzzer_tiebreak_apply(request: HttpRequest, tournament: Tournament, round_id
 
 class PaperForm(forms.Form):
     name = forms.CharField(label=gettext_lazy("名称"), max_length=100, initial="ペーパークイズ")
-    questions = forms.IntegerField(label=gettext_lazy("問題数"), min_value=1, max_value=1000, initial=100)
+    questions = forms.IntegerField(
+        label=gettext_lazy("問題数"), min_value=1, max_value=1000, initial=100
+    )
     first_half = forms.IntegerField(
-        label=gettext_lazy("前半の問題数"), min_value=0, max_value=1000, initial=50,
+        label=gettext_lazy("前半の問題数"),
+        min_value=0,
+        max_value=1000,
+        initial=50,
         help_text=gettext_lazy("同点のとき前半（Q1〜）の正解数で比べます"),
     )
     sheet = forms.FileField(
@@ -510,9 +539,13 @@ def paper_upload(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         except BuzzerRefused as refused:
             form.add_error("sheet", refused.message)
         else:
-            messages.success(request, _("採点を読み込みました（%(n)d人）。") % {"n": len(marking.rows)})
+            messages.success(
+                request, _("採点を読み込みました（%(n)d人）。") % {"n": len(marking.rows)}
+            )
             return redirect("paper_detail", slug=tournament.slug, marking_id=marking.pk)
-    return render(request, "brackets/buzzer/paper_upload.html", {"tournament": tournament, "form": form})
+    return render(
+        request, "brackets/buzzer/paper_upload.html", {"tournament": tournament, "form": form}
+    )
 
 
 def _paper_ranked(tournament: Tournament, marking: PaperMarking) -> list[Any]:
@@ -558,7 +591,9 @@ def paper_detail(request: HttpRequest, tournament: Tournament, marking_id: int) 
 
 
 @public_tournament
-def public_buzzer_scoreboard(request: HttpRequest, tournament: Tournament, round_id: int) -> HttpResponse:
+def public_buzzer_scoreboard(
+    request: HttpRequest, tournament: Tournament, round_id: int
+) -> HttpResponse:
     """The stage scoreboard for the projector (no login): huge type, pushed by SSE."""
     round_ = _round(tournament, round_id)
     return render(
@@ -569,7 +604,9 @@ def public_buzzer_scoreboard(request: HttpRequest, tournament: Tournament, round
 
 
 @public_tournament
-def public_buzzer_state(request: HttpRequest, tournament: Tournament, round_id: int) -> JsonResponse:
+def public_buzzer_state(
+    request: HttpRequest, tournament: Tournament, round_id: int
+) -> JsonResponse:
     """The scoreboard state as plain JSON (the scoreboard's fallback poll; other tools)."""
     round_ = _round(tournament, round_id)
     response = JsonResponse(safe_payload(round_), json_dumps_params={"ensure_ascii": False})
@@ -620,7 +657,9 @@ def state_stream(
 
 
 @public_tournament
-def public_buzzer_stream(request: HttpRequest, tournament: Tournament, round_id: int) -> HttpResponse:
+def public_buzzer_stream(
+    request: HttpRequest, tournament: Tournament, round_id: int
+) -> HttpResponse:
     """Server-sent events with the scoreboard state (bounded; EventSource reconnects)."""
     round_ = _round(tournament, round_id)
     raw = request.headers.get("Last-Event-ID", "")

@@ -32,7 +32,9 @@ def tap(round_: BuzzerRound, kind: str, player: str | None = None, **kw: Any) ->
     )
 
 
-def test_append_records_the_tap_with_who_and_when(tournament: Tournament, cast: dict[str, Any]) -> None:
+def test_append_records_the_tap_with_who_and_when(
+    tournament: Tournament, cast: dict[str, Any]
+) -> None:
     round_ = make_round(tournament)
     appended = tap(round_, "correct", "s1", by=cast["bracket"])
     record = BuzzerEvent.objects.get(round=round_)
@@ -62,7 +64,12 @@ def test_undo_is_an_event_and_steps_back_one_tap_per_undo(tournament: Tournament
     assert state.question == 0 and state.players["s1"].correct == 0
     # Nothing was deleted: three taps and three undos are in the log.
     assert list(BuzzerEvent.objects.filter(round=round_).values_list("kind", flat=True)) == [
-        "correct", "wrong", "thru", "undo", "undo", "undo",
+        "correct",
+        "wrong",
+        "thru",
+        "undo",
+        "undo",
+        "undo",
     ]
 
 
@@ -214,8 +221,12 @@ def test_paper_sheet_reads_xlsx(tournament: Tournament) -> None:
     buffer = io.BytesIO()
     book.save(buffer)
     marking = paper_marking_upload(
-        tournament=tournament, name="1R", questions=2, first_half=1,
-        content=buffer.getvalue(), filename="m.xlsx",
+        tournament=tournament,
+        name="1R",
+        questions=2,
+        first_half=1,
+        content=buffer.getvalue(),
+        filename="m.xlsx",
     )
     assert marking.rows[1]["marks"] == "11"
 
@@ -253,7 +264,12 @@ def test_seed_003_second_round_winners_seat_the_third_round(tournament: Tourname
     assert [g.group_name for g in groups] == ["A組", "B組"]
     # Snake by 1R rank: A = 1, 4, 5, 8 ... ; advantages 3,2,2,1,1,1 by seat (L1).
     a = round_state(groups[0])
-    assert [groups[0].players.get(key=p).name for p in a.seat_order[:4]] == ["選手01", "選手04", "選手05", "選手08"]
+    assert [groups[0].players.get(key=p).name for p in a.seat_order[:4]] == [
+        "選手01",
+        "選手04",
+        "選手05",
+        "選手08",
+    ]
     assert [a.players[p].correct for p in a.seat_order[:7]] == [3, 2, 2, 1, 1, 1, 0]
     with pytest.raises(BuzzerRefused) as refused:
         preset_round_seat(tournament=tournament, preset="quiz-003", round_slug="3r")
@@ -263,7 +279,11 @@ def test_seed_003_second_round_winners_seat_the_third_round(tournament: Tourname
     third = preset_round_seat(tournament=tournament, preset="quiz-003", round_slug="3r")
     assert len(third) == 5
     seated = [p.name for r in third for p in r.players.all()]
-    winners = [groups[i].players.get(key=pid).name for i in range(2) for pid in round_state(groups[i]).winners]
+    winners = [
+        groups[i].players.get(key=pid).name
+        for i in range(2)
+        for pid in round_state(groups[i]).winners
+    ]
     assert sorted(seated) == sorted(winners)
     # Fallback ranks (1R rank) and the ranking travel with the players.
     assert third[0].first_round == groups[0].first_round
@@ -318,7 +338,9 @@ def test_a_write_racing_another_process_is_refused_by_the_database(
         tap(round_, "wrong", "s2", seq=0)
     assert refused.value.code == "stale"
     monkeypatch.undo()
-    assert list(BuzzerEvent.objects.filter(round=round_).values_list("kind", flat=True)) == ["correct"]
+    assert list(BuzzerEvent.objects.filter(round=round_).values_list("kind", flat=True)) == [
+        "correct"
+    ]
 
 
 def test_the_stream_poll_is_one_indexed_query(tournament: Tournament) -> None:

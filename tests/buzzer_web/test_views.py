@@ -34,7 +34,12 @@ def test_console_for_bracket_staff(tournament: Tournament, clients: dict[str, Cl
     assert response.status_code == 200
     body = response.content.decode()
     assert "スルー" in body and "キー操作" in body
-    assert [p["name"] for p in response.context["payload"]["players"]] == ["選手1", "選手2", "選手3", "選手4"]
+    assert [p["name"] for p in response.context["payload"]["players"]] == [
+        "選手1",
+        "選手2",
+        "選手3",
+        "選手4",
+    ]
     assert clients["desk"].get(url("buzzer_console", round_)).status_code == 403
 
 
@@ -48,7 +53,9 @@ def test_scoreboard_is_public(tournament: Tournament, clients: dict[str, Client]
     assert "brackets/buzzer.js" in body
 
 
-def test_json_state_is_public_and_has_no_staff_data(tournament: Tournament, clients: dict[str, Client], cast: dict[str, Any]) -> None:
+def test_json_state_is_public_and_has_no_staff_data(
+    tournament: Tournament, clients: dict[str, Client], cast: dict[str, Any]
+) -> None:
     round_ = make_round(tournament)
     post_tap(clients["bracket"], round_, kind="correct", player="s1", expected_seq=0)
     data = clients["anonymous"].get(url("public_buzzer_state", round_)).json()
@@ -58,21 +65,29 @@ def test_json_state_is_public_and_has_no_staff_data(tournament: Tournament, clie
     assert "log" not in data and "bracket" not in json.dumps(data)
 
 
-def test_tap_through_the_console_json(tournament: Tournament, clients: dict[str, Client], cast: dict[str, Any]) -> None:
+def test_tap_through_the_console_json(
+    tournament: Tournament, clients: dict[str, Client], cast: dict[str, Any]
+) -> None:
     round_ = make_round(tournament)
-    response = post_tap(clients["bracket"], round_, kind="wrong", player="s2", expected_seq=0, key="k1")
+    response = post_tap(
+        clients["bracket"], round_, kind="wrong", player="s2", expected_seq=0, key="k1"
+    )
     assert response.status_code == 200
     data = response.json()
     assert data["ok"] and data["seq"] == 1
     assert data["log"][0]["by"] == "bracket"
     assert BuzzerEvent.objects.get(round=round_).by == cast["bracket"]
     # The same key again (a resend after a dropped connection): recorded once.
-    again = post_tap(clients["bracket"], round_, kind="wrong", player="s2", expected_seq=0, key="k1")
+    again = post_tap(
+        clients["bracket"], round_, kind="wrong", player="s2", expected_seq=0, key="k1"
+    )
     assert again.status_code == 200 and again.json()["duplicate"]
     assert BuzzerEvent.objects.filter(round=round_).count() == 1
 
 
-def test_refused_taps_answer_in_japanese_and_change_nothing(tournament: Tournament, clients: dict[str, Client]) -> None:
+def test_refused_taps_answer_in_japanese_and_change_nothing(
+    tournament: Tournament, clients: dict[str, Client]
+) -> None:
     round_ = make_round(tournament)
     post_tap(clients["bracket"], round_, kind="wrong", player="s2", expected_seq=0)
     stale = post_tap(clients["bracket"], round_, kind="thru", expected_seq=0)
@@ -84,7 +99,9 @@ def test_refused_taps_answer_in_japanese_and_change_nothing(tournament: Tourname
     assert BuzzerEvent.objects.filter(round=round_).count() == 1
 
 
-def test_form_tap_redirects_with_a_message(tournament: Tournament, clients: dict[str, Client]) -> None:
+def test_form_tap_redirects_with_a_message(
+    tournament: Tournament, clients: dict[str, Client]
+) -> None:
     round_ = make_round(tournament)
     response = clients["bracket"].post(url("buzzer_tap", round_), {"kind": "undo"}, follow=True)
     assert "取り消せません" in response.content.decode()
@@ -97,7 +114,9 @@ def test_desk_cannot_tap(tournament: Tournament, clients: dict[str, Client]) -> 
 
 
 @pytest.mark.parametrize("name", ["buzzer_console_state", "public_buzzer_state", "buzzer_console"])
-def test_query_count_does_not_grow_with_players(name: str, tournament: Tournament, clients: dict[str, Client]) -> None:
+def test_query_count_does_not_grow_with_players(
+    name: str, tournament: Tournament, clients: dict[str, Client]
+) -> None:
     counts = []
     for size in (3, 12):
         round_ = make_round(tournament, players=size, name=f"r{size}")
@@ -112,7 +131,9 @@ def test_query_count_does_not_grow_with_players(name: str, tournament: Tournamen
     assert counts[0] == counts[1]
 
 
-def test_sudden_death_prompt_and_result_flow(tournament: Tournament, clients: dict[str, Client]) -> None:
+def test_sudden_death_prompt_and_result_flow(
+    tournament: Tournament, clients: dict[str, Client]
+) -> None:
     # 2 players, 1 slot, 1-question limit, nobody answers: a tie straddles the line (L11).
     round_ = make_round(tournament, players=2, config=nomx(5, 2, slots=1, question_limit=1))
     post_tap(clients["bracket"], round_, kind="thru", expected_seq=0)
@@ -122,7 +143,10 @@ def test_sudden_death_prompt_and_result_flow(tournament: Tournament, clients: di
     assert state["allowed"] == ["tiebreak", "undo"]
     # A buzz while deciding is refused.
     refused = post_tap(clients["bracket"], round_, kind="correct", player="s1", expected_seq=1)
-    assert refused.status_code == 400 and refused.json()["error"] == "サドンデス（プレーオフ）の結果を先に入力してください。"
+    assert (
+        refused.status_code == 400
+        and refused.json()["error"] == "サドンデス（プレーオフ）の結果を先に入力してください。"
+    )
     # Open the sudden death as its own round, play it, carry the result back.
     side = state["decisions"][0]["side"]
     response = clients["bracket"].post(url("buzzer_tiebreak_start", round_), {"side": side})
@@ -138,9 +162,13 @@ def test_playoff_order_entered_directly(tournament: Tournament, clients: dict[st
     round_ = make_round(tournament, players=2, config=nomx(5, 2, slots=1, question_limit=1))
     post_tap(clients["bracket"], round_, kind="thru", expected_seq=0)
     side = round_state(round_).decisions[0].side
-    bad = post_tap(clients["bracket"], round_, kind="tiebreak", side=side, order=["s1"], expected_seq=1)
+    bad = post_tap(
+        clients["bracket"], round_, kind="tiebreak", side=side, order=["s1"], expected_seq=1
+    )
     assert bad.status_code == 400 and "全員" in bad.json()["error"]
-    ok = post_tap(clients["bracket"], round_, kind="tiebreak", side=side, order=["s2", "s1"], expected_seq=1)
+    ok = post_tap(
+        clients["bracket"], round_, kind="tiebreak", side=side, order=["s2", "s1"], expected_seq=1
+    )
     assert ok.status_code == 200 and ok.json()["winners"] == ["s2"]
 
 
@@ -165,7 +193,12 @@ def test_written_entry_for_hundreds(tournament: Tournament, clients: dict[str, C
     wrong = [f"s{i}" for i in range(1, 151)]
     response = clients["bracket"].post(
         url("buzzer_written_entry", round_),
-        {"wrong": wrong[:100], "wrong_seats": " ".join(str(i) for i in range(101, 151)), "expected_seq": 0, "question": 1},
+        {
+            "wrong": wrong[:100],
+            "wrong_seats": " ".join(str(i) for i in range(101, 151)),
+            "expected_seq": 0,
+            "question": 1,
+        },
     )
     assert response.status_code == 302
     state = round_state(round_)
@@ -185,10 +218,14 @@ def test_written_entry_for_hundreds(tournament: Tournament, clients: dict[str, C
     assert BuzzerEvent.objects.filter(round=round_).count() == 2
 
 
-def test_unknown_seat_number_in_written_quick_entry(tournament: Tournament, clients: dict[str, Client]) -> None:
+def test_unknown_seat_number_in_written_quick_entry(
+    tournament: Tournament, clients: dict[str, Client]
+) -> None:
     round_ = written_round(tournament, 20)
     follow = clients["bracket"].post(
-        url("buzzer_written_entry", round_), {"wrong_seats": "3 999", "expected_seq": 0}, follow=True
+        url("buzzer_written_entry", round_),
+        {"wrong_seats": "3 999", "expected_seq": 0},
+        follow=True,
     )
     assert "999" in follow.content.decode()
     assert not BuzzerEvent.objects.filter(round=round_).exists()
@@ -217,7 +254,12 @@ def test_paper_upload_and_ranking_view(tournament: Tournament, clients: dict[str
     sheet = "名前,1,2,3,4\n甲,1,1,0,1\n乙,1,0,1,1\n丙,0,0,0,0\n丁,1,1,1,1\n"
     response = clients["bracket"].post(
         reverse("paper_upload", kwargs={"slug": tournament.slug}),
-        {"name": "1R", "questions": 4, "first_half": 2, "sheet": SimpleUploadedFile("m.csv", sheet.encode())},
+        {
+            "name": "1R",
+            "questions": 4,
+            "first_half": 2,
+            "sheet": SimpleUploadedFile("m.csv", sheet.encode()),
+        },
     )
     assert response.status_code == 302
     page = clients["bracket"].get(response["Location"]).content.decode()
@@ -226,19 +268,28 @@ def test_paper_upload_and_ranking_view(tournament: Tournament, clients: dict[str
     assert "前半" in page
     missing = clients["bracket"].post(
         reverse("paper_upload", kwargs={"slug": tournament.slug}),
-        {"name": "1R", "questions": 5, "first_half": 2, "sheet": SimpleUploadedFile("m.csv", sheet.encode())},
+        {
+            "name": "1R",
+            "questions": 5,
+            "first_half": 2,
+            "sheet": SimpleUploadedFile("m.csv", sheet.encode()),
+        },
     )
     assert missing.status_code == 200 and "Q5" in missing.content.decode()
 
 
-def test_presets_page_lists_the_engine_presets(tournament: Tournament, clients: dict[str, Client]) -> None:
+def test_presets_page_lists_the_engine_presets(
+    tournament: Tournament, clients: dict[str, Client]
+) -> None:
     page = clients["organiser"].get(reverse("buzzer_presets", kwargs={"slug": tournament.slug}))
     assert page.status_code == 200
     body = page.content.decode()
     assert "abc-the25th-004" in body
 
 
-def test_preset_rounds_feed_winners_into_the_next(tournament: Tournament, clients: dict[str, Client]) -> None:
+def test_preset_rounds_feed_winners_into_the_next(
+    tournament: Tournament, clients: dict[str, Client]
+) -> None:
     """Seed 004: 2nd Round groups come from the paper ranking by snake; winners feed on."""
     names = [f"選手{i:02d}" for i in range(1, 49)]
     response = clients["organiser"].post(
@@ -246,7 +297,9 @@ def test_preset_rounds_feed_winners_into_the_next(tournament: Tournament, client
         {"preset": "abc-the25th-004", "round_slug": "2r", "first_round": "\n".join(names)},
     )
     assert response.status_code == 302
-    rounds = list(BuzzerRound.objects.filter(preset="abc-the25th-004", round_slug="2r").order_by("position"))
+    rounds = list(
+        BuzzerRound.objects.filter(preset="abc-the25th-004", round_slug="2r").order_by("position")
+    )
     assert [r.group_name for r in rounds] == ["A組", "B組", "C組", "D組"]
     first = round_state(rounds[0])
     # Snake: A gets 1, 8, 9, 16 ... ; seat advantages 3/2,2/1,1,1 come from the preset.
@@ -255,13 +308,17 @@ def test_preset_rounds_feed_winners_into_the_next(tournament: Tournament, client
     assert first.players[first.seat_order[0]].points == 3
 
 
-def test_number10_courses_from_plates_raised(tournament: Tournament, clients: dict[str, Client]) -> None:
+def test_number10_courses_from_plates_raised(
+    tournament: Tournament, clients: dict[str, Client]
+) -> None:
     """Seed 004 M3: 20 2R winners choose courses; overflow by priority, shortfall filled."""
     from brackets.services.buzzer import preset_round_seat
     from tests.buzzer_web.test_services import play_to_the_end
 
     names = [f"選手{i:02d}" for i in range(1, 49)]
-    groups = preset_round_seat(tournament=tournament, preset="abc-the25th-004", round_slug="2r", first_round=names)
+    groups = preset_round_seat(
+        tournament=tournament, preset="abc-the25th-004", round_slug="2r", first_round=names
+    )
     for group in groups:
         play_to_the_end(group)
     winners = [g.players.get(key=pid).name for g in groups for pid in round_state(g).winners]
@@ -270,9 +327,16 @@ def test_number10_courses_from_plates_raised(tournament: Tournament, clients: di
     # Everyone raises for up-down: the top 5 by priority get it; Freeze10 nobody: filled
     # from the lowest priority.
     data = {
-        "preset": "abc-the25th-004", "courses": "1",
-        "order-3r-updown": 1, "order-3r-freeze": 2, "order-3r-swedish": 3, "order-3r-10by10": 4,
-        "raised-3r-updown": "\n".join(winners), "raised-3r-freeze": "", "raised-3r-swedish": "", "raised-3r-10by10": "",
+        "preset": "abc-the25th-004",
+        "courses": "1",
+        "order-3r-updown": 1,
+        "order-3r-freeze": 2,
+        "order-3r-swedish": 3,
+        "order-3r-10by10": 4,
+        "raised-3r-updown": "\n".join(winners),
+        "raised-3r-freeze": "",
+        "raised-3r-swedish": "",
+        "raised-3r-10by10": "",
     }
     response = clients["organiser"].post(presets_url, data)
     assert response.status_code == 302

@@ -366,3 +366,29 @@ def test_a_round_of_another_tournament_is_not_found(
     assert clients["bracket"].post(path, {"kind": "thru"}).status_code == 404
     assert clients["outsider"].post(url("buzzer_tap", theirs), {"kind": "thru"}).status_code == 302
     assert not BuzzerEvent.objects.filter(round=theirs, by__username="bracket").exists()
+
+
+def test_board_question_with_a_buzz_is_one_event(tournament: Tournament, clients: dict[str, Client]) -> None:
+    """L6: one board question — the buzzer judged ±4, the boards +2 (+1 with ≤2 correct)."""
+    from brackets.engine.buzzer.presets import PRESETS
+
+    config = PRESETS.get("quiz-003").round("qf-2").config
+    assert config is not None
+    round_ = make_round(tournament, players=8, config=config)
+    state = clients["bracket"].get(url("buzzer_console_state", round_)).json()
+    assert "board" in state["allowed"]
+    response = post_tap(
+        clients["bracket"], round_,
+        kind="board", correct=["s2"], buzzer="s1", buzzer_correct="1", expected_seq=0,
+    )
+    assert response.status_code == 200, response.json().get("error")
+    points = {p["id"]: p["points"] for p in response.json()["players"]}
+    assert points == {"s1": 4, "s2": 3} | {f"s{i}": 0 for i in range(3, 9)}
+    assert BuzzerEvent.objects.get(round=round_).kind == "board"
+    # The buzzing player cannot also be on the board: refused, nothing stored.
+    refused = post_tap(
+        clients["bracket"], round_,
+        kind="board", correct=["s1"], buzzer="s1", buzzer_correct="0", expected_seq=1,
+    )
+    assert refused.status_code == 400
+    assert BuzzerEvent.objects.filter(round=round_).count() == 1

@@ -143,6 +143,7 @@
     this.digitBuffer = "";
     this.digitTimer = null;
     this.boardMarks = {};
+    this.buzz = null;  // board rounds: {player, correct} of the one who buzzed on this question
     this.order = [];
     this.clock = new Clock();
     this.flashTimer = null;
@@ -212,6 +213,7 @@
           if (res.body && res.body.ok) {
             self.selected = null;
             self.boardMarks = {};
+            self.buzz = null;
             self.order = [];
             self.flash(res.body.duplicate ? "同じ操作はすでに記録済みです" : "記録: " + self.describe(kind, extra), "ok");
           } else {
@@ -261,11 +263,12 @@
       var btn = ev.target.closest("button[data-kind]");
       if (!btn || btn.disabled) return;
       var kind = btn.dataset.kind;
-      if (btn.dataset.player) { self.send(kind, { player: btn.dataset.player }); return; }
-      if (kind === "board") {
-        self.send("board", { correct: Object.keys(self.boardMarks).filter(function (k) { return self.boardMarks[k]; }) });
+      if (btn.dataset.player) {
+        if (self.isBoard()) { self.toggleBuzz(btn.dataset.player, kind === "correct"); return; }
+        self.send(kind, { player: btn.dataset.player });
         return;
       }
+      if (kind === "board") { self.sendBoard(); return; }
       if (kind === "tiebreak") {
         self.send("tiebreak", { side: btn.dataset.side, order: self.order.slice() });
         return;
@@ -278,6 +281,25 @@
     });
     this.root.querySelector("#bz-clock-expire").addEventListener("click", function () { self.showExpire(); });
     document.addEventListener("keydown", function (ev) { self.onKey(ev); });
+  };
+
+  BuzzerConsole.prototype.isBoard = function () {
+    return (this.state.allowed || []).indexOf("board") >= 0;
+  };
+
+  /* Board rounds (L5, L6): ○/× mark the buzz of this question; it is sent with the boards. */
+  BuzzerConsole.prototype.toggleBuzz = function (player, correct) {
+    if (this.buzz && this.buzz.player === player && this.buzz.correct === correct) this.buzz = null;
+    else this.buzz = { player: player, correct: correct };
+    if (this.buzz) this.boardMarks[player] = false;
+    this.render();
+  };
+
+  BuzzerConsole.prototype.sendBoard = function () {
+    var self = this;
+    var extra = { correct: Object.keys(this.boardMarks).filter(function (k) { return self.boardMarks[k]; }) };
+    if (this.buzz) { extra.buzzer = this.buzz.player; extra.buzzer_correct = this.buzz.correct ? "1" : "0"; }
+    this.send("board", extra);
   };
 
   BuzzerConsole.prototype.onKey = function (ev) {
@@ -301,8 +323,14 @@
     var lower = key.toLowerCase();
     if (lower === "o" || lower === "x") {
       if (!this.selected) { this.flash("先に席番号のキーを押してください", "error"); return; }
-      this.send(lower === "o" ? "correct" : "wrong", { player: this.selected });
+      if (this.isBoard()) this.toggleBuzz(this.selected, lower === "o");
+      else this.send(lower === "o" ? "correct" : "wrong", { player: this.selected });
       ev.preventDefault();
+    } else if (lower === "b" && this.isBoard()) {
+      if (this.selected) { this.boardMarks[this.selected] = !this.boardMarks[this.selected]; this.render(); }
+      ev.preventDefault();
+    } else if (key === "Enter" && this.isBoard()) {
+      this.sendBoard(); ev.preventDefault();
     } else if (lower === "t") {
       this.send("thru", {}); ev.preventDefault();
     } else if (lower === "u" || key === "Backspace") {
@@ -372,7 +400,8 @@
       if (p.label) badges.push(el("span", { className: "bz-badge bz-st-" + p.status + (p.resting ? " bz-st-resting" : ""), text: p.label }));
       if (p.streak) badges.push(el("span", { className: "bz-badge bz-streak", text: "連答" }));
       var card = el("div", {
-        className: "bz-seat bz-st-" + p.status + (p.resting ? " bz-st-resting" : "") + (self.selected === p.id ? " bz-selected" : ""),
+        className: "bz-seat bz-st-" + p.status + (p.resting ? " bz-st-resting" : "") + (self.selected === p.id ? " bz-selected" : "") +
+          (self.buzz && self.buzz.player === p.id ? (self.buzz.correct ? " bz-buzz-o" : " bz-buzz-x") : ""),
         "data-seat": p.seat
       }, [
         el("div", { className: "bz-seat-head" }, [

@@ -39,13 +39,29 @@ class RuleFormData:
     players: list[tuple[str, str]]
 
 
+def restriction_text(tournament: Tournament, restriction: str) -> str:
+    """The rule a recorded round plays: the preset's fixed rule (K1) or rank-based modes."""
+    if restriction == "preset":
+        try:
+            from brackets import engine_adapter as ea
+            from brackets.selectors.documents import mode_label
+
+            preset = ea.preset_for(tournament.preset)
+            if preset.mode_source == "fixed":
+                return mode_label(preset.fixed_rules, shura=False, opt_up=False)
+        except Exception:  # noqa: BLE001 - an unknown preset prints the generic text
+            pass
+        return RESTRICTION_TEXT["rank"]
+    return RESTRICTION_TEXT.get(restriction, restriction)
+
+
 def rule_text(name: str, conf: dict[str, Any], restriction: str) -> str:
     per = int(conf.get("per_group", 2))
     adv = "1位のみ勝ち抜け" if per == 1 else f"上位{per}名勝ち抜け"
     if conf.get("window", "main") is None or not conf.get("recorded", True):
         rule = "制限なし・この回戦の出題は使用履歴に残らない"
     else:
-        rule = RESTRICTION_TEXT.get(restriction, restriction)
+        rule = restriction
     cap = conf.get("capacity")
     cap_text = f"・定員{cap}名" if cap else ""
     return f"{rule}・{adv}{cap_text}"
@@ -58,7 +74,7 @@ def rule_form_data(tournament: Tournament, number: int) -> RuleFormData:
     if rnd is None or rnd.kind != "rule_select":
         raise DocumentError("この回戦はルール選択の回戦ではありません。")
     rnd.tournament = tournament
-    restriction = str(rnd.spec.get("restriction", "basic"))
+    restriction = restriction_text(tournament, str(rnd.spec.get("restriction", "basic")))
     rules = [(name, rule_text(name, conf, restriction))
              for name, conf in rnd.spec.get("rules", {}).items()]
     prev = Round.objects.filter(tournament=tournament, number=number - 1).first()

@@ -15,7 +15,7 @@ from brackets.models import Role, Tournament
 from brackets.printing._rounds import p
 from brackets.printing.base import PdfDocument, table_style
 from brackets.printing.registry import Choice, DocumentError, register
-from brackets.selectors.documents import ShuraRow, first_round_restriction, shura_records
+from brackets.selectors.documents import ShuraRow, lots_apply, shura_records
 
 
 @register
@@ -29,7 +29,7 @@ class ShuraLottery(PdfDocument):
     description = "対象者・本数・引いたジャンル（と形式）・記録者・立会人"
 
     def choices(self, tournament: Tournament) -> list[Choice]:
-        if first_round_restriction(tournament) != "rank":
+        if not lots_apply(tournament):
             return []
         return [Choice(self.title, {})]
 

@@ -21,7 +21,7 @@ from brackets.models import Role, Round, Tournament
 from brackets.printing._forms import FORM_H_MM, FORM_W_MM, form_frame, paragraph
 from brackets.printing.base import PdfDocument, card_sheets, register_fonts, truncate
 from brackets.printing.registry import Choice, DocumentError, Option, register
-from brackets.selectors.documents import COUNTING_LABELS, MODE_LABELS, round_choices
+from brackets.selectors.documents import mode_label, player_rules_of, round_choices
 
 
 @dataclass(frozen=True)
@@ -59,11 +59,9 @@ def usage_cards(tournament: Tournament, number: int) -> tuple[str, list[UsageCar
     restriction = str(rnd.spec.get("restriction", "basic"))
     cards = []
     for label, entrant in players:
-        rules = ea.player_rules(restriction, ea.rules_input_from_entrant(entrant,
-                                                                         lots.get(entrant.id)))
-        mode = MODE_LABELS[str(rules.mode)]
-        if rules.mode is not Mode.FREE:
-            mode = COUNTING_LABELS[str(rules.counting)] + mode
+        rules = player_rules_of(tournament, restriction, entrant, lots.get(entrant.id))
+        mode = mode_label(rules, shura=bool(rules.lot_genres or rules.lot_formats),
+                          opt_up=bool(entrant.opt_up))
         rows = history.get(entrant.id, [])
         counted = [h for h in rows if h.window is not None and h.recorded]
         hist = [(h.round_name, h.group_label, h.selection.genre, h.selection.format,

@@ -106,65 +106,87 @@ def player_public_url(tournament: Tournament, entrant_id: int, base_url: str) ->
     return base_url.rstrip("/") + path
 
 
-def first_round_restriction(tournament: Tournament) -> str:
-    """The restriction kind of the tournament's first round: basic, rank or free."""
+def _plan(tournament: Tournament) -> dict[str, Any]:
     try:
         from brackets.engine_adapter import round_plan
 
-        plan = round_plan(tournament.preset)
-        rounds = plan.get("rounds") or [{}]
-        return str(rounds[0].get("restriction", "rank"))
+        return dict(round_plan(tournament.preset))
     except Exception:  # noqa: BLE001 - an unknown preset still prints entry sheets
-        return "rank"
+        return {"rounds": [{"restriction": "rank", "lots": True}]}
 
 
-def _restriction(kind: str, entrant: Entrant, lots: dict[str, Any] | None
-                 ) -> tuple[str, int, tuple[str, ...], str]:
-    """(mode text, lots owed, lot reasons, error) for one entrant, from the engine."""
+def first_round_restriction(tournament: Tournament) -> str:
+    """The restriction kind of the tournament's first round (``preset``, ``basic``,
+    ``rank`` or ``free``, as the round adapter names them)."""
+    rounds = _plan(tournament).get("rounds") or [{}]
+    return str(rounds[0].get("restriction", "rank"))
+
+
+def lots_apply(tournament: Tournament) -> bool:
+    """Whether the preset has 修羅 lots at all (seed 002 does, 九州杯IX does not)."""
+    return any(r.get("lots", r.get("restriction") == "rank")
+               for r in _plan(tournament).get("rounds") or [])
+
+
+def player_rules_of(tournament: Tournament, restriction: str, entrant: Entrant,
+                    lots: dict[str, Any] | None) -> Any:
+    """The engine's standing rules for one entrant (the round adapter decides: K1 fixed,
+    or H2–H5 by rank with 修羅 lots); a desk error in the declarations falls back to the
+    rank alone so a sheet still prints."""
+    from brackets import engine_adapter as ea
     from brackets.engine.errors import EngineError
-    from brackets.engine.restrictions import (
-        BASIC_RULE,
-        Mode,
-        PlayerRules,
-        player_rules_for,
-    )
-    from brackets.engine.shura import ShuraDeclaration, lots_owed
 
-    declaration = ShuraDeclaration(
-        national_title=entrant.shura_titles > 0,
-        shiga_winner=entrant.shura_local_wins > 0,
-        seed_or_invitation=entrant.shura_invited,
-        volunteer=entrant.shura_voluntary,
-        extra_lots=entrant.shura_extra_lots,
-    )
-    error = ""
+    rules_input = ea.rules_input_from_entrant(entrant, lots)
     try:
-        owed = lots_owed(declaration)
-        count, reasons, shura = owed.genre_lots, owed.reasons, owed.shura
-    except EngineError:
-        count, reasons, shura = 0, (), True
-        error = "くじ数が上限を超えています（受付で確認）"
-    rules: PlayerRules
-    if kind == "basic":
-        rules = BASIC_RULE
-    elif kind == "free":
-        rules = PlayerRules()
-    else:
         try:
-            rules = player_rules_for(entrant.q_level,
-                                     opt_up=Mode(entrant.opt_up) if entrant.opt_up else None,
-                                     shura=shura)
-        except EngineError:
-            rules = player_rules_for(entrant.q_level, shura=shura)
+            return ea.player_rules(restriction, rules_input, tournament.preset)
+        except TypeError:  # an adapter without the preset argument
+            return ea.player_rules(restriction, rules_input)
+    except EngineError:
+        from brackets.engine.restrictions import player_rules_for
+
+        return player_rules_for(entrant.q_level)
+
+
+def mode_label(rules: Any, *, shura: bool, opt_up: bool) -> str:
+    """How a sheet names a player's restriction: 高火力ボンバーマン, 基本ルール（…）, ＋修羅."""
+    from brackets.engine.restrictions import BASIC_RULE
+
     mode = MODE_LABELS[str(rules.mode)]
     if str(rules.mode) != "free":
         mode = f"{COUNTING_LABELS[str(rules.counting)]}{mode}"
-    if kind == "basic":
-        mode = f"基本ルール（{mode}）"
-    elif shura:
-        mode += "（修羅）"
-    elif entrant.opt_up:
-        mode += "（プチ修羅の道）"
+    if rules == BASIC_RULE and not shura:
+        return f"基本ルール（{mode}）"
+    if shura:
+        return mode + "（修羅）"
+    if opt_up:
+        return mode + "（プチ修羅の道）"
+    return mode
+
+
+def _restriction(tournament: Tournament, kind: str, entrant: Entrant,
+                 lots: dict[str, Any] | None, with_lots: bool
+                 ) -> tuple[str, int, tuple[str, ...], str]:
+    """(mode text, lots owed, lot reasons, error) for one entrant, from the engine."""
+    from brackets.engine.errors import EngineError
+    from brackets.engine.shura import ShuraDeclaration, lots_owed
+
+    count, reasons, error = 0, (), ""
+    if with_lots:
+        declaration = ShuraDeclaration(
+            national_title=entrant.shura_titles > 0,
+            shiga_winner=entrant.shura_local_wins > 0,
+            seed_or_invitation=entrant.shura_invited,
+            volunteer=entrant.shura_voluntary,
+            extra_lots=entrant.shura_extra_lots,
+        )
+        try:
+            owed = lots_owed(declaration)
+            count, reasons = owed.genre_lots, owed.reasons
+        except EngineError:
+            error = "くじ数が上限を超えています（受付で確認）"
+    rules = player_rules_of(tournament, kind, entrant, lots)
+    mode = mode_label(rules, shura=bool(count or error), opt_up=bool(entrant.opt_up))
     return mode, count, tuple(LOT_REASONS.get(r, r) for r in reasons), error
 
 
@@ -205,6 +227,7 @@ def entrant_documents(tournament: Tournament, *, base_url: str = "") -> EntrantD
     ranks = list(Rank.objects.filter(version_id=tournament.version_id)
                  .order_by("order", "id").values_list("name", "q_min", "q_max"))
     kind = first_round_restriction(tournament)
+    with_lots = lots_apply(tournament)
     drawn = _drawn_lots(tournament)
     seats = _first_round_seats(tournament)
     genre_names = set(Genre.objects.filter(version_id=tournament.version_id)
@@ -216,7 +239,7 @@ def entrant_documents(tournament: Tournament, *, base_url: str = "") -> EntrantD
     for number, entrant in enumerate(
             Entrant.objects.filter(tournament=tournament).order_by("id"), start=1):
         lots = drawn.get(entrant.id)
-        mode, owed, reasons, error = _restriction(kind, entrant, lots)
+        mode, owed, reasons, error = _restriction(tournament, kind, entrant, lots, with_lots)
         lots_drawn: tuple[str, ...] | None = None
         if lots is not None:
             lots_drawn = tuple(str(g) for g in lots.get("genres", ()) if str(g) in genre_names)
@@ -541,9 +564,10 @@ def shura_records(tournament: Tournament) -> list[ShuraRow]:
             facts[fact.entrant_id] = fact
     rows = []
     kind = first_round_restriction(tournament)
+    with_lots = lots_apply(tournament)
     for number, entrant in enumerate(
             Entrant.objects.filter(tournament=tournament).order_by("id"), start=1):
-        _mode, owed, reasons, error = _restriction(kind, entrant, None)
+        _mode, owed, reasons, error = _restriction(tournament, kind, entrant, None, with_lots)
         fact = facts.get(entrant.id)
         if not owed and not error and fact is None:
             continue

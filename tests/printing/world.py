@@ -146,8 +146,8 @@ def build_katata(tournament: Tournament, user: Any, *, count: int = 13) -> list[
                                                       q_level=95)
     Entrant.objects.filter(id=entrants[1].id).update(shura_voluntary=True, shura_extra_lots=1)
     Entrant.objects.filter(id=entrants[2].id).update(opt_up="bomber", q_level=40)
+    rounds = svc.rounds_configure(tournament=tournament, by=user)
     for e in Entrant.objects.filter(id__in=[entrants[0].id, entrants[1].id]):
         svc.shura_lots_draw(tournament=tournament, entrant=e, by=user)
-    rounds = svc.rounds_configure(tournament=tournament, by=user)
     svc.round_draw(round=rounds[0], by=user)
     return list(Entrant.objects.filter(tournament=tournament).order_by("id"))

@@ -614,6 +614,9 @@ def public_buzzer_state(
     return response
 
 
+KEEPALIVE_SECONDS = 5
+
+
 def sse_message(payload: dict[str, Any]) -> str:
     """One server-sent event carrying a state (``id`` is the log's sequence number)."""
     body = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
@@ -631,7 +634,9 @@ def state_stream(
     """Yield the round's state whenever its newest sequence number changes in the database.
 
     Every ``interval`` one indexed query reads the newest ``seq``; a change sends the full
-    state. A comment line every 15 s keeps proxies from closing the connection. The stream
+    state. A comment line every ``KEEPALIVE_SECONDS`` keeps proxies from closing the
+    connection and lets waitress notice a closed browser tab (its write fails), so a
+    forgotten stream frees its thread within seconds. The stream
     ends after ``seconds`` (or when waitress reports the client gone), and the browser
     reconnects with ``Last-Event-ID``.
     """
@@ -646,7 +651,7 @@ def state_stream(
             seen = int(payload.get("seq", seq))
             yield sse_message(payload)
             last_write = time.monotonic()
-        elif time.monotonic() - last_write > 15:
+        elif time.monotonic() - last_write > KEEPALIVE_SECONDS:
             yield ": ping\n\n"
             last_write = time.monotonic()
         if time.monotonic() >= deadline:

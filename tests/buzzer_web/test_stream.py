@@ -102,3 +102,30 @@ def test_waitress_flushes_each_message_promptly(tmp_path: Path) -> None:
         if viewer is not None:
             viewer.close()
         stop_server(proc)
+
+
+@pytest.mark.slow
+def test_closed_scoreboards_free_their_waitress_threads(tmp_path: Path) -> None:
+    """Two threads, two scoreboard tabs opened and closed: the next request is not starved."""
+    import socket
+    import urllib.request
+
+    from bench.scoreboard import free_port, prepare, start_server, stop_server
+
+    round_id = prepare(tmp_path)
+    port = free_port()
+    proc = start_server(tmp_path, port, threads=2)
+    try:
+        for _ in range(2):
+            with socket.create_connection(("127.0.0.1", port)) as sock:
+                sock.sendall(
+                    f"GET /p/bench/buzzer/{round_id}/stream/ HTTP/1.1\r\nHost: x\r\n\r\n".encode()
+                )
+                assert sock.recv(100)
+        started = time.monotonic()
+        url = f"http://127.0.0.1:{port}/p/bench/buzzer/{round_id}/state.json"
+        with urllib.request.urlopen(url, timeout=30) as response:
+            assert json.loads(response.read())["seq"] == 0
+        assert time.monotonic() - started < 10
+    finally:
+        stop_server(proc)

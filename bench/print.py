@@ -19,8 +19,9 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -28,22 +29,22 @@ os.environ.pop("DATABASE_URL", None)
 os.environ["KYUSHU_VAR_DIR"] = tempfile.mkdtemp(prefix="kyushu-bench-print-")
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kyushu.settings")
 
-import django  # noqa: E402
+import django
 
 django.setup()
 
-from django.core.management import call_command  # noqa: E402
-from pypdf import PdfReader  # noqa: E402
-from reportlab.lib.pagesizes import A4  # noqa: E402
-from reportlab.lib.units import mm  # noqa: E402
-from reportlab.pdfgen.canvas import Canvas  # noqa: E402
+from django.core.management import call_command
+from pypdf import PdfReader
+from reportlab.lib.pagesizes import A4
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
 
-from brackets.models import Entrant, QmaVersion, Tournament  # noqa: E402
-from brackets.printing.base import CompositePdf, register_fonts  # noqa: E402
-from brackets.printing._rounds import ROUND_OPTION  # noqa: E402
-from brackets.printing.registry import BASE_URL_OPTION  # noqa: E402
-from brackets.services.catalog import catalog_load_builtin  # noqa: E402
-from brackets.services.rounds import round_draw, rounds_configure  # noqa: E402
+from brackets.models import Entrant, QmaVersion, Tournament
+from brackets.printing._rounds import ROUND_OPTION
+from brackets.printing.base import CompositePdf, register_fonts
+from brackets.printing.registry import BASE_URL_OPTION, Option
+from brackets.services.catalog import catalog_load_builtin
+from brackets.services.rounds import round_draw, rounds_configure
 
 SIZES = (72, 1024)
 RUNS = {72: 5, 1024: 1}
@@ -58,7 +59,7 @@ class DoorsBatch(CompositePdf):
     slug = "bench-doors"
     title = "名札・エントリーシート・1回戦対戦記録用紙"
     parts = ("name-tags", "entry-sheets", "match-sheets")
-    options = {**ROUND_OPTION, "base_url": BASE_URL_OPTION}
+    options: ClassVar[Mapping[str, Option]] = {**ROUND_OPTION, "base_url": BASE_URL_OPTION}
 
 
 def prepare(count: int) -> Tournament:
@@ -121,10 +122,10 @@ def main() -> None:
     for count in SIZES:
         tournament = prepare(count)
         doc.render(tournament, round=1)  # warm caches (catalog, templates of styles)
-        seconds, (_name, _type, content) = timed(lambda: doc.render(tournament, round=1),
-                                                 RUNS[count])
+        seconds, (_name, _type, content) = timed(
+            lambda t=tournament: doc.render(t, round=1), RUNS[count])
         pages = len(PdfReader(io.BytesIO(content)).pages)
-        floor, raw = timed(lambda: raw_canvas(pages), RUNS[count])
+        floor, raw = timed(lambda n=pages: raw_canvas(n), RUNS[count])
         assert len(PdfReader(io.BytesIO(raw)).pages) == pages
         print(f"{count:>8} {pages:>6} {seconds:>12.3f} {floor:>13.3f} "
               f"{seconds / floor:>6.2f} {len(content) // 1024:>7}")

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import io
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal, InvalidOperation
-from typing import Any
+from typing import Any, ClassVar
 
 from brackets.models import Role, Tournament
 from brackets.printing.registry import Choice, Document, DocumentError, Option, register
@@ -89,7 +89,7 @@ class RoundWorkbook(Document):
     content_type = XLSX
     extension = "xlsx"
     description = "シート1：組・サテ・出題・得点・順位・惜敗率　シート2：全体の惜敗率順"
-    options = {"round": Option("回戦")}
+    options: ClassVar[Mapping[str, Option]] = {"round": Option("回戦")}
 
     def choices(self, tournament: Tournament) -> list[Choice]:
         return [Choice(name, {"round": n}) for n, name in round_choices(tournament)]

@@ -329,6 +329,10 @@ def check_header(data: Mapping[str, Any]) -> int:
     return version
 
 
+class _BadValue(Exception):
+    """A file value of the wrong kind for its field (caught and reported with its place)."""
+
+
 class _Importer:
     def __init__(self, data: Mapping[str, Any], *, slug: str | None) -> None:
         self.data = data
@@ -387,32 +391,32 @@ class _Importer:
         try:
             if isinstance(field, models.DecimalField):
                 if not isinstance(value, (str, int)) or isinstance(value, bool):
-                    raise ValueError
+                    raise _BadValue
                 return Decimal(str(value))
             if isinstance(field, models.DateTimeField):
                 parsed = parse_datetime(value) if isinstance(value, str) else None
                 if parsed is None:
-                    raise ValueError
+                    raise _BadValue
                 return parsed if timezone.is_aware(parsed) else timezone.make_aware(
                     parsed, datetime.UTC)
             if isinstance(field, models.DateField):
                 day = parse_date(value) if isinstance(value, str) else None
                 if day is None:
-                    raise ValueError
+                    raise _BadValue
                 return day
             if isinstance(field, models.BooleanField):
                 if not isinstance(value, bool):
-                    raise ValueError
+                    raise _BadValue
                 return value
             if isinstance(field, (models.IntegerField, models.AutoField)):
                 if not isinstance(value, int) or isinstance(value, bool):
-                    raise ValueError
+                    raise _BadValue
                 return value
             if isinstance(field, (models.CharField, models.TextField)):
                 if not isinstance(value, str):
-                    raise ValueError
+                    raise _BadValue
                 return value
-        except (ValueError, InvalidOperation, TypeError):
+        except (_BadValue, ValueError, InvalidOperation, TypeError):
             raise self.fail(where, f"値 {value!r} が正しくありません") from None
         return value
 

@@ -6,8 +6,9 @@ the tournament's catalog (every genre except ノンジャンル, the fallback).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
@@ -29,8 +30,8 @@ class BanFormData:
 
 def ban_form_data(tournament: Tournament, number: int) -> BanFormData:
     from brackets import engine_adapter as ea
-    from brackets.selectors import rounds as sel
     from brackets.models import Group
+    from brackets.selectors import rounds as sel
 
     rnd = Round.objects.filter(tournament=tournament, number=number).first()
     if rnd is None or not rnd.spec.get("bans"):
@@ -55,7 +56,7 @@ class BanForms(PdfDocument):
     role = Role.BRACKET
     category = "回戦"
     description = "禁止するジャンルを1つ（A4に4枚）。組分け後は名前と組入り"
-    options = {"round": Option("回戦")}
+    options: ClassVar[Mapping[str, Option]] = {"round": Option("回戦")}
 
     def choices(self, tournament: Tournament) -> list[Choice]:
         return [Choice(name, {"round": n}) for n, name in round_choices(tournament, flag="bans")]

@@ -121,7 +121,7 @@ class NumberedCanvas(Canvas):
         super().__init__(*args, **kwargs)
         self._saved_pages: list[dict[str, Any]] = []
 
-    def showPage(self) -> None:  # noqa: N802 (reportlab's name)
+    def showPage(self) -> None:
         self._saved_pages.append(dict(self.__dict__))
         self._startPage()
 

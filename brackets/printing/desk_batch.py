@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 from brackets.models import Role, Tournament
 from brackets.printing.base import CompositePdf
-from brackets.printing.registry import BASE_URL_OPTION, register
+from brackets.printing.registry import BASE_URL_OPTION, Option, register
 from brackets.selectors.documents import entrant_documents
 
 
@@ -19,7 +20,7 @@ class DeskBatch(CompositePdf):
     role = Role.DESK
     category = "受付"
     description = "名札の後に全員のエントリーシート"
-    options = {"base_url": BASE_URL_OPTION}
+    options: ClassVar[Mapping[str, Option]] = {"base_url": BASE_URL_OPTION}
     parts = ("name-tags", "entry-sheets")
 
     def get_data(self, tournament: Tournament, **options: Any) -> Any:

@@ -8,7 +8,8 @@ round-1 group and サテ once drawn, and a QR code to their public page for resu
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 from reportlab.lib import colors
 from reportlab.lib.units import mm
@@ -18,7 +19,7 @@ from reportlab.platypus import Flowable, PageBreak
 from brackets.models import Role, Tournament
 from brackets.printing._forms import wrap_lines
 from brackets.printing.base import PdfDocument, fit_size, register_fonts, text_width, truncate
-from brackets.printing.registry import BASE_URL_OPTION, register
+from brackets.printing.registry import BASE_URL_OPTION, Option, register
 from brackets.selectors.documents import EntrantDoc, EntrantDocs, entrant_documents
 
 QR_MM = 38
@@ -133,7 +134,7 @@ class EntrySheet(Flowable):
             c.drawString(2 * mm, row_top - row_h / 2 - 3.5, label)
             _cell_text(c, value, label_w + 2 * mm, row_top, w - label_w - 4 * mm, row_h)
         y -= row_h * len(rows) + 8 * mm
-        if e.lots_owed:
+        if e.lots_owed and not e.lots_drawn:
             c.setFont(font, 13.5)
             c.drawString(0, y, "修羅くじ　抽選結果（抽選時に記入）")
             y -= 4 * mm
@@ -197,7 +198,7 @@ class EntrySheets(PdfDocument):
     role = Role.DESK
     category = "受付"
     description = "1人1枚（名前・CN・Qレベル・制限・修羅くじ・1回戦の組とサテ・QRコード）"
-    options = {"base_url": BASE_URL_OPTION}
+    options: ClassVar[Mapping[str, Option]] = {"base_url": BASE_URL_OPTION}
 
     def get_data(self, tournament: Tournament, **options: Any) -> EntrantDocs:
         return entrant_documents(tournament, base_url=options.get("base_url", ""))

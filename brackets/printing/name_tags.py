@@ -6,7 +6,8 @@ is what other players see on the cabinet screen, so it is printed large too.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 from reportlab.lib import colors
 from reportlab.lib.units import mm
@@ -21,7 +22,7 @@ from brackets.printing.base import (
     register_fonts,
     truncate,
 )
-from brackets.printing.registry import BASE_URL_OPTION, register
+from brackets.printing.registry import BASE_URL_OPTION, Option, register
 from brackets.selectors.documents import EntrantDoc, EntrantDocs, entrant_documents
 
 TAG_W_MM, TAG_H_MM = 90, 52
@@ -68,7 +69,7 @@ class NameTags(PdfDocument):
     role = Role.DESK
     category = "受付"
     description = "A4に10枚（90×52mm）、切り取り線つき"
-    options = {"base_url": BASE_URL_OPTION}
+    options: ClassVar[Mapping[str, Option]] = {"base_url": BASE_URL_OPTION}
     margin_top_mm = 20
     margin_bottom_mm = 10
 

@@ -7,8 +7,9 @@ configuration, so another event's A/B variant prints its own text.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
@@ -50,7 +51,7 @@ def restriction_text(tournament: Tournament, restriction: str) -> str:
             if preset.mode_source == "fixed":
                 return mode_label(preset.fixed_rules, shura=False, opt_up=False)
         except Exception:  # noqa: BLE001 - an unknown preset prints the generic text
-            pass
+            return RESTRICTION_TEXT["rank"]
         return RESTRICTION_TEXT["rank"]
     return RESTRICTION_TEXT.get(restriction, restriction)
 
@@ -100,7 +101,7 @@ class RuleForms(PdfDocument):
     role = Role.BRACKET
     category = "回戦"
     description = "A/Bのどちらかに印（A4に4枚）。前の回戦の勝ち抜けが決まると名前入り"
-    options = {"round": Option("回戦")}
+    options: ClassVar[Mapping[str, Option]] = {"round": Option("回戦")}
 
     def choices(self, tournament: Tournament) -> list[Choice]:
         return [Choice(name, {"round": n})

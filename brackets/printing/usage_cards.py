@@ -9,8 +9,9 @@ same format" for this player (高火力 group or 低火力 single format).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from reportlab.lib import colors
 from reportlab.lib.units import mm
@@ -104,7 +105,7 @@ class UsageCards(PdfDocument):
     role = Role.BRACKET
     category = "回戦"
     description = "選手ごとの使用済みジャンル・形式と残り（A4に4枚）"
-    options = {"round": Option("回戦")}
+    options: ClassVar[Mapping[str, Option]] = {"round": Option("回戦")}
 
     def choices(self, tournament: Tournament) -> list[Choice]:
         return [Choice(name, {"round": n}) for n, name in

@@ -192,10 +192,8 @@ def _restriction(tournament: Tournament, kind: str, entrant: Entrant,
 
 def _drawn_lots(tournament: Tournament) -> dict[int, dict[str, Any]]:
     """Newest 修羅 lot record per entrant (a correction supersedes), when lots are drawn."""
-    try:
-        from brackets.models import SpecialFact  # type: ignore[attr-defined]
-    except ImportError:
-        return {}
+    from brackets.models import SpecialFact
+
     drawn: dict[int, dict[str, Any]] = {}
     rows = SpecialFact.objects.filter(tournament=tournament, kind="shura_lots",
                                       entrant__isnull=False).order_by("id")
@@ -206,10 +204,8 @@ def _drawn_lots(tournament: Tournament) -> dict[int, dict[str, Any]]:
 
 def _first_round_seats(tournament: Tournament) -> dict[int, tuple[str, int]]:
     """entrant id → (group label, サテ) in round 1, newest seat row per group and number."""
-    try:
-        from brackets.models import Seat  # type: ignore[attr-defined]
-    except ImportError:
-        return {}
+    from brackets.models import Seat
+
     current: dict[tuple[int, int], tuple[int | None, str]] = {}
     rows = (Seat.objects.filter(group__round__tournament=tournament, group__round__number=1)
             .order_by("id").values_list("group_id", "number", "entrant_id", "group__label"))
@@ -378,7 +374,6 @@ def round_document(tournament: Tournament, number: int) -> RoundDoc:
     catalog = ea.catalog_for(tournament.version_id)
     history = sel.selection_history(tournament, list(set(seat_ids)), before_round=number)
     advancers = sel.advancers_of(rnd)
-    step = sel.last_step(rnd)
     wildcards: set[str] = set()
     if advancers is not None:
         from brackets.models import RoundStep
@@ -447,7 +442,7 @@ def round_document(tournament: Tournament, number: int) -> RoundDoc:
     dummy = tuple(rnd.spec.get("dummy_set") or ("ノンジャンル", "ランダム", "HARD"))
     return RoundDoc(
         number=rnd.number, name=rnd.name, kind=rnd.kind,
-        status=rnd.get_status_display() if step is not None else rnd.get_status_display(),
+        status=rnd.get_status_display(),
         spec=dict(rnd.spec), groups=groups, table=table,
         advanced_confirmed=advancers is not None,
         dummy_set=(str(dummy[0]), str(dummy[1]), str(dummy[2])),
@@ -552,16 +547,13 @@ def shura_records(tournament: Tournament) -> list[ShuraRow]:
     """Entrants owing lots (H4) with the newest recorded draw of each."""
     from django.utils import timezone
 
-    try:
-        from brackets.models import SpecialFact  # type: ignore[attr-defined]
-    except ImportError:
-        SpecialFact = None  # noqa: N806
+    from brackets.models import SpecialFact
+
     facts: dict[int, Any] = {}
-    if SpecialFact is not None:
-        for fact in (SpecialFact.objects.filter(tournament=tournament, kind="shura_lots",
-                                                entrant__isnull=False)
-                     .select_related("by").order_by("id")):
-            facts[fact.entrant_id] = fact
+    for fact in (SpecialFact.objects.filter(tournament=tournament, kind="shura_lots",
+                                            entrant__isnull=False)
+                 .select_related("by").order_by("id")):
+        facts[fact.entrant_id] = fact
     rows = []
     kind = first_round_restriction(tournament)
     with_lots = lots_apply(tournament)

@@ -202,15 +202,17 @@ def check_rendered(t: Tournament, rendered: dict[tuple[str, str], tuple[str, str
 
 def test_every_document_renders_for_both_seed_tournaments(
         kyushu_finished: Tournament, katata_drawn: Tournament) -> None:
+    """One build of each state (a full 65-player event takes a few seconds), many checks."""
     seen = check_rendered(kyushu_finished, render_everything(kyushu_finished))
     seen |= check_rendered(katata_drawn, render_everything(katata_drawn))
     every = {doc.slug for doc in all_documents()}
     assert every - seen == set(), f"never rendered: {every - seen}"
     assert set(PDF_EXPECT) <= every
+    check_kyushu_special_rounds(kyushu_finished)
+    check_desk_batch_pages(kyushu_finished)
 
 
-def test_round_documents_of_the_kyushu_final_and_rule_round(kyushu_finished: Tournament
-                                                            ) -> None:
+def check_kyushu_special_rounds(kyushu_finished: Tournament) -> None:
     text = compact(pdf_text(get_document("group-table").render(kyushu_finished, round=3)[2]))
     assert "ルールA" in text and "ルールB" in text
     sheet = compact(pdf_text(get_document("match-sheets").render(kyushu_finished, round=4)[2]))
@@ -223,8 +225,8 @@ def test_round_documents_of_the_kyushu_final_and_rule_round(kyushu_finished: Tou
     assert "禁止ジャンル：" in bans
 
 
-def test_desk_batch_is_name_tags_then_one_sheet_per_entrant(kyushu_finished: Tournament
-                                                            ) -> None:
+def check_desk_batch_pages(kyushu_finished: Tournament) -> None:
+    """Ten tags a sheet, then one entry sheet per entrant."""
     count = Entrant.objects.filter(tournament=kyushu_finished).count()
     tags = page_count(get_document("name-tags").render(kyushu_finished)[2])
     assert tags == -(-count // 10)

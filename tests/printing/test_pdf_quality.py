@@ -73,3 +73,38 @@ def test_a_blank_page_is_caught(tmp_path: Any) -> None:
     shares = ink_in_boxes(buffer.getvalue())
     assert shares and all(share < 0.03 for _w, share in shares)
     assert page_png(buffer.getvalue()).exists()
+
+
+def test_entry_sheet_qr_code_has_segnos_modules_where_a_camera_looks() -> None:
+    """Rasterise a drawn QR code and read back every module: same matrix as segno's."""
+    import io
+
+    import segno
+    from PIL import Image
+    from reportlab.lib.pagesizes import A4
+    from reportlab.pdfgen.canvas import Canvas
+
+    from brackets.printing.entry_sheets import QrCode
+
+    url = "http://192.168.0.10:8000/p/kyushu9/players/123/"
+    size = 200.0
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=A4)
+    QrCode(url, size).drawOn(canvas, 100, 400)
+    canvas.showPage()
+    canvas.save()
+    dpi = 144
+    image = Image.open(page_png(buffer.getvalue(), dpi=dpi)).convert("L")
+    matrix = segno.make(url, error="m", micro=False, mask=0).matrix
+    count = len(matrix) + 4
+    module = size / count
+    page_h = A4[1]
+    wrong = 0
+    for r, row in enumerate(matrix):
+        for c, dark in enumerate(row):
+            x = 100 + (c + 2.5) * module
+            y_top = page_h - (400 + size - (r + 2.5) * module)
+            pixel = image.getpixel((int(x * dpi / 72), int(y_top * dpi / 72)))
+            wrong += (pixel < 128) != bool(dark)
+    assert wrong == 0
+    assert segno.make(url, error="m", micro=False, mask=0).designator.endswith("-M")

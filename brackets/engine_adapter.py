@@ -6,10 +6,10 @@ objects (a :class:`~brackets.engine.catalog.Catalog`, a
 ...) in return. No rule is decided here: this module only translates. Players are keyed by
 ``str(entrant_id)`` inside the engine.
 
-Seams (marked ``SEAM``): the engine's preset registry (``brackets.engine.presets``) was not
-available when this was written; :func:`round_plan` reads it when it exists and otherwise
-falls back to the plain-data round descriptions in :data:`FALLBACK_PLANS`, which restate the
-seed pages' round structure as configuration (no rule logic).
+Rounds come from the engine's preset registry (``brackets.engine.presets``) through
+:func:`round_plan`, which flattens a preset's round specs into plain data stored on each
+round. Preset *settings* are the defaults: tournaments do not store setting values yet
+(SEAM: pass them to :func:`preset_for` once the tournament form edits them).
 """
 
 from __future__ import annotations
@@ -98,83 +98,77 @@ def _load_catalog(version_id: int) -> Catalog:
 
 # ------------------------------------------------------------------------ presets
 
-# SEAM: plain-data round descriptions used until ``brackets.engine.presets`` exists.
-# Keys: name, kind (groups | rule_select | partner | series | ranked_final), per_group,
-# target, seeds_enter (seeds join this round), draw (random | snake | mod), window (history
-# window name or None), recorded, restriction (basic | rank | free), cards, bans, rules
-# (per-rule settings for rule_select), contenders_from, wins_needed.
-_K_BASE = {"restriction": "basic", "window": "main", "recorded": True, "draw": "random",
-           "per_group": 2, "target": None, "seeds_enter": False, "cards": False,
-           "bans": False, "kind": "groups"}
-
-FALLBACK_PLANS: dict[str, dict[str, Any]] = {
-    "kyushu-cup-ix": {
-        "name": "九州杯IX",
-        "seeds_from_round": 2,
-        "dummy_set": ["ノンジャンル", "ランダム", "HARD"],
-        "penalty": "400",
-        "rounds": [
-            {**_K_BASE, "name": "1回戦", "target": 40},
-            {**_K_BASE, "name": "2回戦", "seeds_enter": True},
-            {**_K_BASE, "name": "3回戦", "kind": "rule_select",
-             "rules": {"A": {"capacity": 12, "per_group": 2, "window": "main",
-                             "recorded": True},
-                       "B": {"capacity": 8, "per_group": 1, "window": None,
-                             "recorded": False}},
-             "order_from_round": 2},
-            {**_K_BASE, "name": "4回戦", "cards": True},
-            {**_K_BASE, "name": "準決勝", "bans": True},
-            {**_K_BASE, "name": "3位決定戦", "kind": "partner", "window": None,
-             "per_group": 1, "contenders_from": {"round": 5, "places": [3, 4]}},
-            {**_K_BASE, "name": "決勝", "kind": "series", "window": "final",
-             "per_group": 1, "wins_needed": 2,
-             "contenders_from": {"round": 5, "places": [1, 2]}},
-        ],
-    },
-    "katata-kansai5-qualifier": {
-        "name": "堅田大会（関西杯5予選）",
-        "seeds_from_round": None,
-        "dummy_set": ["ノンジャンル", "ランダム", "HARD"],
-        "penalty": "400",
-        "rounds": [
-            {**_K_BASE, "name": "1回戦", "restriction": "rank"},
-            {**_K_BASE, "name": "準決勝", "restriction": "rank"},
-            {**_K_BASE, "name": "決勝", "restriction": "rank", "kind": "ranked_final",
-             "per_group": 4},
-        ],
-    },
-    "shop-top2": {
-        "name": "店舗大会（4人組・上位2名）",
-        "seeds_from_round": None,
-        "dummy_set": ["ノンジャンル", "ランダム", "HARD"],
-        "penalty": "400",
-        "rounds": [
-            {**_K_BASE, "name": "1回戦", "restriction": "free"},
-            {**_K_BASE, "name": "2回戦", "restriction": "free"},
-            {**_K_BASE, "name": "決勝", "restriction": "free", "kind": "ranked_final",
-             "per_group": 4},
-        ],
-    },
-}
 PRESET_ALIASES = {"kyushu-ix": "kyushu-cup-ix"}
+_KINDS = {"groups": "groups", "rule_selection": "rule_select", "partner_match": "partner",
+          "partner_series": "series"}
 
 
-def round_plan(preset_slug: str) -> dict[str, Any]:
-    """The preset's rounds as plain data (see :data:`FALLBACK_PLANS` for the keys)."""
-    slug = PRESET_ALIASES.get(preset_slug, preset_slug)
-    try:  # SEAM: prefer the engine registry once it exposes a plain-data description.
-        from brackets.engine import presets as engine_presets  # type: ignore[attr-defined]
+def preset_for(slug: str) -> Any:
+    """The engine's preset (``brackets.engine.presets``) with its default settings."""
+    from brackets.engine.presets import get_preset
 
-        describe = getattr(engine_presets, "round_plan", None)
-        if describe is not None:
-            plan = describe(slug)
-            if plan is not None:
-                return dict(plan)
-    except ImportError:
-        pass
-    if slug not in FALLBACK_PLANS:
-        raise EngineError("preset_unknown", f"no preset {preset_slug!r}", preset=preset_slug)
-    return FALLBACK_PLANS[slug]
+    return get_preset(PRESET_ALIASES.get(slug, slug))
+
+
+def _restrictions(r: Any) -> dict[str, Any]:
+    return {"window": r.read_window, "record_window": r.record_window,
+            "recorded": r.record_window is not None, "lots": r.lots, "cards": r.cards,
+            "bans": r.match_bans, "pair_sets": r.pair_sets, "pair_history": r.pair_history}
+
+
+def round_plan(preset_slug: str, entrants: int = 0, seeds: int = 0) -> dict[str, Any]:
+    """The preset's rounds for this many round-1 players and seeds, as plain data.
+
+    Everything comes from the engine's :class:`~brackets.engine.presets.Preset`: kinds,
+    advancers per group, targets, where seeds enter, draw methods, restriction pieces per
+    round (history windows, 下関 cards, bans, pairs, 修羅 lots), K6 variants, the penalty
+    policy, the tie-break chain and the dummy's set. The dict is copied into each
+    ``Round.spec`` so a past round keeps the rules it was played under.
+    """
+    preset = preset_for(preset_slug)
+    specs = preset.rounds_for(entrants, seeds)
+    dummy = preset.dummy_selection
+    settings = dict(preset.settings)
+    rounds: list[dict[str, Any]] = []
+    losers_round = next((i for i, sp in enumerate(specs) if sp.losers_to), None)
+    for index, sp in enumerate(specs):
+        kind = _KINDS.get(sp.kind, "groups")
+        if sp.kind == "final_group" and sp.ranks_all:
+            kind = "ranked_final"
+        entry: dict[str, Any] = {
+            "key": sp.key, "name": sp.name, "kind": kind,
+            "per_group": sp.advance_per_group or sp.group_size,
+            "target": sp.target, "seeds_enter": sp.seeds_enter,
+            "draw": sp.draw if sp.draw in ("random", "snake", "mod") else "random",
+            "restriction": "preset", "preset": preset.slug,
+            **_restrictions(sp.restrictions),
+        }
+        if sp.variants:
+            entry["rules"] = {v.key: {"name": v.name, "capacity": v.capacity,
+                                      "per_group": v.advance_per_group,
+                                      **_restrictions(v.restrictions)} for v in sp.variants}
+            entry["order_from_round"] = index  # K6: processing order of the previous round
+        if kind in ("partner", "series") and losers_round is not None:
+            feeder = specs[losers_round]
+            k = feeder.advance_per_group
+            places = (list(range(k + 1, feeder.group_size + 1)) if sp.key == feeder.losers_to
+                      else list(range(1, k + 1)))
+            entry["contenders_from"] = {"round": losers_round + 1, "places": places}
+        if sp.wins_needed:
+            entry["wins_needed"] = sp.wins_needed
+        rounds.append(entry)
+    return {
+        "name": preset.name, "slug": preset.slug,
+        "seeds_from_round": next((i + 1 for i, sp in enumerate(specs) if sp.seeds_enter), None),
+        "dummy_set": [dummy.genre, dummy.format, dummy.difficulty],
+        "penalty": str(preset.selection_penalty()),
+        "illegal_selection": preset.illegal_selection,
+        "tie_break": list(preset.tie_break),
+        "k7_deck": settings.get("k7_deck", "lot_genres_x_format_groups"),
+        "k7_extra_card": settings.get("k7_extra_card", "share_genre_or_group"),
+        "max_matches": preset.max_matches(entrants, seeds),
+        "rounds": rounds,
+    }
 
 
 # ---------------------------------------------------------------- match snapshots
@@ -272,12 +266,13 @@ def rules_input_from_entrant(entrant: Any, lots: Mapping[str, Any] | None) -> En
     )
 
 
-def player_rules(restriction: str, e: EntrantRulesInput) -> PlayerRules:
-    """A player's standing restrictions for a round of the given restriction kind."""
-    if restriction == "basic":
-        return BASIC_RULE
+def player_rules(restriction: str, e: EntrantRulesInput, preset: str = "") -> PlayerRules:
+    """A player's standing restrictions: the preset decides (K1 fixed, or H2–H5 by rank
+    with 修羅 lots); ``restriction`` "free" is a round without any history rule."""
     if restriction == "free":
         return PlayerRules()
+    if restriction == "basic":
+        return BASIC_RULE
     owed = lots_owed(declaration_of(e))
     drawn = None
     if e.lot_genres is not None:
@@ -286,6 +281,11 @@ def player_rules(restriction: str, e: EntrantRulesInput) -> PlayerRules:
         # Lots owed but not drawn yet: the player is BOMBER; no lot bans exist yet.
         drawn = DrawnLots(player_key(e.entrant_id), (), ())
     opt = Mode(e.opt_up) if e.opt_up else None
+    if restriction == "preset" and preset:
+        p = preset_for(preset)
+        if p.mode_source == "fixed":
+            return p.fixed_rules
+        return p.player_rules(q_level=e.q_level, opt_up=opt, owed=owed, drawn=drawn)
     return shura_player_rules(e.q_level, owed, drawn, opt_up=opt)
 
 
@@ -304,13 +304,14 @@ def match_rules(
     *,
     label: str,
     window: str | None,
+    apply_lots: bool = True,
     card_genres: Sequence[str] | None = None,
     card_groups: Sequence[str] | None = None,
     bans: Mapping[str, Sequence[str]] | None = None,
     partner: Selection | None = None,
 ) -> MatchRules:
     return MatchRules(
-        round=label, window=window, apply_lots=True,
+        round=label, window=window, apply_lots=apply_lots,
         card_genres=None if card_genres is None else frozenset(card_genres),
         card_groups=None if card_groups is None else frozenset(card_groups),
         match_bans=dict(bans or {}), partner=partner,

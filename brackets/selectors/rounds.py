@@ -106,7 +106,8 @@ def current_seats(group_ids: list[int]) -> dict[int, list[Seat]]:
     return out
 
 
-def group_views(groups: list[Group], tournament: Tournament) -> list[GroupView]:
+def group_views(groups: list[Group], tournament: Tournament,
+                derive: bool = True) -> list[GroupView]:
     """Current facts of many groups in a fixed number of queries, then derive results."""
     ids = [g.id for g in groups]
     seats = current_seats(ids)
@@ -157,6 +158,9 @@ def group_views(groups: list[Group], tournament: Tournament) -> list[GroupView]:
         facts.disqualified = [by_seat[d.seat_id].number for d in gdqs]
         if view.rematches:
             _rematch_penalties(view)
+        if not derive:
+            views.append(view)
+            continue
         _derive(view, tournament)
         if tournament.two_person_confirmation and view.result is not None:
             view.confirmed = group.version in confirmations[group.id]
@@ -259,8 +263,8 @@ def _mark_series(rv: RoundView) -> None:
             decided = True
 
 
-def group_view(group: Group) -> GroupView:
-    return group_views([group], group.round.tournament)[0]
+def group_view(group: Group, derive: bool = True) -> GroupView:
+    return group_views([group], group.round.tournament, derive)[0]
 
 
 # -------------------------------------------------------------- names and entrants
@@ -308,12 +312,16 @@ def advancement_preview(rnd: Round, rv: RoundView | None = None) -> list[tuple[s
     if rnd.kind == "rule_select":
         for rule, conf in rnd.spec.get("rules", {}).items():
             res = results_by_label(rv, rule)
-            out.append((rule, advance(res, AdvancementRule(per_group=int(conf["per_group"])),
-                                      withdrawn=withdrawn, context=ctx)))
+            out.append((rule, advance(res, AdvancementRule(
+                per_group=int(conf["per_group"]),
+                wildcard_chain=tuple(rnd.spec.get("tie_break") or ("ratio", "score",
+                                                                   "lottery"))),
+                withdrawn=withdrawn, context=ctx)))
         return out
     res = results_by_label(rv)
+    chain = tuple(rnd.spec.get("tie_break") or ("ratio", "score", "lottery"))
     rule = AdvancementRule(per_group=int(rnd.advance_per_group),
-                           target=rnd.target_size, already_in=already)
+                           target=rnd.target_size, already_in=already, wildcard_chain=chain)
     out.append(("", advance(res, rule, withdrawn=withdrawn, context=ctx)))
     return out
 
@@ -439,12 +447,19 @@ def selection_history(tournament: Tournament, entrant_ids: list[int],
     return out
 
 
-def window_of(rnd: Round, group: Group) -> tuple[str | None, bool]:
+def round_conf(rnd: Round, group: Group) -> dict[str, Any]:
+    """The restriction pieces of a group's round (of its K6 rule, if it has one)."""
     spec = rnd.spec
     if rnd.kind == "rule_select" and group.rule:
-        conf = spec.get("rules", {}).get(group.rule, {})
-        return conf.get("window", "main"), bool(conf.get("recorded", True))
-    return spec.get("window", "main"), bool(spec.get("recorded", True))
+        return dict(spec.get("rules", {}).get(group.rule, {}))
+    return dict(spec)
+
+
+def window_of(rnd: Round, group: Group) -> tuple[str | None, bool]:
+    """Where the sets played in this group are recorded (None, False: not recorded)."""
+    conf = round_conf(rnd, group)
+    record = conf.get("record_window", conf.get("window", "main"))
+    return record, bool(conf.get("recorded", True)) and record is not None
 
 
 def lots_of(tournament: Tournament, entrant_ids: list[int]) -> dict[int, dict[str, Any]]:
@@ -484,7 +499,8 @@ def seat_choices(gv: GroupView, catalog: Catalog,
     ids = [s.entrant_id for s in gv.seats if s.entrant_id]
     history = selection_history(tournament, ids)
     lots = lots_of(tournament, ids)
-    window, _recorded = window_of(rnd, group)
+    conf = round_conf(rnd, group)
+    window = conf.get("window", "main")
     card_genres = card_groups = None
     if ctx.get("cards") is not None:
         cards = ctx["cards"].data.get("cards", [])
@@ -495,8 +511,7 @@ def seat_choices(gv: GroupView, catalog: Catalog,
         for eid, f in ctx["bans"].items():
             bans.setdefault(f.data["genre"], []).append(ea.player_key(eid))
     restriction = rnd.spec.get("restriction", "basic")
-    if rnd.kind in ("partner",):
-        restriction = "free"
+    preset_slug = rnd.spec.get("preset", "")
     partner_of_seat = {1: 2, 2: 1, 3: 4, 4: 3} if rnd.kind in ("partner", "series") else {}
     pair_of_entrant: dict[int, int] = {}
     if partner_of_seat:
@@ -510,7 +525,7 @@ def seat_choices(gv: GroupView, catalog: Catalog,
             continue
         entrant = seat.entrant
         rows_input = ea.rules_input_from_entrant(entrant, lots.get(entrant.id))
-        rules = ea.player_rules(restriction, rows_input)
+        rules = ea.player_rules(restriction, rows_input, preset_slug)
         own = [h for h in history.get(entrant.id, []) if (h.round_number, h.group_label) !=
                (rnd.number, group.label)]
         if rnd.kind == "series":
@@ -525,7 +540,8 @@ def seat_choices(gv: GroupView, catalog: Catalog,
         partner_sel = None
         if partner_of_seat:
             partner_sel = gv.facts.selections.get(partner_of_seat[seat.number])
-        mr = ea.match_rules(label=rnd.name, window=window, card_genres=card_genres,
+        mr = ea.match_rules(label=rnd.name, window=window, apply_lots=bool(conf.get("lots", True)),
+                            card_genres=card_genres,
                             card_groups=card_groups, bans=bans, partner=partner_sel)
         out[seat.number] = SeatChoices(seat, ea.choices_for(catalog, rules, hist, mr), rules,
                                        history.get(entrant.id, []))

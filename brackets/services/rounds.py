@@ -15,11 +15,13 @@ cards, bans, partners and dice all come from :mod:`brackets.engine` via the adap
 
 from __future__ import annotations
 
+import functools
+import threading
 from collections.abc import Mapping, Sequence
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import F
 
 from brackets import engine_adapter as ea
@@ -65,6 +67,24 @@ from brackets.selectors import rounds as sel
 
 GROUP_LABELS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
+# SQLite has one writer at a time and its busy handler retries by sleeping, which starves
+# some tablets for seconds under load. Match writes in one server process take turns on
+# this lock instead (PostgreSQL needs no such thing: rows are locked per group).
+_SQLITE_WRITES = threading.Lock()
+
+
+def serialised(func: Any) -> Any:
+    """Run a write service under the process-wide SQLite write lock (outermost wrapper)."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        if connection.vendor != "sqlite" or connection.in_atomic_block:
+            return func(*args, **kwargs)
+        with _SQLITE_WRITES:
+            return func(*args, **kwargs)
+
+    return wrapper
+
 
 class RoundError(Exception):
     """Refused input: ``message`` says what to fix; ``field`` names the form field."""
@@ -104,16 +124,21 @@ def rounds_configure(*, tournament: Tournament, by: Any) -> list[Round]:
     existing = list(Round.objects.filter(tournament=tournament))
     if existing:
         return existing
+    checked = Entrant.objects.filter(tournament=tournament, checked_in=True)
+    seeds = checked.filter(seed__isnull=False).count()
     try:
-        plan = ea.round_plan(tournament.preset)
+        preset = ea.preset_for(tournament.preset)
+        seeds_later = any(sp.seeds_enter for sp in preset.rounds)
+        entrants = checked.count() - (seeds if seeds_later else 0)
+        plan = ea.round_plan(tournament.preset, entrants, seeds if seeds_later else 0)
     except EngineError as exc:
-        raise RoundError(f"ルールプリセット {tournament.preset} が見つかりません") from exc
+        raise RoundError(f"ルールプリセット {tournament.preset} で回戦を作れません：{exc}") from exc
     rounds = []
     for number, spec in enumerate(plan["rounds"], start=1):
         full = dict(spec)
-        full.setdefault("penalty", plan.get("penalty", "400"))
-        full["dummy_set"] = plan.get("dummy_set", ["ノンジャンル", "ランダム", "HARD"])
-        full["seeds_from_round"] = plan.get("seeds_from_round")
+        for key in ("penalty", "dummy_set", "seeds_from_round", "illegal_selection",
+                    "tie_break", "k7_deck", "k7_extra_card", "max_matches"):
+            full[key] = plan.get(key)
         rounds.append(Round.objects.create(
             tournament=tournament, number=number, name=spec["name"],
             kind=spec.get("kind", "groups"),
@@ -413,6 +438,7 @@ def _seat(group: Group, number: int) -> Seat:
     return seat
 
 
+@serialised
 @transaction.atomic
 def selection_save(*, group: Group, by: Any, seat_number: int, genre: str, format: str,
                    difficulty: str, base_version: int | None = None,
@@ -434,6 +460,9 @@ def selection_save(*, group: Group, by: Any, seat_number: int, genre: str, forma
     choices = sel.seat_choices(gv, catalog)[seat_number].choices
     check = choices.check(selection, penalty=ea.penalty_points(g.round.spec))
     reasons = [ea.violation_text(v) for v in check.violations]
+    if not check.ok and g.round.spec.get("illegal_selection") == "refuse":
+        raise RoundError("この出題は規定違反のため登録できません：" + "、".join(reasons) + "。",
+                         field="set", reasons=reasons)
     if not check.ok and not confirm_illegal:
         raise RoundError("この出題は規定違反です：" + "、".join(reasons)
                          + "。違反を承知で登録する場合は確認にチェックしてください。",
@@ -458,6 +487,7 @@ def parse_score(raw: Any, seat: int) -> Decimal:
     return value
 
 
+@serialised
 @transaction.atomic
 def results_save(*, group: Group, by: Any, rows: Mapping[int, tuple[Any, Any]],
                  base_version: int | None = None, key: str = "") -> int:
@@ -489,7 +519,7 @@ def results_save(*, group: Group, by: Any, rows: Mapping[int, tuple[Any, Any]],
     if dupes:
         raise RoundError(f"{dupes[0]}位が2回使われています。画面どおりの順位を入力してください。",
                          field="place")
-    gv = sel.group_view(g)
+    gv = sel.group_view(g, derive=False)
     trial = ea.GroupFacts(seats=gv.facts.seats, selections=gv.facts.selections,
                           penalties=gv.facts.penalties, disqualified=gv.facts.disqualified,
                           results={n: v for n, v in parsed.items()})
@@ -506,6 +536,7 @@ def results_save(*, group: Group, by: Any, rows: Mapping[int, tuple[Any, Any]],
     return _finish(g, key, "results", by)
 
 
+@serialised
 @transaction.atomic
 def penalty_add(*, group: Group, by: Any, seat_number: int, points: Any, reason: str,
                 base_version: int | None = None, key: str = "") -> PenaltyFact:
@@ -525,6 +556,7 @@ def penalty_add(*, group: Group, by: Any, seat_number: int, points: Any, reason:
     return fact
 
 
+@serialised
 @transaction.atomic
 def penalty_revoke(*, group: Group, by: Any, penalty_id: int, reason: str,
                    base_version: int | None = None, key: str = "") -> PenaltyFact:
@@ -537,6 +569,7 @@ def penalty_revoke(*, group: Group, by: Any, penalty_id: int, reason: str,
     return fact
 
 
+@serialised
 @transaction.atomic
 def disqualification_add(*, group: Group, by: Any, seat_number: int, reason: str,
                          base_version: int | None = None, key: str = "",
@@ -556,6 +589,7 @@ def disqualification_add(*, group: Group, by: Any, seat_number: int, reason: str
     return fact
 
 
+@serialised
 @transaction.atomic
 def rematch_record(*, group: Group, by: Any, reason: str, base_version: int | None = None,
                    key: str = "") -> RematchFact:
@@ -572,6 +606,7 @@ def rematch_record(*, group: Group, by: Any, reason: str, base_version: int | No
     return fact
 
 
+@serialised
 @transaction.atomic
 def result_confirm(*, group: Group, by: Any, version: int) -> ConfirmationFact:
     """Two-person confirmation: a second staff member confirms the result as it stands."""
@@ -638,20 +673,24 @@ def shura_lots_draw(*, tournament: Tournament, entrant: Entrant, by: Any,
         raise RoundError("くじは1人4本までです。申告を確認してください。") from exc
     if not owed.shura:
         raise RoundError(f"{entrant.name}さんは修羅くじの対象ではありません。")
-    plan = ea.round_plan(tournament.preset)
+    first = Round.objects.filter(tournament=tournament, number=1).first()
+    if first is None:
+        raise RoundError("先に回戦を作成してください（最大試合数がくじの本数に関わります）。")
     k = format_lots_allowed([PastWin(entrant.past_win_lots)] if entrant.past_win_lots else [],
                             q_level=entrant.q_level, genre_lots_now=owed.genre_lots,
-                            max_matches=len(plan["rounds"]))
+                            max_matches=int(first.spec.get("max_matches") or 1))
     player = ea.player_key(entrant.id)
     purpose = "shura"
     if genres is None:
         drawn = draw_lots(Lottery(tournament.lottery_seed, purpose), catalog, player,
-                          genre_lots=owed.genre_lots, format_lots=k)
+                          genre_lots=owed.genre_lots, format_lots=k,
+                          format_pool=_format_pool(tournament, catalog))
         method = "app"
     else:
         drawn = DrawnLots(player, tuple(genres), tuple(formats or ()))
         try:
-            validate_drawn(catalog, drawn, genre_lots=owed.genre_lots, format_lots=k)
+            validate_drawn(catalog, drawn, genre_lots=owed.genre_lots, format_lots=k,
+                           format_pool=_format_pool(tournament, catalog))
         except EngineError as exc:
             raise RoundError(f"くじの記録が正しくありません（{owed.genre_lots}本のジャンルくじ"
                              f"{'と' + str(k) + '本の形式くじ' if k else ''}）。") from exc
@@ -660,6 +699,11 @@ def shura_lots_draw(*, tournament: Tournament, entrant: Entrant, by: Any,
                     {"genres": list(drawn.genres), "formats": list(drawn.formats),
                      "reasons": list(owed.reasons), "method": method},
                     entrant=entrant, purpose=f"{purpose}/{player}")
+
+
+def _format_pool(tournament: Tournament, catalog: Any) -> tuple[str, ...]:
+    """H5's format-lot types as the preset defines them."""
+    return tuple(ea.preset_for(tournament.preset).format_lot_pool(catalog))
 
 
 @transaction.atomic
@@ -676,10 +720,17 @@ def rule_choice_record(*, round: Round, entrant: Entrant, rule: str, by: Any) ->
                     round=round, entrant=entrant)
 
 
-def _deck(catalog: Any) -> list[Card]:
-    """SEAM (K7 default reading): one card per lot genre × ordinary format group."""
-    return [Card(g, grp.name) for g in catalog.lot_genres for grp in catalog.groups
-            if grp.kind == "formats"]
+def _deck(catalog: Any, spec: Mapping[str, Any]) -> list[Card]:
+    """K7's deck as the preset defines it (engine ``shimonoseki_deck``)."""
+    from brackets.engine.presets import shimonoseki_deck
+
+    return list(shimonoseki_deck(catalog, spec.get("k7_deck") or "lot_genres_x_format_groups"))
+
+
+def _extra_card(spec: Mapping[str, Any]) -> Any:
+    from brackets.engine.presets import extra_card_rule
+
+    return extra_card_rule(spec.get("k7_extra_card") or "share_genre_or_group")
 
 
 @transaction.atomic
@@ -690,13 +741,15 @@ def card_draw(*, group: Group, by: Any, cards: Sequence[tuple[str, str]] | None 
     if SelectionFact.objects.filter(group=g).exists():
         raise RoundError("出題入力後はカードを変更できません。")
     catalog = ea.catalog_for(g.round.tournament.version_id)
-    deck = _deck(catalog)
+    deck = _deck(catalog, g.round.spec)
+    extra = _extra_card(g.round.spec)
     purpose = f"round-{g.round.number}/cards/{g.label}"
     try:
         if cards is None:
-            drawn = draw_cards(deck, Lottery(g.round.tournament.lottery_seed, purpose))
+            drawn = draw_cards(deck, Lottery(g.round.tournament.lottery_seed, purpose),
+                               extra_if=extra)
         else:
-            drawn = record_cards([Card(a, b) for a, b in cards], deck=deck)
+            drawn = record_cards([Card(a, b) for a, b in cards], deck=deck, extra_if=extra)
     except EngineError as exc:
         raise RoundError(f"カードの記録が正しくありません：{exc}") from exc
     return _special(g.round.tournament, SpecialFact.Kind.CARD_DRAW, by,

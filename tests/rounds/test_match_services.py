@@ -69,8 +69,9 @@ def test_selection_not_in_catalog_is_refused(group: Group, cast: dict[str, Any])
     assert counts() == before
 
 
-def test_illegal_selection_needs_confirmation_and_records_penalty(
+def test_kyushu_refuses_an_illegal_selection_even_when_confirmed(
         round_one: Round, cast: dict[str, Any]) -> None:
+    """九州杯IX validates sets before the match: its preset refuses illegal ones (K1)."""
     user = cast["bracket"]
     g = Group.objects.filter(round=round_one).order_by("number").first()
     for n in range(1, 5):
@@ -87,26 +88,59 @@ def test_illegal_selection_needs_confirmation_and_records_penalty(
     entrant_id = Seat.objects.get(group=g, number=1).entrant_id
     seat = Seat.objects.filter(group__round=r2, entrant_id=entrant_id).first()
     assert seat is not None  # the winner of group A advanced
-    g2 = seat.group
-    gv = sel.group_view(g2)
+    gv = sel.group_view(seat.group)
     choices = sel.seat_choices(gv, ea.catalog_for(round_one.tournament.version_id))
     reasons = choices[seat.number].choices.reasons("芸能", "○×")
     assert {v.code for v in reasons} == {"genre_used", "group_used"}  # K1 example
     before = counts()
-    with pytest.raises(svc.RoundError) as info:
-        svc.selection_save(group=g2, by=user, seat_number=seat.number, genre="芸能",
-                           format="○×", difficulty="EASY")
-    assert "芸能 は1回戦で使用済み" in info.value.message
+    for confirm in (False, True):
+        with pytest.raises(svc.RoundError) as info:
+            svc.selection_save(group=seat.group, by=user, seat_number=seat.number,
+                               genre="芸能", format="○×", difficulty="EASY",
+                               confirm_illegal=confirm)
+        assert "芸能 は1回戦で使用済み" in info.value.message
     assert counts() == before
-    fact = svc.selection_save(group=g2, by=user, seat_number=seat.number, genre="芸能",
-                              format="○×", difficulty="EASY", confirm_illegal=True)
+
+
+def test_illegal_selection_needs_confirmation_and_records_penalty(
+        tournament: Any, cast: dict[str, Any]) -> None:
+    """堅田 (H7): an illegal set may be played, with confirmation, for −400."""
+    from brackets.models import Entrant
+
+    from tests.rounds.conftest import running_round_one
+
+    tournament.preset = "katata-kansai5-qualifier"
+    tournament.save()
+    rnd = running_round_one(tournament, 8, cast["organiser"],
+                            preset="katata-kansai5-qualifier")
+    user = cast["bracket"]
+    seat = Seat.objects.filter(group__round=rnd, entrant__isnull=False).first()
+    entrant = seat.entrant
+    Entrant.objects.filter(id=entrant.id).update(shura_titles=1)
+    # Lots are drawn at the desk before round 1; here the draw is undone and redone.
+    svc.round_undo(round=rnd, by=user)
+    svc.round_undo(round=Round.objects.get(id=rnd.id), by=user)
+    svc.shura_lots_draw(tournament=tournament, entrant=Entrant.objects.get(id=entrant.id),
+                        by=cast["desk"], genres=["芸能"])
+    rnd = Round.objects.get(id=rnd.id)
+    svc.round_draw(round=rnd, by=user)
+    svc.round_start(round=rnd, by=user)
+    seat = Seat.objects.get(group__round=rnd, entrant_id=entrant.id)
+    g = seat.group
+    before = counts()
+    with pytest.raises(svc.RoundError) as info:
+        svc.selection_save(group=g, by=user, seat_number=seat.number, genre="芸能",
+                           format="四択", difficulty="EASY")
+    assert "芸能 は修羅くじで使用不可" in info.value.message
+    assert counts() == before
+    fact = svc.selection_save(group=g, by=user, seat_number=seat.number, genre="芸能",
+                              format="四択", difficulty="EASY", confirm_illegal=True)
     assert fact.accepted_illegal and fact.penalty == 400
-    assert {v["code"] for v in fact.violations} == {"genre_used", "group_used"}
+    assert {v["code"] for v in fact.violations} == {"genre_lot"}
     rows = {s.number: (f"{300 - 10 * s.number}.00", s.number)
-            for s in Seat.objects.filter(group=g2)}
-    svc.results_save(group=g2, by=user, rows=rows)
-    gv = sel.group_view(g2)
-    placed = gv.row_of(ea.player_key(entrant_id))
+            for s in Seat.objects.filter(group=g)}
+    svc.results_save(group=g, by=user, rows=rows)
+    placed = sel.group_view(g).row_of(ea.player_key(entrant.id))
     assert placed.penalty == 400 and placed.score == placed.screen_score - 400
 
 

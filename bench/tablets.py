@@ -1,0 +1,311 @@
+"""Tablet and public page timings at 1,024 entrants (a script, not a test):
+``python3 bench/tablets.py [--seconds 30] [--clients 16]``.
+
+Part 1, in-process (Django's test client: full middleware, sessions, permission checks,
+database and templates; no network): the median server time of the match page GET, the
+result POST, the round page, the public round page (cached fragment, and right after a
+write), next to a bare Django view (one small template) measured in the same run, with
+each page's ratio to the bare view. Targets: staff ≤ 10×, public ≤ 5×.
+
+Part 2, over loopback: waitress on 127.0.0.1 serves the app; N concurrent clients (threads
+with their own session) post results to their own groups for S seconds. Prints p50/p95
+latency, errors, and a count check that every accepted POST is stored.
+
+It works on a throwaway SQLite database in a temporary folder (or on ``DATABASE_URL`` if
+set, in a fresh tournament), so the venue's own data is never touched.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import types
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+if "DATABASE_URL" not in os.environ:
+    os.environ["KYUSHU_VAR_DIR"] = tempfile.mkdtemp(prefix="kyushu-bench-tablets-")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kyushu.settings")
+os.environ.setdefault("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
+
+import django
+
+django.setup()
+
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.http import HttpRequest, HttpResponse
+from django.template import engines
+from django.test import Client
+from django.test.utils import override_settings, setup_test_environment
+from django.urls import path, reverse
+
+from brackets.models import (
+    Entrant,
+    Group,
+    Membership,
+    QmaVersion,
+    ResultFact,
+    Role,
+    Seat,
+    Submission,
+    Tournament,
+)
+from brackets.services import rounds as svc
+from brackets.services.catalog import catalog_load_builtin
+
+ENTRANTS = 1024
+RUNS = 30
+BARE = engines["django"].from_string(
+    "<!doctype html><html><body><h1>{{ title }}</h1><p>{{ now }}</p></body></html>")
+
+
+def bare_view(request: HttpRequest) -> HttpResponse:
+    """The yardstick: one small template, same middleware and server."""
+    return HttpResponse(BARE.render({"title": "bare", "now": time.time()}))
+
+
+def bench_urlconf() -> str:
+    """The app's URLs plus /bench/bare/ (a throwaway module, this process only)."""
+    import kyushu.urls
+
+    module = types.ModuleType("bench_tablets_urls")
+    module.urlpatterns = [path("bench/bare/", bare_view, name="bench_bare")] + list(  # type: ignore[attr-defined]
+        kyushu.urls.urlpatterns)
+    sys.modules["bench_tablets_urls"] = module
+    return "bench_tablets_urls"
+
+
+def prepare() -> tuple[Tournament, Any]:
+    call_command("migrate", verbosity=0)
+    catalog_load_builtin()
+    slug = f"bench-tab-{int(time.time())}"
+    tournament = Tournament.objects.create(
+        slug=slug, name="ベンチ大会", version=QmaVersion.objects.get(slug="qma-2016"),
+        capacity=ENTRANTS, preset="kyushu-cup-ix", lottery_seed="bench")
+    Entrant.objects.bulk_create(
+        [Entrant(tournament=tournament, name=f"参加者{i}", card_name=f"CN{i}",
+                 q_level=i % 120, checked_in=True) for i in range(ENTRANTS)], batch_size=500)
+    user, _ = get_user_model().objects.get_or_create(username=f"bench-bracket-{slug}")
+    user.set_password("bench-password-123")
+    user.save()
+    Membership.objects.create(tournament=tournament, user=user, role=Role.BRACKET)
+    rounds = svc.rounds_configure(tournament=tournament, by=user)
+    svc.round_draw(round=rounds[0], by=user)
+    svc.round_start(round=rounds[0], by=user)
+    # Half the groups have played: selections and results, like mid-round at a venue.
+    groups = list(Group.objects.filter(round=rounds[0]).order_by("number"))
+    for g in groups[: len(groups) // 2]:
+        for seat in Seat.objects.filter(group=g, entrant__isnull=False):
+            svc.selection_save(group=g, by=user, seat_number=seat.number, genre="芸能",
+                               format="四択", difficulty="HARD")
+        svc.results_save(group=g, by=user, rows=rows_for(0))
+    return tournament, user
+
+
+def rows_for(counter: int) -> dict[int, tuple[str, int]]:
+    bump = counter % 9000
+    return {1: (f"{300 + bump / 100:.2f}", 1), 2: ("250.00", 2), 3: ("200.00", 3),
+            4: ("150.00", 4)}
+
+
+def result_form(group: Group, counter: int) -> dict[str, Any]:
+    data: dict[str, Any] = {"key": uuid.uuid4().hex}
+    for n, (score, place) in rows_for(counter).items():
+        data[f"score_{n}"] = score
+        data[f"place_{n}"] = place
+    return data
+
+
+def median_ms(request: Callable[[int], Any]) -> float:
+    request(-1)
+    times = []
+    for i in range(RUNS):
+        start = time.perf_counter()
+        response = request(i)
+        times.append((time.perf_counter() - start) * 1000)
+        if response.status_code >= 400:
+            raise SystemExit(f"request failed with HTTP {response.status_code}")
+    return statistics.median(times)
+
+
+def in_process(tournament: Tournament, user: Any) -> None:
+    client = Client()
+    client.force_login(user)
+    public = Client()
+    slug = tournament.slug
+    groups = list(Group.objects.filter(round__tournament=tournament).order_by("number"))
+    match = reverse("match_page", args=[slug, groups[0].id])
+    round_page = reverse("round_detail", args=[slug, 1])
+    public_round = reverse("public_round", args=[slug, 1])
+    bare = reverse("bench_bare")
+    free = groups[len(groups) // 2:]
+
+    def post(i: int) -> Any:
+        g = free[(i + 1) % len(free)]
+        return client.post(reverse("match_results", args=[slug, g.id]), result_form(g, i + 7))
+
+    def public_after_write(i: int) -> Any:
+        post(i + 100)  # not timed below: only the GET after it is
+        return public.get(public_round)
+
+    def timed_public_after_write() -> float:
+        times = []
+        for i in range(RUNS // 2):
+            post(1000 + i)
+            start = time.perf_counter()
+            public.get(public_round)
+            times.append((time.perf_counter() - start) * 1000)
+        return statistics.median(times)
+
+    bare_ms = median_ms(lambda i: client.get(bare))
+    home = reverse("public_tournament", args=[slug])
+    results = {
+        "public tournament home (base.html floor)": (median_ms(lambda i: public.get(home)),
+                                                     None),
+        "match page GET": (median_ms(lambda i: client.get(match)), 10),
+        "result POST": (median_ms(post), 10),
+        "round page GET (256 groups)": (median_ms(lambda i: client.get(round_page)), 10),
+        "public round page GET": (median_ms(lambda i: public.get(public_round)), 5),
+        "public round page GET after a write": (timed_public_after_write(), None),
+    }
+    bare_again = median_ms(lambda i: client.get(bare))
+    bare_ms = min(bare_ms, bare_again)
+    print(f"tablets, {ENTRANTS} entrants (256 groups), {django.db.connection.vendor}, "
+          f"median of {RUNS} requests, in-process:")
+    print(f"  {'bare Django view (one small template)':<40} {bare_ms:8.2f} ms")
+    for name, (ms, target) in results.items():
+        goal = f"(target ≤ {target}×)" if target else ""
+        print(f"  {name:<40} {ms:8.2f} ms  {ms / bare_ms:6.1f}× bare {goal}")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def loopback(tournament: Tournament, user: Any, seconds: float, clients: int) -> None:
+    import requests
+
+    port = free_port()
+    env = dict(os.environ, DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "waitress", "--listen", f"127.0.0.1:{port}",
+         f"--threads={clients}", "kyushu.wsgi:application"],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(100):
+            try:
+                requests.get(base + "/", timeout=1)
+                break
+            except requests.ConnectionError:
+                time.sleep(0.1)
+        groups = list(Group.objects.filter(round__tournament=tournament).order_by("number"))
+        free = groups[len(groups) // 2:]
+        for g in free:  # every group starts with a result: each POST then corrects one seat
+            if not ResultFact.objects.filter(group=g).exists():
+                svc.results_save(group=g, by=user, rows=rows_for(0))
+        before_facts = ResultFact.objects.filter(group__round__tournament=tournament).count()
+        before_subs = Submission.objects.filter(group__round__tournament=tournament).count()
+        latencies: list[float] = []
+        errors: list[str] = []
+        accepted = [0]
+        lock = threading.Lock()
+        stop_at: list[float] = []
+        # Logins (password hashing) are not measured: the clock starts once all are in.
+        ready = threading.Barrier(clients, action=lambda: stop_at.append(
+            time.monotonic() + seconds))
+
+        def worker(index: int) -> None:
+            session = requests.Session()
+            page = session.get(base + "/accounts/login/")
+            token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text)
+            session.post(base + "/accounts/login/",
+                         data={"username": user.username, "password": "bench-password-123",
+                               "csrfmiddlewaretoken": token.group(1) if token else ""},
+                         headers={"Referer": base + "/accounts/login/"})
+            mine = free[index::clients]
+            counter = index * 100000
+            ready.wait()
+            stop = stop_at[0]
+            while time.monotonic() < stop:
+                g = mine[counter % len(mine)]
+                counter += 1
+                url = f"{base}/t/{tournament.slug}/match/{g.id}/results/"
+                data = result_form(g, counter)
+                data["csrfmiddlewaretoken"] = session.cookies.get("csrftoken", "")
+                start = time.perf_counter()
+                try:
+                    r = session.post(url, data=data, allow_redirects=False,
+                                     headers={"Referer": base + "/"}, timeout=30)
+                    ms = (time.perf_counter() - start) * 1000
+                    ok = r.status_code == 302 and "/match/" in r.headers.get("Location", "")
+                except requests.RequestException as exc:
+                    ms, ok = (time.perf_counter() - start) * 1000, False
+                    r = exc  # type: ignore[assignment]
+                with lock:
+                    latencies.append(ms)
+                    if ok:
+                        accepted[0] += 1
+                    else:
+                        errors.append(str(getattr(r, "status_code", r)))
+
+        threads = [threading.Thread(target=worker, args=(i,)) for i in range(clients)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        after_facts = ResultFact.objects.filter(group__round__tournament=tournament).count()
+        after_subs = Submission.objects.filter(group__round__tournament=tournament).count()
+        latencies.sort()
+        p50 = statistics.median(latencies) if latencies else 0.0
+        p95 = latencies[int(len(latencies) * 0.95) - 1] if latencies else 0.0
+        print(f"loopback: waitress on 127.0.0.1, {clients} clients posting results for "
+              f"{seconds:.0f} s:")
+        print(f"  requests {len(latencies)}, accepted {accepted[0]}, errors {len(errors)}"
+              f"{' ' + str(sorted(set(errors))[:5]) if errors else ''}")
+        print(f"  latency p50 {p50:.1f} ms, p95 {p95:.1f} ms (target p95 ≤ 100 ms)")
+        stored = after_subs - before_subs
+        facts = after_facts - before_facts
+        print(f"  stored: {stored} submissions for {accepted[0]} accepted POSTs, {facts} result "
+              f"facts (1 changed seat per POST) — "
+              f"{'OK' if stored == accepted[0] and facts == accepted[0] else 'MISMATCH'}")
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--clients", type=int, default=16)
+    parser.add_argument("--skip-loopback", action="store_true")
+    args = parser.parse_args()
+    setup_test_environment()
+    tournament, user = prepare()
+    with override_settings(ROOT_URLCONF=bench_urlconf()):
+        in_process(tournament, user)
+    if not args.skip_loopback:
+        loopback(tournament, user, args.seconds, args.clients)
+    from brackets.models import Round
+
+    Round.objects.filter(tournament=tournament).delete()  # seats protect their entrants
+    Tournament.objects.filter(pk=tournament.pk).delete()
+
+
+if __name__ == "__main__":
+    main()

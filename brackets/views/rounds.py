@@ -31,6 +31,7 @@ from brackets.services import rounds as svc
 STAFF = (Role.ORGANISER, Role.BRACKET)
 MODE_LABELS = {"free": "フリー", "pinpoint": "ピンポイント", "bomber": "ボンバーマン"}
 COUNTING_LABELS = {"grouped": "高火力", "individual": "低火力"}
+QUESTION_ORDER_LABELS = {"simple": "単純", "alternating": "交互"}
 
 
 def _round(tournament: Tournament, number: int) -> Round:
@@ -105,6 +106,12 @@ def round_detail(request: HttpRequest, tournament: Tournament, number: int) -> H
             ctx["assignment_error"] = getattr(exc, "message", str(exc))
     if rnd.status == Round.Status.CONFIGURED and rnd.number == 1:
         ctx["players_count"] = len(svc.round_players(rnd)[0])
+    if rnd.status in (Round.Status.DRAWN, Round.Status.RUNNING, Round.Status.CLOSED):
+        from brackets.models import Seat
+
+        ctx["round_players"] = [s.entrant for s in Seat.objects.filter(
+            group__round=rnd, entrant__isnull=False, superseded_by__isnull=True)
+            .select_related("entrant").order_by("entrant__name")]
     return render(request, "brackets/rounds/round.html", ctx)
 
 
@@ -203,7 +210,19 @@ def _match_context(request: HttpRequest, tournament: Tournament, group: Group,
                        ban=mctx["bans"].get(seat.entrant_id))
         seats.append(row)
     rnd = group.round
+    set_order_row = None
+    if rnd.kind == "series":
+        from brackets.engine.special import set_order
+
+        setup = sel.special_facts(tournament, SpecialFact.Kind.FINAL_SETUP, round=rnd)
+        if setup:
+            qo = setup[0].data["question_order"]
+            set_order_row = {"label": QUESTION_ORDER_LABELS.get(qo, qo),
+                             "order": set_order(qo, group.game)}
+    banned = sorted({f.data["genre"] for f in mctx["bans"].values()}) if mctx["revealed"] else []
     return {"tournament": tournament, "group": group, "round": rnd, "gv": gv, "seats": seats,
+            "set_order": set_order_row, "banned": banned,
+            "can_reseat": not gv.selection_rows and not gv.result_rows,
             "catalog": catalog, "dummy_set": rnd.spec.get("dummy_set"),
             "places": list(range(1, len(gv.seats) + 1)), "key": _key(),
             "status_label": sel.STATUS_LABELS[gv.status], "mctx": mctx,
@@ -299,6 +318,15 @@ def match_action(request: HttpRequest, tournament: Tournament, group_id: int) ->
                                      revoke=action == "dq_revoke", **common)
         elif action == "rematch":
             svc.rematch_record(reason=reason, **common)
+        elif action == "reseat":
+            order: list[int | None] = []
+            for n in range(1, 5):
+                raw = post.get(f"seat_order_{n}")
+                if raw is None:
+                    continue
+                order.append(int(raw) if raw.isdigit() else None)
+            svc.seats_assign(group=group, by=request.user, order=order,
+                             base_version=_base(request))
         else:
             raise svc.RoundError(_("操作を選んでください。"))
     except svc.Duplicate:
@@ -393,6 +421,15 @@ def round_special(request: HttpRequest, tournament: Tournament, number: int) -> 
                              for pair in post["rolls"].split()]
                 svc.dice_record(round=rnd, players=(a, b), by=request.user,
                                 rolls=rolls)  # type: ignore[arg-type]
+            elif action == "withdraw":
+                entrant = get_object_or_404(Entrant, id=int(post.get("entrant", "0")),
+                                            tournament=tournament)
+                if not post.get("reason", "").strip():
+                    raise svc.RoundError(_("理由を入力してください。"))
+                svc.withdrawal_record(tournament=tournament, entrant=entrant, by=request.user,
+                                      reason=post["reason"].strip())
+                messages.success(request, _("棄権を記録しました。"))
+                return redirect("round_detail", slug=tournament.slug, number=number)
             elif action == "setup":
                 svc.final_setup_record(round=rnd, by=request.user,
                                        winner_decides=post.get("winner_decides", ""),
@@ -443,8 +480,12 @@ def _special_context(tournament: Tournament, rnd: Round) -> dict[str, Any]:
                               .exclude(id__in=contenders).order_by("name"))
         ctx["partners"] = {f.entrant_id: f.data["partner"] for f in sel.special_facts(
             tournament, SpecialFact.Kind.PARTNER, round=rnd)}
-        ctx["partner_names"] = {e.id: e.name for e in sel.entrant_map(
+        partner_names = {e.id: e.name for e in sel.entrant_map(
             ctx["partners"].values()).values()}
+        ctx["contender_rows"] = [
+            {"entrant": c, "partner_id": ctx["partners"].get(c.id),
+             "partner_name": partner_names.get(ctx["partners"].get(c.id) or 0, "")}
+            for c in ctx["contenders"]]
         dice = sel.special_facts(tournament, SpecialFact.Kind.DICE, round=rnd)
         ctx["dice"] = dice[0].data if dice else None
         setup = sel.special_facts(tournament, SpecialFact.Kind.FINAL_SETUP, round=rnd)
@@ -453,7 +494,9 @@ def _special_context(tournament: Tournament, rnd: Round) -> dict[str, Any]:
             from brackets.engine.special import set_order
 
             qo = ctx["setup"]["question_order"]
-            ctx["set_orders"] = [(g, set_order(qo, g)) for g in (1, 2, 3)]
+            ctx["question_order_label"] = QUESTION_ORDER_LABELS.get(qo, qo)
+            games = 2 * int(rnd.spec.get("wins_needed") or 2) - 1
+            ctx["set_orders"] = [(g, set_order(qo, g)) for g in range(1, games + 1)]
         ctx["names"] = {ea.player_key(e.id): e.name for e in ctx["contenders"]}
     return ctx
 

@@ -313,3 +313,25 @@ def test_unchecked_entrants_are_left_out_and_withdrawal_refills(
     outcome = sel.advancement_preview(rounds[0])[0][1]
     assert winner not in outcome.players
     assert sum(1 for a in outcome.advancers if a.reason == "wildcard") == 4  # refilled
+
+
+def test_reseat_through_the_page_and_withdraw(group: Group, clients: Any) -> None:
+    from django.urls import reverse
+
+    seats = {s.number: s.entrant_id for s in Seat.objects.filter(group=group)}
+    url = reverse("match_action", kwargs={"slug": group.round.tournament.slug,
+                                          "group_id": group.id})
+    data = {"action": "reseat", "version": group.version,
+            "seat_order_1": seats[4], "seat_order_2": seats[3], "seat_order_3": seats[2],
+            "seat_order_4": seats[1]}
+    assert clients["bracket"].post(url, data).status_code == 302
+    now = {s.number: s.entrant_id for s in Seat.objects.filter(group=group,
+                                                               superseded_by__isnull=True)}
+    assert now == {1: seats[4], 2: seats[3], 3: seats[2], 4: seats[1]}
+    assert Seat.objects.filter(group=group).count() == 8  # the old seats are kept
+    special = reverse("round_special", kwargs={"slug": group.round.tournament.slug,
+                                               "number": group.round.number})
+    response = clients["bracket"].post(special, {"action": "withdraw", "entrant": seats[1],
+                                                 "reason": "体調不良"})
+    assert response.status_code == 302
+    assert seats[1] in sel.withdrawn_ids(group.round.tournament)

@@ -83,6 +83,7 @@ class RoundWorkbook(Document):
     """回戦の結果（Excel）: groups with every seat's set and result, and the 惜敗率 table."""
 
     slug = "round-xlsx"
+    order = 45
     title = "組分けと結果（Excel）"
     role = Role.BRACKET
     category = "回戦"
@@ -92,7 +93,7 @@ class RoundWorkbook(Document):
     options: ClassVar[Mapping[str, Option]] = {"round": Option("回戦")}
 
     def choices(self, tournament: Tournament) -> list[Choice]:
-        return [Choice(name, {"round": n}) for n, name in round_choices(tournament)]
+        return [Choice(name, {"round": n}) for n, name in round_choices(tournament, drawn=True)]
 
     def rows(self, tournament: Tournament, number: int) -> list[Sheet]:
         doc = round_document(tournament, number)
@@ -132,6 +133,7 @@ class RankingWorkbook(Document):
     """最終順位（Excel）."""
 
     slug = "ranking-xlsx"
+    order = 105
     title = "最終順位（Excel）"
     role = Role.BRACKET
     category = "回戦"
@@ -167,6 +169,7 @@ def _register_entrant_list() -> None:
         """参加者一覧（Excel）: the desk screen's table as a file."""
 
         slug = "entrants-xlsx"
+        order = 50
         title = "参加者一覧（Excel）"
         role = Role.DESK
         category = "受付"

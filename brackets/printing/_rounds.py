@@ -35,10 +35,14 @@ class RoundPdf(PdfDocument):
     kinds: ClassVar[tuple[str, ...]] = ()
     flag: ClassVar[str | None] = None
     needs_draw: ClassVar[bool] = True
+    #: Offered only once the round is being played (results exist or are coming).
+    needs_play: ClassVar[bool] = False
 
     def choices(self, tournament: Tournament) -> list[Choice]:
         return [Choice(name, {"round": number})
-                for number, name in round_choices(tournament, *self.kinds, flag=self.flag)]
+                for number, name in round_choices(tournament, *self.kinds, flag=self.flag,
+                                                  drawn=self.needs_draw,
+                                                  played=self.needs_play)]
 
     def get_data(self, tournament: Tournament, **options: Any) -> RoundDoc:
         doc = round_document(tournament, options["round"])

@@ -52,6 +52,7 @@ class BanForms(PdfDocument):
     """禁止ジャンル用紙: four per A4, one per player of the round."""
 
     slug = "ban-forms"
+    order = 60
     title = "禁止ジャンル用紙"
     role = Role.BRACKET
     category = "回戦"

@@ -203,6 +203,7 @@ class BracketChart(PdfDocument):
     """トーナメント表（壁貼り、A3横）."""
 
     slug = "bracket-chart"
+    order = 110
     title = "トーナメント表（A3横）"
     role = Role.BRACKET
     category = "回戦"

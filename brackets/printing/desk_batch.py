@@ -16,6 +16,7 @@ class DeskBatch(CompositePdf):
     """名札とエントリーシート（一括）: one file to send to the printer before the doors open."""
 
     slug = "desk-batch"
+    order = 30
     title = "名札とエントリーシート（一括）"
     role = Role.DESK
     category = "受付"

@@ -194,6 +194,7 @@ class EntrySheets(PdfDocument):
     """エントリーシート: one page per entrant, in entry order."""
 
     slug = "entry-sheets"
+    order = 20
     title = "エントリーシート"
     role = Role.DESK
     category = "受付"

@@ -28,6 +28,7 @@ class FinalSetOrder(RoundPdf):
     """決勝 出題順シート: one block per game."""
 
     slug = "final-set-order"
+    order = 90
     title = "出題順シート"
     description = "試合ごとの出題順（サテ順）と各セットの記入欄"
     kinds = ("series",)

@@ -23,6 +23,7 @@ class FinalStandings(PdfDocument):
     that round's order (group winners by score, then 惜敗率)."""
 
     slug = "final-standings"
+    order = 100
     title = "最終順位"
     role = Role.BRACKET
     category = "回戦"

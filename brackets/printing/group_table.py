@@ -51,6 +51,7 @@ class GroupTable(RoundPdf):
     """組分け表: post it on the wall and hand it to the bracket staff."""
 
     slug = "group-table"
+    order = 10
     title = "組分け表"
     description = "組・サテ・選手・ダミー"
     kinds = ("groups", "rule_select", "partner", "series", "ranked_final")

@@ -133,6 +133,7 @@ class MatchSheets(RoundPdf):
     """対戦記録用紙: one per group (two per A4, cut along the dashed line)."""
 
     slug = "match-sheets"
+    order = 20
     title = "対戦記録用紙"
     description = "組ごとに出題・得点・順位・スタッフ確認欄（A4に2組）"
     kinds = ("groups", "rule_select", "partner", "series", "ranked_final")

@@ -65,6 +65,7 @@ class NameTags(PdfDocument):
     """名札: every entrant, in entry order."""
 
     slug = "name-tags"
+    order = 10
     title = "名札"
     role = Role.DESK
     category = "受付"

@@ -67,6 +67,8 @@ class Document:
     extension: ClassVar[str] = "bin"
     options: ClassVar[Mapping[str, Option]] = {}
     description: ClassVar[str] = ""
+    #: Position on the documents page within its category (the order of a day's work).
+    order: ClassVar[int] = 100
 
     def render(self, tournament: Tournament, **options: Any) -> Rendered:
         raise NotImplementedError
@@ -162,7 +164,9 @@ def may_download(document: Document, roles: set[str]) -> bool:
 
 
 def documents_for(roles: set[str]) -> list[Document]:
-    return [doc for doc in all_documents() if may_download(doc, roles)]
+    """The documents these roles may download, in page order."""
+    docs = [doc for doc in all_documents() if may_download(doc, roles)]
+    return sorted(docs, key=lambda doc: (doc.order, doc.title))
 
 
 RenderFunc = Callable[..., Rendered]

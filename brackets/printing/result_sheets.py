@@ -78,9 +78,11 @@ class ResultSheets(RoundPdf):
     """結果表: the whole round by 惜敗率, then each group."""
 
     slug = "result-sheets"
+    order = 40
     title = "結果表"
     description = "全体順（1位は得点順、2位以下は惜敗率順）と組ごとの結果"
     kinds = ("groups", "rule_select", "partner", "series", "ranked_final")
+    needs_play = True
 
     def get_data(self, tournament: Tournament, **options: Any) -> RoundDoc:
         data = super().get_data(tournament, **options)

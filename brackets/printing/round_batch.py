@@ -16,6 +16,7 @@ class RoundBatch(CompositePdf):
     """回戦まとめ印刷: everything the staff of one round print, in one file."""
 
     slug = "round-batch"
+    order = 30
     title = "回戦まとめ印刷"
     role = Role.BRACKET
     category = "回戦"
@@ -25,7 +26,7 @@ class RoundBatch(CompositePdf):
     options = ROUND_OPTION
 
     def choices(self, tournament: Tournament) -> list[Choice]:
-        return [Choice(name, {"round": number}) for number, name in round_choices(tournament)]
+        return [Choice(name, {"round": number}) for number, name in round_choices(tournament, drawn=True)]
 
     def label(self, tournament: Tournament, **options: Any) -> str:
         for number, name in round_choices(tournament):

@@ -97,6 +97,7 @@ class RuleForms(PdfDocument):
     """ルール選択用紙: four per A4, one per player of the round."""
 
     slug = "rule-forms"
+    order = 50
     title = "ルール選択用紙"
     role = Role.BRACKET
     category = "回戦"

@@ -76,6 +76,7 @@ class ShimonosekiCards(PdfDocument):
     """下関カード: cut along the marks, shuffle, draw two per match."""
 
     slug = "shimonoseki-cards"
+    order = 70
     title = "下関カード"
     role = Role.BRACKET
     category = "回戦"

@@ -23,6 +23,7 @@ class ShuraLottery(PdfDocument):
     """修羅くじ記録: one row per 修羅 player, with a column for the witness's signature."""
 
     slug = "shura-lottery"
+    order = 40
     title = "修羅くじ記録"
     role = Role.DESK
     category = "受付"

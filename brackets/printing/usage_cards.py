@@ -101,6 +101,7 @@ class UsageCards(PdfDocument):
     """使用履歴カード: one per player of the round, four per A4."""
 
     slug = "usage-cards"
+    order = 80
     title = "使用履歴カード"
     role = Role.BRACKET
     category = "回戦"
@@ -109,7 +110,8 @@ class UsageCards(PdfDocument):
 
     def choices(self, tournament: Tournament) -> list[Choice]:
         return [Choice(name, {"round": n}) for n, name in
-                round_choices(tournament, "groups", "rule_select", "ranked_final") if n > 1]
+                round_choices(tournament, "groups", "rule_select", "ranked_final", drawn=True)
+                if n > 1]
 
     def get_data(self, tournament: Tournament, **options: Any) -> tuple[str, list[UsageCard]]:
         return usage_cards(tournament, options["round"])

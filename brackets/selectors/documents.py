@@ -450,19 +450,25 @@ def round_document(tournament: Tournament, number: int) -> RoundDoc:
         per_group=int(rnd.advance_per_group))
 
 
-def round_choices(tournament: Tournament, *kinds: str, flag: str | None = None
-                  ) -> list[tuple[int, str]]:
-    """(number, name) of the tournament's rounds, optionally of some kinds or with a spec
-    flag (``cards``, ``bans``): what the documents page links per round."""
+def round_choices(tournament: Tournament, *kinds: str, flag: str | None = None,
+                  drawn: bool = False, played: bool = False) -> list[tuple[int, str]]:
+    """(number, name) of the tournament's rounds, optionally of some kinds, with a spec
+    flag (``cards``, ``bans``), already drawn, or with play begun: what the documents page
+    links per round (a link that could only say "not yet" is left out)."""
     from brackets.models import Round
 
     out = []
-    for number, name, kind, spec in (Round.objects.filter(tournament=tournament)
-                                     .order_by("number")
-                                     .values_list("number", "name", "kind", "spec")):
+    for number, name, kind, spec, status in (Round.objects.filter(tournament=tournament)
+                                             .order_by("number")
+                                             .values_list("number", "name", "kind", "spec",
+                                                          "status")):
         if kinds and kind not in kinds:
             continue
         if flag and not (spec or {}).get(flag):
+            continue
+        if (drawn or played) and status == Round.Status.CONFIGURED:
+            continue
+        if played and status == Round.Status.DRAWN:
             continue
         out.append((number, name))
     return out

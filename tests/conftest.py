@@ -15,6 +15,13 @@ from brackets.services.catalog import catalog_load_builtin
 PASSWORD = "test-password-123"
 
 
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings: Any) -> None:
+    """The shared cast hashes several passwords per test; a fast hasher keeps suites quick.
+    (Tests only: production keeps Django's default hasher.)"""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture
 def catalog(db: Any) -> QmaVersion:
     catalog_load_builtin()

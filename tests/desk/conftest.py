@@ -33,12 +33,6 @@ def bulk_entrants(tournament: Tournament, count: int, *, start: int = 0) -> list
     return Entrant.objects.bulk_create(entrants, batch_size=500)
 
 
-@pytest.fixture(autouse=True)
-def fast_password_hashing(settings: Any) -> None:
-    """The shared cast hashes five passwords per test; a fast hasher keeps this suite quick."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def register(tournament: Tournament, cast: dict[str, Any]) -> Any:
     """Register an entrant as desk staff, with sensible defaults."""

@@ -24,6 +24,7 @@ from brackets.selectors.documents import RoundDoc, round_choices, round_document
 
 MAX_ROW = 6 * mm
 MIN_ROW = 2.9 * mm
+MAX_COLUMN = 80 * mm
 BOX_GAP_ROWS = 0.6
 ADVANCED = colors.Color(0.86, 0.94, 0.86)
 PATH = colors.Color(0.15, 0.45, 0.15)
@@ -108,11 +109,14 @@ class ChartPage(Flowable):
         font = register_fonts()
         n = len(self.columns)
         gap = 10 * mm
-        col_w = (self.width - gap * (n - 1)) / max(n, 1)
+        # Columns no wider than a name and a score need: with few rounds drawn the chart
+        # stays a chart (centred) instead of boxes stretched across the sheet.
+        col_w = min(MAX_COLUMN, (self.width - gap * (n - 1)) / max(n, 1))
+        left = (self.width - (col_w * n + gap * (n - 1))) / 2
         size = max(5.5, min(10.0, self.row_h / mm * 2.0))
         positions: dict[tuple[int, int], tuple[float, float, float]] = {}
         for i, column in enumerate(self.columns):
-            x = i * (col_w + gap)
+            x = left + i * (col_w + gap)
             c.setFillColor(colors.black)
             c.setFont(font, 11)
             c.drawCentredString(x + col_w / 2, self.height - 5 * mm, column.title)

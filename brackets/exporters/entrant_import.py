@@ -24,7 +24,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from brackets.models import Entrant, EntrantImport, Tournament
-from brackets.services.entrants import Owner, Roster, entrant_validate, kana_fold
+from brackets.services.entrants import (
+    ENTRANT_FIELDS,
+    Owner,
+    Roster,
+    entrant_validate,
+    kana_fold,
+)
 
 MAX_BYTES = 5 * 1024 * 1024
 MAX_ROWS = 5000
@@ -33,25 +39,9 @@ HEADER_SCAN_ROWS = 10
 IGNORE = ""
 NOTES_APPEND = "+notes"
 
-#: Fields an import column can fill, in the order the mapping menu offers them.
-IMPORT_FIELDS: tuple[str, ...] = (
-    "name",
-    "reading",
-    "card_name",
-    "home_store",
-    "q_level",
-    "seed",
-    "fee_paid",
-    "checked_in",
-    "notes",
-    "shura_titles",
-    "shura_local_wins",
-    "shura_invited",
-    "shura_voluntary",
-    "shura_extra_lots",
-    "past_win_lots",
-    "opt_up",
-)
+#: Fields an import column can fill, in the order the mapping menu offers them: every
+#: field staff edit at the desk, so an exported list imports back complete.
+IMPORT_FIELDS: tuple[str, ...] = ENTRANT_FIELDS
 
 # Aliases per target, in the order headers are matched by "contains" (the most specific
 # first: "シード・招待権保持" must become 招待, not シード; "カードネーム" is not 名前).

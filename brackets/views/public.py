@@ -16,6 +16,10 @@ from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.html import escape
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
 
 from brackets import engine_adapter as ea
 from brackets.models import Entrant, Round, SpecialFact, Tournament
@@ -44,12 +48,88 @@ def _round_payload(tournament: Tournament, rnd: Round) -> dict[str, Any]:
     reasons = {a.player: a.reason for _rule, o in outcomes for a in o.advancers}
     table = [{"standing": row, "reason": reasons.get(row.player, "")}
              for row in sel.round_table(rv)] if rnd.kind in ("groups", "rule_select") else []
+    wild_tables = [(rule, o.cut, [r for r in o.table if r.rank and r.rank <= o.cut + 5])
+                   for rule, o in outcomes if o.cut]
     return {"tournament": tournament, "round": rnd, "rv": rv, "names": names,
+            "wild_tables": wild_tables,
             "status_labels": sel.STATUS_LABELS, "outcomes": outcomes, "table": table,
             "advancers": [ea.player_key(a) for a in advancers or []],
             "wildcards": step_data.get("wildcards", []),
             "final_order": sel.final_order(rv) if rnd.kind in ("partner", "series",
                                                                "ranked_final") else []}
+
+
+def _player_url(tournament: Tournament) -> Any:
+    base = reverse("public_player", args=[tournament.slug, 0])[: -len("0/")]
+    return lambda player: f"{base}{player}/"
+
+
+def _group_cards_html(payload: dict[str, Any]) -> str:
+    """Every group box of a round, built in Python: a round of 256 groups is the largest
+    fragment of the public pages, and per-cell template tags dominate its cost."""
+    tournament, names = payload["tournament"], payload["names"]
+    url = _player_url(tournament)
+    adv, wild = set(payload["advancers"]), set(payload["wildcards"])
+    labels = sel.STATUS_LABELS
+    out: list[str] = []
+    for g in payload["rv"].groups:
+        if g.status == sel.UNUSED:
+            continue
+        rule = f" ({escape(_('ルール'))}{escape(g.group.rule)})" if g.group.rule else ""
+        out.append(
+            f'<div class="col"><div class="card h-100 public-group" id="pg-{escape(g.label)}">'
+            f'<div class="card-header d-flex justify-content-between py-1"><strong>'
+            f'{escape(g.label)}{rule}</strong><span class="badge status-badge-{g.status}">'
+            f'{escape(labels[g.status])}</span></div><table class="table table-sm mb-0">')
+        if g.result is not None:
+            for p in g.result.players:
+                cls = ("table-warning" if p.player in wild else "table-success"
+                       ) if p.player in adv else ""
+                extra = ' <span class="wildcard-mark">WC</span>' if p.player in wild else ""
+                if p.disqualified:
+                    extra += f' <span class="badge text-bg-danger">{escape(_("失格"))}</span>'
+                pen = (f' <small class="text-danger">(−{p.penalty})</small>'
+                       if p.penalty else "")
+                ratio = g.ratios.get(p.player)
+                out.append(
+                    f'<tr class="{cls}"><td>{p.place}</td><td><a href="{url(p.player)}">'
+                    f'{escape(names.get(p.player, p.player))}</a>{extra}</td>'
+                    f'<td class="num">{p.score}{pen}</td><td class="num text-muted">'
+                    f'{"" if ratio is None else ratio}</td></tr>')
+        else:
+            for seat in g.seats:
+                if seat.entrant_id is None:
+                    who, cls = escape(_("ダミー")), "dummy-row"
+                else:
+                    who = (f'<a href="{url(seat.entrant_id)}">{escape(seat.entrant.name)}</a>')
+                    cls = ""
+                chosen = g.selection_rows.get(seat.number)
+                shown = (escape(f"{chosen.genre}/{chosen.format}")
+                         if chosen is not None and g.status == sel.PLAYING else "")
+                out.append(f'<tr class="{cls}"><td class="text-muted">{escape(_("サテ"))}'
+                           f'{seat.number}</td><td>{who}</td><td class="small text-muted">'
+                           f'{shown}</td></tr>')
+        out.append("</table></div></div>")
+    return mark_safe("".join(out))  # noqa: S308 - every value above is escaped
+
+
+def _cross_rows_html(payload: dict[str, Any]) -> str:
+    """The cross-group table's rows (winners by score, then by 惜敗率), built in Python."""
+    url = _player_url(payload["tournament"])
+    names = payload["names"]
+    marks = {"wildcard": escape(_("追加勝ち抜け")), "group_top": escape(_("勝ち抜け"))}
+    out = []
+    for i, r in enumerate(payload["table"], start=1):
+        st = r["standing"]
+        cls = "table-warning" if r["reason"] == "wildcard" else (
+            "table-success" if r["reason"] else "")
+        mark = marks.get(r["reason"], escape(_("失格")) if st.disqualified else "")
+        out.append(f'<tr class="{cls}"><td>{i}</td><td><a href="{url(st.player)}">'
+                   f'{escape(names.get(st.player, st.player))}</a></td>'
+                   f'<td>{escape(st.group)}</td><td>{st.place}</td>'
+                   f'<td class="num">{st.score}</td><td class="num">{st.ratio}</td>'
+                   f'<td>{mark}</td></tr>')
+    return mark_safe("".join(out))  # noqa: S308 - every value above is escaped
 
 
 def _cached(name: str, version: str, build: Any) -> str:
@@ -74,6 +154,8 @@ def _round_cached(tournament: Tournament, number: int, version: str) -> dict[str
         return dict(hit)
     rnd = get_object_or_404(Round, tournament=tournament, number=number)
     payload = {**_round_payload(tournament, rnd), "version": version}
+    payload["cards_html"] = _group_cards_html(payload)
+    payload["cross_html"] = _cross_rows_html(payload)
     built = {
         "name": rnd.name,
         "nav": render_to_string("brackets/public/_round_nav.html",

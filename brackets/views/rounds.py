@@ -74,6 +74,40 @@ def _round_context(tournament: Tournament, rnd: Round) -> dict[str, Any]:
             "last_step": sel.last_step(rnd)}
 
 
+def _staff_cards_html(tournament: Tournament, rv: sel.RoundView, names: dict[str, str]) -> str:
+    """Every group card of the round page, built in Python (256 cards at 1,024 entrants)."""
+    base = reverse("match_page", args=[tournament.slug, 0])[: -len("0/")]
+    out: list[str] = []
+    for g in rv.groups:
+        rule = (f' <span class="badge text-bg-dark">{escape(_("ルール"))}{escape(g.group.rule)}'
+                f'</span>' if g.group.rule else "")
+        out.append(
+            f'<div class="col"><div class="card h-100 group-card status-{g.status}">'
+            f'<a class="card-header d-flex justify-content-between align-items-center '
+            f'text-decoration-none text-body py-2" href="{base}{g.group.id}/"><strong>'
+            f'{escape(g.label)}{rule}</strong><span class="badge status-badge-{g.status}">'
+            f'{escape(sel.STATUS_LABELS[g.status])}</span></a>'
+            f'<table class="table table-sm mb-0 small">')
+        for seat in g.seats:
+            who = escape(_("ダミー")) if seat.entrant_id is None else escape(seat.entrant.name)
+            r = g.result_rows.get(seat.number)
+            out.append(f'<tr class="{"dummy-row" if seat.entrant_id is None else ""}">'
+                       f'<td class="text-muted">{seat.number}</td><td>{who}</td>'
+                       f'<td class="num">{"" if r is None else r.score}</td></tr>')
+        out.append("</table>")
+        if g.result is not None:
+            parts = [f'{p.place}. {escape(names.get(p.player, p.player))} '
+                     f'<span class="text-muted">{g.ratios.get(p.player, "")}</span>'
+                     for p in g.result.players]
+            out.append(f'<div class="card-footer small py-1">{" · ".join(parts)}</div>')
+        if g.error:
+            out.append(f'<div class="card-footer text-danger small">{escape(g.error)}</div>')
+        out.append("</div></div>")
+    if not rv.groups:
+        out.append(f'<p class="text-muted">{escape(_("まだ組がありません。"))}</p>')
+    return mark_safe("".join(out))  # noqa: S308 - every value above is escaped
+
+
 def _round_grid(tournament: Tournament, rnd: Round) -> dict[str, Any]:
     """The group grid of the round page, rendered once per change of the tournament
     (every match write bumps the fingerprint), so a busy round page stays cheap."""
@@ -85,8 +119,8 @@ def _round_grid(tournament: Tournament, rnd: Round) -> dict[str, Any]:
     rv = sel.round_view(rnd)
     ids = [s.entrant_id for g in rv.groups for s in g.seats if s.entrant_id]
     grid = render_to_string("brackets/rounds/_grid.html", {
-        "tournament": tournament, "rv": rv, "names": sel.entrant_names(ids),
-        "status_labels": sel.STATUS_LABELS})
+        "tournament": tournament, "rv": rv,
+        "cards": _staff_cards_html(tournament, rv, sel.entrant_names(ids))})
     built = {"grid": grid, "counts": rv.counts(), "all_done": rv.all_done}
     cache.set(key, built, 300)
     return built

@@ -393,6 +393,7 @@
     var seats = this.root.querySelector("#bz-seats");
     seats.innerHTML = "";
     var board = (s.allowed || []).indexOf("board") >= 0;
+    this.root.classList.toggle("bz-is-board", board);
     s.players.forEach(function (p) {
       var canC = (p.actions || []).indexOf("correct") >= 0;
       var canW = (p.actions || []).indexOf("wrong") >= 0;

@@ -27,15 +27,35 @@ class CardFace:
     formats: tuple[str, ...]
 
 
-def deck(tournament: Tournament) -> list[CardFace]:
+def deck_kind(tournament: Tournament) -> str:
+    """The preset's K7 deck setting, as stored on the card round (or the preset's plan)."""
     from brackets import engine_adapter as ea
+    from brackets.models import Round
+
+    for spec in Round.objects.filter(tournament=tournament).values_list("spec", flat=True):
+        if (spec or {}).get("cards") and spec.get("k7_deck"):
+            return str(spec["k7_deck"])
+    try:
+        return str(ea.round_plan(tournament.preset).get("k7_deck")
+                   or "lot_genres_x_format_groups")
+    except Exception:  # noqa: BLE001 - unknown preset: the default deck
+        return "lot_genres_x_format_groups"
+
+
+def deck(tournament: Tournament) -> list[CardFace]:
+    """The engine's K7 deck for this tournament's preset and catalog, card by card (the
+    deck the app draws from, so paper and app agree)."""
+    from brackets import engine_adapter as ea
+    from brackets.engine.presets import shimonoseki_deck
 
     catalog = ea.catalog_for(tournament.version_id)
-    groups = [g.name for g in catalog.groups if g.kind == "formats"]
     faces = []
-    for genre in catalog.lot_genres:
-        for group in groups:
-            faces.append(CardFace(len(faces) + 1, genre, group, catalog.formats_in(group)))
+    for number, card in enumerate(shimonoseki_deck(catalog, deck_kind(tournament)), start=1):
+        if catalog.group_kind(card.group) == "subgenre":
+            contents = tuple(s.name for s in catalog.subgenres if s.genre == card.genre)
+        else:
+            contents = catalog.formats_in(card.group)
+        faces.append(CardFace(number, card.genre, card.group, contents))
     return faces
 
 

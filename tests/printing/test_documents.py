@@ -91,7 +91,12 @@ def ban_form_text(t: Tournament, opts: dict[str, Any]) -> list[str]:
 
 
 def card_text(t: Tournament, opts: dict[str, Any]) -> list[str]:
-    return ["下関カードNo.28", "理系学問", "マルチセレクト", "キーボード"]
+    from brackets import engine_adapter as ea
+    from brackets.engine.presets import shimonoseki_deck
+
+    cards = shimonoseki_deck(ea.catalog_for(t.version_id))
+    return [f"下関カードNo.{len(cards)}", *(f"{c.genre}" for c in cards),
+            *(c.group for c in cards), "野球・サッカー・スポーツその他"]
 
 
 def shura_text(t: Tournament, opts: dict[str, Any]) -> list[str]:
@@ -256,7 +261,7 @@ def test_blank_forms_before_the_round_is_known(tournament: Tournament, cast: dic
     bans = get_document("ban-forms").render(tournament, round=5)[2]
     assert page_count(bans) == 2
     cards = get_document("shimonoseki-cards").render(tournament)[2]
-    assert "No.28" in pdf_text(cards)
+    assert "No.35" in pdf_text(cards)  # 7 genres × (4 format groups + サブジャンル)
 
 
 def test_renders_are_deterministic(tournament: Tournament, cast: dict[str, Any]) -> None:

@@ -9,6 +9,8 @@ so nothing is ever deleted or overwritten and every scoreboard can be reproduced
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -164,6 +166,16 @@ class BuzzerEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.round_id}#{self.seq} {self.kind}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """Append only: a recorded tap is never changed (an undo is a new event)."""
+        if not self._state.adding:
+            raise ValueError("BuzzerEvent is append-only; record an undo instead")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> Any:
+        """Append only: a recorded tap is never deleted (an undo is a new event)."""
+        raise ValueError("BuzzerEvent is append-only; record an undo instead")
 
 
 class PaperMarking(models.Model):

@@ -354,3 +354,14 @@ def test_the_stream_poll_is_one_indexed_query(tournament: Tournament) -> None:
     assert len(ctx.captured_queries) == 1
     sql = ctx.captured_queries[0]["sql"].upper()
     assert "ORDER BY" in sql and "LIMIT 1" in sql
+
+
+def test_recorded_taps_cannot_be_changed_or_deleted(tournament: Tournament) -> None:
+    round_ = make_round(tournament)
+    record = tap(round_, "correct", "s1").record
+    record.data = {"kind": "wrong", "player": "s1"}
+    with pytest.raises(ValueError):
+        record.save()
+    with pytest.raises(ValueError):
+        record.delete()
+    assert BuzzerEvent.objects.get(pk=record.pk).kind == "correct"

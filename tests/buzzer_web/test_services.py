@@ -365,3 +365,25 @@ def test_recorded_taps_cannot_be_changed_or_deleted(tournament: Tournament) -> N
     with pytest.raises(ValueError):
         record.delete()
     assert BuzzerEvent.objects.get(pk=record.pk).kind == "correct"
+
+
+def test_scoreboard_labels_for_rests_and_lockout(tournament: Tournament) -> None:
+    """L7 +1/N休: the k-th wrong rests k questions; 3 wrongs lock the player (still ranked)."""
+    from brackets.engine.buzzer.presets import PRESETS
+
+    config = PRESETS.get("quiz-003").round("sf-1").config
+    assert config is not None
+    round_ = make_round(tournament, players=6, config=config)
+    tap(round_, "wrong", "s1")
+    labels = {p["id"]: p["label"] for p in round_payload(round_)["players"]}
+    assert labels["s1"] == "1休"
+    tap(round_, "thru")
+    tap(round_, "thru")  # rest served
+    tap(round_, "wrong", "s1")  # 2nd wrong: rests 2
+    for _ in range(3):
+        tap(round_, "thru")
+    tap(round_, "wrong", "s1")  # 3rd wrong: locked
+    players = {p["id"]: p for p in round_payload(round_, for_console=True)["players"]}
+    assert players["s1"]["status"] == "locked"
+    assert players["s1"]["label"] == "解答権なし"
+    assert players["s1"]["actions"] == []

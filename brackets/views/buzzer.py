@@ -162,6 +162,23 @@ def buzzer_round_new(request: HttpRequest, tournament: Tournament) -> HttpRespon
                 "config": json.dumps(source.config, ensure_ascii=False),
                 "players": "\n".join(p.name for p in round_players(source)),
             }
+    preset_ref = request.GET.get("template", "")
+    templates = [
+        (f"{p.slug}:{r.slug}", f"{r.name}（{r.rule}）")
+        for p in available_presets()
+        for r in p.rounds
+        if r.config is not None
+    ]
+    if ":" in preset_ref:
+        preset_slug, round_slug = preset_ref.split(":", 1)
+        try:
+            preset = next(p for p in available_presets() if p.slug == preset_slug)
+            config = preset.round(round_slug).config
+        except (StopIteration, EngineError):
+            config = None
+        if config is not None:
+            initial.setdefault("name", round_slug)
+            initial["config"] = json.dumps(config.to_dict(), ensure_ascii=False)
     form = RoundForm(request.POST or None, tournament=tournament, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
@@ -180,7 +197,9 @@ def buzzer_round_new(request: HttpRequest, tournament: Tournament) -> HttpRespon
             messages.success(request, _("ラウンドを作成しました。"))
             return redirect("buzzer_console", slug=tournament.slug, round_id=round_.pk)
     return render(
-        request, "brackets/buzzer/round_form.html", {"tournament": tournament, "form": form}
+        request,
+        "brackets/buzzer/round_form.html",
+        {"tournament": tournament, "form": form, "templates": templates, "current": preset_ref},
     )
 
 

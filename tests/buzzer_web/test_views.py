@@ -368,7 +368,9 @@ def test_a_round_of_another_tournament_is_not_found(
     assert not BuzzerEvent.objects.filter(round=theirs, by__username="bracket").exists()
 
 
-def test_board_question_with_a_buzz_is_one_event(tournament: Tournament, clients: dict[str, Client]) -> None:
+def test_board_question_with_a_buzz_is_one_event(
+    tournament: Tournament, clients: dict[str, Client]
+) -> None:
     """L6: one board question — the buzzer judged ±4, the boards +2 (+1 with ≤2 correct)."""
     from brackets.engine.buzzer.presets import PRESETS
 
@@ -378,8 +380,13 @@ def test_board_question_with_a_buzz_is_one_event(tournament: Tournament, clients
     state = clients["bracket"].get(url("buzzer_console_state", round_)).json()
     assert "board" in state["allowed"]
     response = post_tap(
-        clients["bracket"], round_,
-        kind="board", correct=["s2"], buzzer="s1", buzzer_correct="1", expected_seq=0,
+        clients["bracket"],
+        round_,
+        kind="board",
+        correct=["s2"],
+        buzzer="s1",
+        buzzer_correct="1",
+        expected_seq=0,
     )
     assert response.status_code == 200, response.json().get("error")
     points = {p["id"]: p["points"] for p in response.json()["players"]}
@@ -387,8 +394,23 @@ def test_board_question_with_a_buzz_is_one_event(tournament: Tournament, clients
     assert BuzzerEvent.objects.get(round=round_).kind == "board"
     # The buzzing player cannot also be on the board: refused, nothing stored.
     refused = post_tap(
-        clients["bracket"], round_,
-        kind="board", correct=["s1"], buzzer="s1", buzzer_correct="0", expected_seq=1,
+        clients["bracket"],
+        round_,
+        kind="board",
+        correct=["s1"],
+        buzzer="s1",
+        buzzer_correct="0",
+        expected_seq=1,
     )
     assert refused.status_code == 400
     assert BuzzerEvent.objects.filter(round=round_).count() == 1
+
+
+def test_round_form_loads_a_preset_round_as_template(
+    tournament: Tournament, clients: dict[str, Client]
+) -> None:
+    path = reverse("buzzer_round_new", kwargs={"slug": tournament.slug})
+    page = clients["organiser"].get(path, {"template": "quiz-003:final"})
+    config = json.loads(page.context["form"].initial["config"])
+    assert config["win"] == {"slug": "correct-at-least", "params": {"n": 12}}
+    assert config["question_limit"] == 50

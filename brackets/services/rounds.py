@@ -78,10 +78,15 @@ def serialised(func: Any) -> Any:
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        if connection.vendor != "sqlite" or connection.in_atomic_block:
-            return func(*args, **kwargs)
-        with _SQLITE_WRITES:
-            return func(*args, **kwargs)
+        try:
+            if connection.vendor != "sqlite" or connection.in_atomic_block:
+                return func(*args, **kwargs)
+            with _SQLITE_WRITES:
+                return func(*args, **kwargs)
+        except IntegrityError as exc:
+            if "submission" in str(exc).lower():
+                raise Duplicate() from exc
+            raise
 
     return wrapper
 
@@ -419,15 +424,16 @@ def _changes_since(group: Group, base: int, touched: set[tuple[str, int]]) -> li
 
 
 def _finish(group: Group, key: str, kind: str, by: Any) -> int:
+    """Bump the version (the group row is locked, so +1 is exact) and record the key.
+
+    The key was checked under the same lock, so the insert cannot collide; the unique
+    constraint still backs that up (the whole save then rolls back as a duplicate).
+    """
     Group.objects.filter(id=group.id).update(version=F("version") + 1)
-    group.refresh_from_db(fields=["version"])
+    group.version += 1
     if key:
-        try:
-            with transaction.atomic():
-                Submission.objects.create(key=key, group=group, kind=kind,
-                                          result_version=group.version, by=by)
-        except IntegrityError as exc:
-            raise Duplicate() from exc
+        Submission.objects.create(key=key, group=group, kind=kind,
+                                  result_version=group.version, by=by)
     return group.version
 
 
@@ -498,7 +504,8 @@ def results_save(*, group: Group, by: Any, rows: Mapping[int, tuple[Any, Any]],
     """
     touched = {("result", n) for n in rows}
     g = _lock(group, base_version, key, "results", touched)
-    seats = {s.number: s for s in Seat.objects.filter(group=g, superseded_by__isnull=True)}
+    gv = sel.group_view(g, derive=False)
+    seats = {s.number: s for s in gv.seats}
     unknown = [n for n in rows if n not in seats]
     if unknown:
         raise RoundError(f"サテ{unknown[0]}はこの組にありません（この組にいない選手の結果です）。",
@@ -519,7 +526,6 @@ def results_save(*, group: Group, by: Any, rows: Mapping[int, tuple[Any, Any]],
     if dupes:
         raise RoundError(f"{dupes[0]}位が2回使われています。画面どおりの順位を入力してください。",
                          field="place")
-    gv = sel.group_view(g, derive=False)
     trial = ea.GroupFacts(seats=gv.facts.seats, selections=gv.facts.selections,
                           penalties=gv.facts.penalties, disqualified=gv.facts.disqualified,
                           results={n: v for n, v in parsed.items()})

@@ -140,12 +140,8 @@ def round_detail(request: HttpRequest, tournament: Tournament, number: int) -> H
             ctx["assignment_error"] = getattr(exc, "message", str(exc))
     if rnd.status == Round.Status.CONFIGURED and rnd.number == 1:
         ctx["players_count"] = len(svc.round_players(rnd)[0])
-    if rnd.status in (Round.Status.DRAWN, Round.Status.RUNNING, Round.Status.CLOSED):
-        from brackets.models import Seat
-
-        ctx["round_players"] = [s.entrant for s in Seat.objects.filter(
-            group__round=rnd, entrant__isnull=False, superseded_by__isnull=True)
-            .select_related("entrant").order_by("entrant__name")]
+    ctx["can_withdraw"] = rnd.status in (Round.Status.DRAWN, Round.Status.RUNNING,
+                                         Round.Status.CLOSED)
     return render(request, "brackets/rounds/round.html", ctx)
 
 
@@ -482,7 +478,13 @@ def round_special(request: HttpRequest, tournament: Tournament, number: int) -> 
 
 
 def _special_context(tournament: Tournament, rnd: Round) -> dict[str, Any]:
+    from brackets.models import Seat
+
     ctx: dict[str, Any] = {"tournament": tournament, "round": rnd}
+    if rnd.status in (Round.Status.DRAWN, Round.Status.RUNNING, Round.Status.CLOSED):
+        ctx["round_players"] = [s.entrant for s in Seat.objects.filter(
+            group__round=rnd, entrant__isnull=False, superseded_by__isnull=True)
+            .select_related("entrant").order_by("entrant__name")]
     if rnd.kind == "rule_select":
         try:
             players, _s = svc.round_players(rnd)

@@ -10,6 +10,7 @@ endpoint answers 204 when the client already has the current version.
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from django.core.cache import cache
@@ -146,12 +147,32 @@ def _live(request: HttpRequest, version: str) -> bool:
     return request.GET.get("v") == version
 
 
+_BUILDING: dict[str, threading.Lock] = {}
+_BUILDING_GUARD = threading.Lock()
+
+
+def _build_lock(name: str) -> threading.Lock:
+    """One lock per page: when a write invalidates a round, the pollers arriving together
+    wait for one rebuild instead of each rebuilding it (no cache stampede)."""
+    with _BUILDING_GUARD:
+        return _BUILDING.setdefault(name, threading.Lock())
+
+
 def _round_cached(tournament: Tournament, number: int, version: str) -> dict[str, Any]:
     """The rendered round (name, nav, live body) for one version; built once per change."""
     key = f"brackets:pub:round:{tournament.id}:{number}:{version}"
     hit = cache.get(key)
     if hit is not None:
         return dict(hit)
+    with _build_lock(f"round:{tournament.id}:{number}"):
+        hit = cache.get(key)
+        if hit is not None:
+            return dict(hit)
+        return _round_build(tournament, number, version, key)
+
+
+def _round_build(tournament: Tournament, number: int, version: str,
+                 key: str) -> dict[str, Any]:
     rnd = get_object_or_404(Round, tournament=tournament, number=number)
     payload = {**_round_payload(tournament, rnd), "version": version}
     payload["cards_html"] = _group_cards_html(payload)

@@ -456,6 +456,13 @@
       ]));
       return;
     }
+    if (s.phase === "over" && this.root.dataset.nextUrl) {
+      box.hidden = false;
+      box.innerHTML = "";
+      box.appendChild(el("p", { className: "mb-2", text: "このラウンドは終了しました。勝ち抜け: " + (s.winners || []).map(function (pid) { return (s.names || {})[pid] || pid; }).join("、") }));
+      box.appendChild(el("a", { className: "btn btn-primary", href: this.root.dataset.nextUrl, text: "次のラウンドを作成（プリセット）" }));
+      return;
+    }
     if (s.phase !== "deciding" || !pending.length) {
       if (!this.expirePrompted) { box.hidden = true; box.innerHTML = ""; }
       return;

@@ -63,7 +63,9 @@ def group_results(data: RoundDoc, width: float) -> list[Flowable]:
         title = f"{group.label}組" if data.kind != "series" else group.label
         if group.rule:
             title += f"（{RULE_LABELS.get(group.rule, group.rule)}）"
-        if not group.has_result:
+        if group.outcome:
+            title += f"　{group.outcome}"
+        elif not group.has_result:
             title += "　結果未入力"
         if group.problem:
             title += f"　※{group.problem}"
@@ -93,6 +95,9 @@ class ResultSheets(RoundPdf):
     def get_story(self, data: RoundDoc, *, tournament: Tournament, **options: Any
                   ) -> list[Flowable]:
         story: list[Flowable] = [p(f"{data.name}　結果", "title")]
+        if data.summary:
+            story += [p(data.summary + "（対戦者の順位で決まり、パートナーの順位は数えない）",
+                        "heading")]
         if data.table:
             note = "（確定）" if data.advanced_confirmed else "（勝ち抜け未確定）"
             story += [p(f"全体順：各組1位は得点順、2位以下は順位ごとに惜敗率順{note}", "small"),

@@ -296,6 +296,8 @@ class GroupDoc:
     cards: tuple[tuple[str, str], ...] = ()
     bans: tuple[str, ...] = ()
     problem: str = ""
+    #: Pair matches (K9/K10): which contender won this game, or why it is not played.
+    outcome: str = ""
 
     def placed(self) -> list[SeatDoc]:
         """Real players in placement order (those without a result last, by seat)."""
@@ -331,6 +333,8 @@ class RoundDoc:
     dummy_set: tuple[str, str, str]
     restriction: str
     per_group: int
+    #: Pair rounds: the series or match result ("優勝：…", "3位：…").
+    summary: str = ""
 
     @property
     def title(self) -> str:
@@ -388,7 +392,8 @@ def round_document(tournament: Tournament, number: int) -> RoundDoc:
         if player in wildcards:
             return "追加勝ち抜け"
         if player in advanced_keys:
-            return "勝ち抜け"
+            return {"series": "優勝", "ranked_final": "優勝", "partner": "3位"}.get(
+                rnd.kind, "勝ち抜け")
         return ""
 
     contexts = {}
@@ -426,11 +431,14 @@ def round_document(tournament: Tournament, number: int) -> RoundDoc:
                 disqualified=bool(placed and placed.disqualified),
                 advanced=advanced_text(key),
                 used_genres=tuple(used["genres"]), used_groups=tuple(used["groups"])))
+        outcome = ""
+        if rnd.kind in ("partner", "series"):
+            outcome = _pair_outcome(gv, entrants)
         cards = contexts.get((gv.group.id, "card_draw"), {}).get("cards", [])
         bans = contexts.get((gv.group.id, "ban_reveal"), {}).get("banned", [])
         groups.append(GroupDoc(gv.label, gv.group.rule, gv.group.game, rows,
                                gv.result is not None, tuple(tuple(c) for c in cards),
-                               tuple(bans), gv.error))
+                               tuple(bans), gv.error, outcome))
     table: list[StandingDoc] = []
     if rnd.kind in ("groups", "rule_select", "ranked_final"):
         for order, row in enumerate(sel.round_table(rv), start=1):
@@ -439,6 +447,13 @@ def round_document(tournament: Tournament, number: int) -> RoundDoc:
                 order, row.group, row.place, int(row.player),
                 entrant.name if entrant else "?", entrant.card_name if entrant else "",
                 _money(row.score), str(row.ratio), advanced_text(row.player)))
+    summary = ""
+    if rnd.kind in ("partner", "series"):
+        order = sel.final_order(rv)
+        if order:
+            first = entrants.get(int(order[0]))
+            label = "優勝" if rnd.kind == "series" else "勝ち（3位）"
+            summary = f"{label}：{first.name if first else '?'}"
     dummy = tuple(rnd.spec.get("dummy_set") or ("ノンジャンル", "ランダム", "HARD"))
     return RoundDoc(
         number=rnd.number, name=rnd.name, kind=rnd.kind,
@@ -447,7 +462,21 @@ def round_document(tournament: Tournament, number: int) -> RoundDoc:
         advanced_confirmed=advancers is not None,
         dummy_set=(str(dummy[0]), str(dummy[1]), str(dummy[2])),
         restriction=str(rnd.spec.get("restriction", "basic")),
-        per_group=int(rnd.advance_per_group))
+        per_group=int(rnd.advance_per_group), summary=summary)
+
+
+def _pair_outcome(gv: Any, entrants: Any) -> str:
+    """"勝ち：name" for a played pair game, "行わない" for a game after the series ended."""
+    from brackets.engine.special import partner_match_winner
+    from brackets.selectors import rounds as sel
+
+    if gv.status == sel.UNUSED:
+        return "行わない（決着済み）"
+    match = sel.partner_match_of(gv)
+    if match is None or gv.result is None:
+        return ""
+    winner = entrants.get(int(partner_match_winner(match, gv.result).winner))
+    return f"勝ち：{winner.name if winner else '?'}"
 
 
 def round_choices(tournament: Tournament, *kinds: str, flag: str | None = None,

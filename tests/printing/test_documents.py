@@ -215,6 +215,7 @@ def test_every_document_renders_for_both_seed_tournaments(
     assert set(PDF_EXPECT) <= every
     check_kyushu_special_rounds(kyushu_finished)
     check_desk_batch_pages(kyushu_finished)
+    check_page_set_up(kyushu_finished)
 
 
 def check_kyushu_special_rounds(kyushu_finished: Tournament) -> None:
@@ -228,6 +229,22 @@ def check_kyushu_special_rounds(kyushu_finished: Tournament) -> None:
     assert compact(f"{genre}×{group}") in sheet
     bans = compact(pdf_text(get_document("match-sheets").render(kyushu_finished, round=5)[2]))
     assert "禁止ジャンル：" in bans
+
+
+def check_page_set_up(kyushu_finished: Tournament) -> None:
+    """A4 portrait by default, the wall chart A3 landscape; the last page says n / n."""
+    from pypdf import PdfReader
+
+    chart = PdfReader(io.BytesIO(get_document("bracket-chart").render(kyushu_finished)[2]))
+    box = chart.pages[0].mediabox
+    assert (round(float(box.width)), round(float(box.height))) == (1191, 842)
+    sheets = PdfReader(io.BytesIO(get_document("match-sheets").render(kyushu_finished,
+                                                                      round=1)[2]))
+    box = sheets.pages[0].mediabox
+    assert (round(float(box.width)), round(float(box.height))) == (595, 842)
+    n = len(sheets.pages)
+    assert f"{n} / {n}" in (sheets.pages[-1].extract_text() or "")
+    assert f"1 / {n}" in (sheets.pages[0].extract_text() or "")
 
 
 def check_desk_batch_pages(kyushu_finished: Tournament) -> None:

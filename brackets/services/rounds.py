@@ -129,13 +129,9 @@ def rounds_configure(*, tournament: Tournament, by: Any) -> list[Round]:
     existing = list(Round.objects.filter(tournament=tournament))
     if existing:
         return existing
-    checked = Entrant.objects.filter(tournament=tournament, checked_in=True)
-    seeds = checked.filter(seed__isnull=False).count()
     try:
-        preset = ea.preset_for(tournament.preset)
-        seeds_later = any(sp.seeds_enter for sp in preset.rounds)
-        entrants = checked.count() - (seeds if seeds_later else 0)
-        plan = ea.round_plan(tournament.preset, entrants, seeds if seeds_later else 0)
+        entrants, seeds = _plan_counts(tournament)
+        plan = ea.round_plan(tournament.preset, entrants, seeds)
     except EngineError as exc:
         raise RoundError(f"ルールプリセット {tournament.preset} で回戦を作れません：{exc}") from exc
     rounds = []
@@ -144,12 +140,43 @@ def rounds_configure(*, tournament: Tournament, by: Any) -> list[Round]:
         for key in ("penalty", "dummy_set", "seeds_from_round", "illegal_selection",
                     "tie_break", "k7_deck", "k7_extra_card", "max_matches"):
             full[key] = plan.get(key)
+        full["planned_for"] = [entrants, seeds]
         rounds.append(Round.objects.create(
             tournament=tournament, number=number, name=spec["name"],
             kind=spec.get("kind", "groups"),
             advance_per_group=int(spec.get("per_group", 2)),
             target_size=spec.get("target"), spec=full, created_by=by))
     return rounds
+
+
+def _plan_counts(tournament: Tournament) -> tuple[int, int]:
+    """Round-1 players and seeds joining later, as the preset plans them: checked in and
+    not withdrawn (the same people :func:`round_players` draws)."""
+    gone = sel.withdrawn_ids(tournament)
+    checked = [e for e in Entrant.objects.filter(tournament=tournament, checked_in=True)
+               .only("id", "seed") if e.id not in gone]
+    seeds = sum(1 for e in checked if e.seed is not None)
+    preset = ea.preset_for(tournament.preset)
+    if any(sp.seeds_enter for sp in preset.rounds):
+        return len(checked) - seeds, seeds
+    return len(checked), 0
+
+
+def _replan_if_needed(rnd: Round, by: Any) -> Round:
+    """Before round 1 is drawn, re-plan the rounds if check-ins changed since they were
+    configured (ladder presets add or drop rounds with the count). Refused once anything
+    references the rounds."""
+    tournament = rnd.tournament
+    counts = list(_plan_counts(tournament))
+    if rnd.spec.get("planned_for") == counts:
+        return rnd
+    rounds = Round.objects.filter(tournament=tournament)
+    if (rounds.exclude(status=Round.Status.CONFIGURED).exists()
+            or SpecialFact.objects.filter(round__in=rounds).exists()):
+        return rnd
+    rounds.delete()
+    rounds_configure(tournament=tournament, by=by)
+    return Round.objects.select_for_update().get(tournament=tournament, number=1)
 
 
 def _step(rnd: Round, action: str, status: str, by: Any, data: dict[str, Any] | None = None,
@@ -197,6 +224,8 @@ def round_draw(*, round: Round, by: Any) -> Round:
     """
     rnd = Round.objects.select_for_update().get(id=round.id)
     _require(rnd, Round.Status.CONFIGURED)
+    if rnd.number == 1:
+        rnd = _replan_if_needed(rnd, by)
     if rnd.kind in ("partner", "series"):
         return _draw_partner_round(rnd, by)
     players, seeds = round_players(rnd)

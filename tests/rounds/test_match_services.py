@@ -335,3 +335,21 @@ def test_reseat_through_the_page_and_withdraw(group: Group, clients: Any) -> Non
                                                  "reason": "体調不良"})
     assert response.status_code == 302
     assert seats[1] in sel.withdrawn_ids(group.round.tournament)
+
+
+def test_rounds_are_replanned_when_check_ins_change_before_the_draw(
+        tournament: Any, cast: dict[str, Any]) -> None:
+    from brackets.models import Entrant
+
+    from tests.rounds.helpers import add_entrants
+
+    tournament.preset = "katata-kansai5-qualifier"
+    tournament.save()
+    add_entrants(tournament, 7)
+    late = add_entrants(tournament, 9, prefix="L", checked_in=False)
+    rounds = svc.rounds_configure(tournament=tournament, by=cast["organiser"])
+    assert [r.name for r in rounds] == ["準決勝", "決勝"]
+    Entrant.objects.filter(id__in=[e.id for e in late]).update(checked_in=True)
+    drawn = svc.round_draw(round=rounds[0], by=cast["organiser"])
+    assert [r.name for r in sel.tournament_rounds(tournament)] == ["1回戦", "準決勝", "決勝"]
+    assert drawn.number == 1 and Group.objects.filter(round=drawn).count() == 4

@@ -11,7 +11,8 @@
       var why = opt ? opt.getAttribute("data-reason") : null;
       reason.textContent = why || "";
       confirmBox.classList.toggle("d-none", !why);
-      if (!why) { confirmBox.querySelector("input").checked = false; }
+      var box = confirmBox.querySelector("input");
+      if (!why && box) { box.checked = false; }
     });
   });
   document.querySelectorAll("form[data-once]").forEach(function (form) {

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Count, Max, Sum
+from django.db.models import Count, Sum
 
 from brackets import engine_adapter as ea
 from brackets.engine.advancement import (

@@ -106,7 +106,6 @@ def test_illegal_selection_needs_confirmation_and_records_penalty(
         tournament: Any, cast: dict[str, Any]) -> None:
     """堅田 (H7): an illegal set may be played, with confirmation, for −400."""
     from brackets.models import Entrant
-
     from tests.rounds.conftest import running_round_one
 
     tournament.preset = "katata-kansai5-qualifier"
@@ -271,7 +270,6 @@ def test_undo_draw_only_while_nothing_entered(round_one: Round, cast: dict[str, 
 def test_draw_is_reproducible_from_the_stored_seed(tournament: Any, cast: dict[str, Any]) -> None:
     from brackets.engine.draws import draw_groups
     from brackets.engine.lottery import Lottery
-
     from tests.rounds.conftest import running_round_one
 
     rnd = running_round_one(tournament, 13, cast["organiser"])
@@ -288,7 +286,6 @@ def test_draw_is_reproducible_from_the_stored_seed(tournament: Any, cast: dict[s
 def test_unchecked_entrants_are_left_out_and_withdrawal_refills(
         tournament: Any, cast: dict[str, Any]) -> None:
     from brackets.models import Entrant
-
     from tests.rounds.helpers import add_entrants, play_round
 
     user = cast["organiser"]
@@ -340,7 +337,6 @@ def test_reseat_through_the_page_and_withdraw(group: Group, clients: Any) -> Non
 def test_rounds_are_replanned_when_check_ins_change_before_the_draw(
         tournament: Any, cast: dict[str, Any]) -> None:
     from brackets.models import Entrant
-
     from tests.rounds.helpers import add_entrants
 
     tournament.preset = "katata-kansai5-qualifier"

@@ -42,7 +42,7 @@ def count(client: Any, url: str, clear: bool = True) -> int:
 
 def measure(tournament: Tournament, cast: dict[str, Any], clients: Any,
             size: int) -> dict[str, int]:
-    rnd, group = prepare(tournament, size, cast["organiser"])
+    _rnd, group = prepare(tournament, size, cast["organiser"])
     slug = tournament.slug
     staff = clients["bracket"]
     public = clients["anonymous"]

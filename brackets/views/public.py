@@ -259,7 +259,7 @@ def public_player(request: HttpRequest, tournament: Tournament, entrant_id: int)
     key = ea.player_key(entrant.id)
     played = []
     remaining = None
-    from brackets.models import Group, Seat
+    from brackets.models import Seat
 
     seats = list(Seat.objects.filter(entrant=entrant, superseded_by__isnull=True)
                  .select_related("group", "group__round").order_by("group__round__number",
@@ -284,12 +284,23 @@ def public_player(request: HttpRequest, tournament: Tournament, entrant_id: int)
     used = sel.used_summary(history, catalog)
     lots = sel.lots_of(tournament, [entrant.id]).get(entrant.id)
     withdrawn = entrant.id in sel.withdrawn_ids(tournament)
-    del Group
+    standing = None
+    if rounds:
+        # What the engine still allows in the main history window (K1 / H2–H5).
+        first = rounds[0].spec
+        rules = ea.player_rules(first.get("restriction", "basic"),
+                                ea.rules_input_from_entrant(entrant, lots),
+                                first.get("preset", ""))
+        hist = ea.history_of((h.selection, h.round_name, h.window, h.recorded)
+                             for h in history)
+        choices = ea.choices_for(catalog, rules, hist, ea.match_rules(
+            label="", window="main", apply_lots=bool(first.get("lots", True))))
+        standing = {**choices.summary(), "mode": str(rules.mode),
+                    "counting": str(rules.counting)}
     return render(request, "brackets/public/player.html",
                   {"tournament": tournament, "entrant": entrant, "played": played,
                    "used": used, "remaining": remaining, "lots": lots, "rounds": rounds,
-                   "withdrawn": withdrawn,
-                   "unused_genres": [g for g in catalog.genre_names if g not in used["genres"]],
-                   "unused_groups": [g for g in catalog.group_names
-                                     if g not in used["groups"]],
+                   "withdrawn": withdrawn, "standing": standing,
+                   "mode_label": {"free": "フリー", "pinpoint": "ピンポイント",
+                                  "bomber": "ボンバーマン"},
                    "kinds": SpecialFact.Kind})

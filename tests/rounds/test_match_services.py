@@ -349,3 +349,26 @@ def test_rounds_are_replanned_when_check_ins_change_before_the_draw(
     drawn = svc.round_draw(round=rounds[0], by=cast["organiser"])
     assert [r.name for r in sel.tournament_rounds(tournament)] == ["1回戦", "準決勝", "決勝"]
     assert drawn.number == 1 and Group.objects.filter(round=drawn).count() == 4
+
+
+def test_stale_save_through_the_page_shows_what_changed(group: Group, clients: Any) -> None:
+    from django.urls import reverse
+
+    url = reverse("match_results", kwargs={"slug": group.round.tournament.slug,
+                                           "group_id": group.id})
+    base = group.version
+
+    def form(first_score: str, key: str) -> dict[str, Any]:
+        data: dict[str, Any] = {"version": base, "key": key}
+        for n, (score, place) in GOOD.items():
+            data[f"score_{n}"] = first_score if n == 1 else score
+            data[f"place_{n}"] = place
+        return data
+
+    assert clients["bracket"].post(url, form("310.50", "tablet-1")).status_code == 302
+    response = clients["organiser"].post(url, form("301.00", "tablet-2"))
+    assert response.status_code == 409
+    text = response.content.decode()
+    assert "他の端末がこの組を先に更新しました" in text and "サテ1 結果 → 310.50点 1位" in text
+    assert 'value="301.00"' in text  # what the second tablet typed is kept on screen
+    assert ResultFact.objects.filter(group=group, seat__number=1).count() == 1

@@ -15,6 +15,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, KeepTogether, Spacer, Table, TableStyle
 
 from brackets.models import Tournament
+from brackets.printing._forms import wrap_lines
 from brackets.printing._rounds import RoundPdf, p
 from brackets.printing.base import table_style
 from brackets.printing.registry import register
@@ -71,6 +72,9 @@ def match_sheet(data: RoundDoc, group: GroupDoc, width: float) -> list[Flowable]
     commands: list[tuple[Any, ...]] = [("ALIGN", (0, 1), (0, -1), "CENTER"),
                                        ("FONTSIZE", (0, 1), (0, -1), 14)]
     seats = {s.number: s for s in group.seats}
+    # Rows are tall enough to write in, and taller when the used genres and formats printed
+    # under a name need more lines (late rounds): never text spilling out of a box.
+    heights = {n: 12.5 for n in range(1, 5)}
     for n in range(1, 5):
         seat = seats.get(n)
         r = len(rows)
@@ -84,18 +88,22 @@ def match_sheet(data: RoundDoc, group: GroupDoc, width: float) -> list[Flowable]
             commands.append(("BACKGROUND", (1, r), (-1, r), GREY))
             continue
         cell: list[Any] = [p(f"{seat.name}（{seat.card_name}）", "cell")]
-        used = []
-        if seat.used_genres:
-            used.append("・".join(seat.used_genres))
-        if seat.used_groups:
-            used.append("・".join(seat.used_groups))
-        if used and data.restriction != "free":
-            cell.append(p("使用済：" + "／".join(used), "tiny"))
+        if data.restriction != "free":
+            used = []
+            if seat.used_genres:
+                used.append("使用済ジャンル：" + "・".join(seat.used_genres))
+            if seat.used_groups:
+                used.append("使用済形式：" + "・".join(seat.used_groups))
+            for line in used:
+                cell.append(p(line, "tiny"))
+                lines = len(wrap_lines(line, widths[1] - 6, 7.5))
+                heights[n] += lines * 9.5
         genre, fmt, diff = seat.selection or ("", "", "")
         rows.append([str(n), cell, p(genre, "cell_small"), p(fmt, "cell_small"),
                      p(diff, "cell_small"), seat.screen_score,
                      str(seat.place) if seat.place else ""])
-    table = Table(rows, colWidths=widths, rowHeights=[7 * mm] + [ROW_H] * 4)
+    table = Table(rows, colWidths=widths, rowHeights=[7 * mm] + [
+        max(ROW_H, heights[n] + 8) for n in range(1, 5)])
     table.setStyle(TableStyle(table_style(*commands, ("ALIGN", (5, 1), (-1, -1), "RIGHT"))))
     title = f"{data.name}　{group.label}組" if data.kind != "series" else (
         f"{data.name}　{group.label}")

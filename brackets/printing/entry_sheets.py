@@ -113,6 +113,8 @@ class EntrySheet(Flowable):
                                                                  else ""))
         if e.round1_group:
             round1 = f"{e.round1_group}　サテ{e.round1_seat}"
+        elif e.round1_note:
+            round1 = e.round1_note
         else:
             round1 = "未抽選（会場の掲示で確認してください）"
         rank = f"Q{e.q_level}" + (f"（{e.rank}）" if e.rank else "")

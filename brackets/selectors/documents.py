@@ -52,6 +52,8 @@ class EntrantDoc:
     public_url: str
     fee_paid: bool = False
     checked_in: bool = False
+    #: Why there is no round-1 seat (a seed who starts later, K5).
+    round1_note: str = ""
 
     @property
     def lots_text(self) -> str:
@@ -224,6 +226,7 @@ def entrant_documents(tournament: Tournament, *, base_url: str = "") -> EntrantD
                  .order_by("order", "id").values_list("name", "q_min", "q_max"))
     kind = first_round_restriction(tournament)
     with_lots = lots_apply(tournament)
+    seeds_from = _plan(tournament).get("seeds_from_round")
     drawn = _drawn_lots(tournament)
     seats = _first_round_seats(tournament)
     genre_names = set(Genre.objects.filter(version_id=tournament.version_id)
@@ -250,6 +253,9 @@ def entrant_documents(tournament: Tournament, *, base_url: str = "") -> EntrantD
             round1_seat=seat[1] if seat else None,
             public_url=url_pattern.replace(str(_URL_SENTINEL), str(entrant.id)),
             fee_paid=entrant.fee_paid, checked_in=entrant.checked_in,
+            round1_note=(f"シード（{seeds_from}回戦から出場）"
+                         if entrant.seed and seeds_from not in (None, 1) and not seat
+                         else ""),
         ))
     return EntrantDocs(tournament_name=tournament.name, restriction=kind, entrants=rows)
 

@@ -60,6 +60,8 @@ def entry_sheet_text(t: Tournament, opts: dict[str, Any]) -> list[str]:
                                entrant=first, superseded_by__isnull=True).first()
     if seat is not None:
         wanted.append(f"{seat.group.label}　サテ{seat.number}")
+    if first.seed and t.preset == "kyushu-cup-ix":
+        wanted.append("シード（2回戦から出場）")
     return wanted
 
 

@@ -256,8 +256,11 @@ def _match_context(request: HttpRequest, tournament: Tournament, group: Group,
             "catalog": catalog, "dummy_set": rnd.spec.get("dummy_set"),
             "places": list(range(1, len(gv.seats) + 1)), "key": _key(),
             "status_label": sel.STATUS_LABELS[gv.status], "mctx": mctx,
-            "siblings": list(Group.objects.filter(round=rnd).order_by("number")
-                             .values("id", "label")),
+            # Nearby groups only: one tap to the neighbours, the round page for the rest
+            # (a 256-group round would otherwise put 256 tabs on every match page).
+            "siblings": list(Group.objects.filter(
+                round=rnd, number__gte=group.number - 5, number__lte=group.number + 6)
+                .order_by("number").values("id", "label")),
             "two_person": tournament.two_person_confirmation,
             "accepting": rnd.status in (Round.Status.DRAWN, Round.Status.RUNNING), **extra}
 

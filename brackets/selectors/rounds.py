@@ -251,16 +251,11 @@ def round_view(rnd: Round) -> RoundView:
 
 
 def _mark_series(rv: RoundView) -> None:
-    """Games after the series is decided are not needed."""
-    decided = False
+    """Games after the series is decided (K10: first to n wins) are not needed."""
     for gv in rv.groups:
-        if decided and gv.result is None:
+        state = series_progress(rv, upto=gv.group.game - 1)
+        if state is not None and state.finished and gv.result is None:
             gv.status = UNUSED
-        if gv.result is not None and series_winners(rv) is not None:
-            pass
-        state = series_progress(rv, upto=gv.group.game)
-        if state is not None and state.finished:
-            decided = True
 
 
 def group_view(group: Group, derive: bool = True) -> GroupView:

@@ -549,16 +549,17 @@ def seat_choices(gv: GroupView, catalog: Catalog,
 def tournament_version(tournament: Tournament) -> str:
     """A cheap fingerprint that changes with every write to the tournament's rounds.
 
-    One query: every match write bumps its group's version, every lifecycle step and
-    special fact adds a row, so (sum of versions, groups, newest step, newest fact) moves
-    on every change that can alter a page.
+    One query: every match write bumps its group's version, every lifecycle step, special
+    fact and second-person confirmation adds a row, so (sum of versions, groups, newest
+    step, newest fact, newest confirmation) moves on every change that can alter a page.
     """
     from django.db.models import OuterRef, Subquery
     from django.db.models.functions import Coalesce
 
     def newest(model: Any) -> Any:
-        filt = ({"round__tournament": OuterRef("pk")} if model is RoundStep
-                else {"tournament": OuterRef("pk")})
+        filt = {RoundStep: {"round__tournament": OuterRef("pk")},
+                ConfirmationFact: {"group__round__tournament": OuterRef("pk")}}.get(
+            model, {"tournament": OuterRef("pk")})
         return Coalesce(Subquery(model.objects.filter(**filt).order_by("-id")
                                  .values("id")[:1]), 0)
 
@@ -567,11 +568,11 @@ def tournament_version(tournament: Tournament) -> str:
     row = Tournament.objects.filter(pk=tournament.pk).annotate(
         v=Coalesce(Subquery(groups.annotate(s=Sum("version")).values("s")[:1]), 0),
         n=Coalesce(Subquery(groups.annotate(c=Count("id")).values("c")[:1]), 0),
-        s=newest(RoundStep), f=newest(SpecialFact),
-    ).values("v", "n", "s", "f").first()
+        s=newest(RoundStep), f=newest(SpecialFact), c=newest(ConfirmationFact),
+    ).values("v", "n", "s", "f", "c").first()
     if row is None:
         return "0"
-    return f"{row['v']}.{row['n']}.{row['s']}.{row['f']}"
+    return f"{row['v']}.{row['n']}.{row['s']}.{row['f']}.{row['c']}"
 
 
 def group_history(group: Group) -> list[dict[str, Any]]:

@@ -372,3 +372,30 @@ def test_stale_save_through_the_page_shows_what_changed(group: Group, clients: A
     assert "他の端末がこの組を先に更新しました" in text and "サテ1 結果 → 310.50点 1位" in text
     assert 'value="301.00"' in text  # what the second tablet typed is kept on screen
     assert ResultFact.objects.filter(group=group, seat__number=1).count() == 1
+
+
+def test_every_kind_of_write_moves_the_public_fingerprint(group: Group,
+                                                          cast: dict[str, Any]) -> None:
+    from brackets.models import Entrant
+
+    t = group.round.tournament
+    t.two_person_confirmation = True
+    t.save()
+    seen = {sel.tournament_version(t)}
+
+    def moved() -> None:
+        now = sel.tournament_version(t)
+        assert now not in seen
+        seen.add(now)
+
+    svc.selection_save(group=group, by=cast["bracket"], seat_number=1, genre="芸能",
+                       format="四択", difficulty="HARD")
+    moved()
+    svc.results_save(group=group, by=cast["bracket"], rows=GOOD)
+    moved()
+    group.refresh_from_db()
+    svc.result_confirm(group=group, by=cast["organiser"], version=group.version)
+    moved()
+    svc.withdrawal_record(tournament=t, entrant=Entrant.objects.filter(tournament=t).first(),
+                          by=cast["organiser"], reason="x")
+    moved()

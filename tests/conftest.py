@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import datetime
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.test import Client
+from django.test import Client, override_settings
 
 from brackets.models import Membership, QmaVersion, Role, Tournament
 from brackets.services.catalog import catalog_load_builtin
@@ -16,10 +17,12 @@ PASSWORD = "test-password-123"
 
 
 @pytest.fixture(autouse=True)
-def fast_password_hashing(settings: Any) -> None:
+def fast_password_hashing() -> Iterator[None]:
     """The shared cast hashes several passwords per test; a fast hasher keeps suites quick.
-    (Tests only: production keeps Django's default hasher.)"""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    (Tests only: production keeps Django's default hasher.) Not through pytest-django's
+    ``settings`` fixture, whose name engine tests use for their own parameters."""
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield
 
 
 @pytest.fixture

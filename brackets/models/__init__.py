@@ -16,6 +16,7 @@ from brackets.models.catalog import (
     SubGenre,
 )
 from brackets.models.entrants import Entrant, EntrantImport, EntrantRevision
+from brackets.models.preset_settings import PresetSettingChange
 from brackets.models.rounds import (
     ConfirmationFact,
     DisqualificationFact,
@@ -41,6 +42,7 @@ __all__ = [
     "DisqualificationFact",
     "Group",
     "PenaltyFact",
+    "PresetSettingChange",
     "RematchFact",
     "ResultFact",
     "Round",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import secrets
 
 from django.conf import settings
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -34,6 +35,11 @@ class Tournament(models.Model):
         QmaVersion, on_delete=models.PROTECT, verbose_name=_("QMAバージョン")
     )
     preset = models.SlugField(_("ルールプリセット"), default="shop-top2")
+    # Only the preset settings the organiser changed (key -> JSON value); the engine's
+    # defaults (domain.md's readings) fill in the rest. Written by
+    # ``services.preset_settings.preset_settings_save``, which validates through the engine.
+    preset_settings = models.JSONField(_("ルール設定"), default=dict, blank=True,
+                                       encoder=DjangoJSONEncoder)
     status = models.CharField(
         _("状態"), max_length=20, choices=Status.choices, default=Status.PREPARING
     )

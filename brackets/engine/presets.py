@@ -71,9 +71,49 @@ class Setting:
     default: Any
     doc: str
     choices: tuple[Any, ...] | None = None
+    # Bounds of a number (int or Decimal) setting; for a list setting, ``minimum`` is the
+    # fewest items. A list's items must be of ``item_type`` and distinct (a tie-break
+    # chain naming 惜敗率 twice, or round 2 listed twice, is a typing mistake).
+    minimum: int | None = None
+    maximum: int | None = None
+    item_type: type | None = None
 
     def validate(self, value: Any) -> Any:
-        """The value if acceptable for this setting, else :class:`EngineError`."""
+        """The value if acceptable for this setting, else :class:`EngineError`.
+
+        Organisers type these values on a form, so every value that would only fail later
+        (a negative round size, a NaN penalty, an empty tie-break chain) is refused here,
+        when the setting is saved, rather than when a round is drawn.
+        """
+        value = self._validate_type(value)
+        if isinstance(value, tuple):
+            if self.item_type is not None and any(
+                    not isinstance(v, self.item_type) or isinstance(v, bool) for v in value):
+                raise EngineError("setting_invalid", f"{self.key}: items must be "
+                                  f"{self.item_type.__name__}", key=self.key, value=list(value))
+            if any(v in value[:i] for i, v in enumerate(value)):
+                raise EngineError("setting_invalid", f"{self.key}: an item is repeated",
+                                  key=self.key, value=list(value))
+            if self.minimum is not None and len(value) < self.minimum:
+                raise EngineError("setting_invalid", f"{self.key}: at least {self.minimum} "
+                                  "items", key=self.key, value=list(value),
+                                  minimum=self.minimum)
+            if self.item_type is int and any(v < 1 for v in value):
+                # The only int lists are round numbers, which start at 1.
+                raise EngineError("setting_invalid", f"{self.key}: items start at 1",
+                                  key=self.key, value=list(value), minimum=1)
+            return value
+        if isinstance(value, (int, Decimal)) and not isinstance(value, bool):
+            if self.minimum is not None and value < self.minimum:
+                raise EngineError("setting_invalid", f"{self.key}: at least {self.minimum}",
+                                  key=self.key, value=value, minimum=self.minimum)
+            if self.maximum is not None and value > self.maximum:
+                raise EngineError("setting_invalid", f"{self.key}: at most {self.maximum}",
+                                  key=self.key, value=value, maximum=self.maximum)
+        return value
+
+    def _validate_type(self, value: Any) -> Any:
+        """The value converted to the default's type, or :class:`EngineError`."""
         if self.choices is not None:
             if value not in self.choices:
                 raise EngineError("setting_invalid", f"{self.key}: {value!r} not allowed",
@@ -90,10 +130,14 @@ class Setting:
                               key=self.key, value=value)
         if expected is Decimal:
             try:
-                return Decimal(str(value))
+                number = Decimal(str(value))
             except ArithmeticError as exc:
                 raise EngineError("setting_invalid", f"{self.key} must be a number",
                                   key=self.key, value=value) from exc
+            if not number.is_finite():
+                raise EngineError("setting_invalid", f"{self.key} must be a number",
+                                  key=self.key, value=value)
+            return number
         if expected is tuple:
             if isinstance(value, str) or not isinstance(value, Sequence):
                 raise EngineError("setting_invalid", f"{self.key} must be a list",
@@ -527,16 +571,18 @@ class KyushuCupIX(PresetDefinition):
                    "R3 rule selection A/B; R4 下関ルール・改; semi-final with bans; "
                    "third-place match and best-of-3 final with partners.")
     settings = (
-        Setting("r2_size", 40, "K4: round 2 is filled to this size by 惜敗率 wildcards."),
+        Setting("r2_size", 40, "K4: round 2 is filled to this size by 惜敗率 wildcards.",
+                minimum=4),
         Setting("r3_size", 20, "K5: round 3 size (the page's '2回戦に進出（20名）' is a typo "
-                               "for round 3)."),
+                               "for round 3).", minimum=4),
         Setting("r2_draw", "random", "K5: round-2 groups: recorded lottery with seed "
                                      "separation (default) or ranked snake / mod.",
                 ("random", "snake", "mod")),
         Setting("wildcard_chain", ("ratio", "score", "lottery"),
-                "K3/K4: wildcard ranking: 惜敗率, then raw score, then a recorded lottery."),
-        Setting("r3_capacity_a", 12, "K6: rule A capacity (3 groups, top 2)."),
-        Setting("r3_capacity_b", 8, "K6: rule B capacity (2 groups, winner only)."),
+                "K3/K4: wildcard ranking: 惜敗率, then raw score, then a recorded lottery.",
+                minimum=1),
+        Setting("r3_capacity_a", 12, "K6: rule A capacity (3 groups, top 2).", minimum=0),
+        Setting("r3_capacity_b", 8, "K6: rule B capacity (2 groups, winner only).", minimum=0),
         Setting("r3_b_recorded", False, "K6: rule B sets are not recorded in the history."),
         Setting("k7_extra_card", "share_genre_or_group",
                 "K7: draw a third card when the two share a genre or a group (default) or "
@@ -550,13 +596,15 @@ class KyushuCupIX(PresetDefinition):
         Setting("history_reset_at_final", True,
                 "K10: the final resets the history and applies the basic rule within the "
                 "final, per pair; the third-place match has no history restriction."),
-        Setting("final_wins_needed", 2, "K10: first to 2 game wins (best of 3)."),
+        Setting("final_wins_needed", 2, "K10: first to 2 game wins (best of 3).", minimum=1),
         Setting("illegal_selection", "refuse",
                 "Seed 000 states no penalty: selections are validated before the match and "
                 "an illegal one is refused (or penalised with `penalty`).",
                 ("refuse", "penalty")),
-        Setting("penalty", Decimal(400), "Points off when illegal_selection is 'penalty'."),
-        Setting("max_seeds", 8, "Seeds join round 2 (定員64名＋シード権保持者、最大8名)."),
+        Setting("penalty", Decimal(400), "Points off when illegal_selection is 'penalty'.",
+                minimum=0),
+        Setting("max_seeds", 8, "Seeds join round 2 (定員64名＋シード権保持者、最大8名).",
+                minimum=0),
         Setting("catalog_version", "qma-2016", "Catalog the event was played on."),
     )
 
@@ -636,25 +684,30 @@ class KatataKansai5Qualifier(PresetDefinition):
                    "BOMBER ≥ Q80, PINPOINT Q50–79, FREE ≤ Q49; 修羅 genre lots; "
                    "−400 for an illegal selection.")
     settings = (
-        Setting("bomber_min_q", 80, "H2: Q level from which BOMBER applies."),
-        Setting("pinpoint_min_q", 50, "H2: Q level from which PINPOINT applies."),
-        Setting("grouped_min_q", 35, "H3: Q level from which a group counts as one format."),
-        Setting("advance_per_group", 2, "H1: advancers per group in rounds before the final."),
+        Setting("bomber_min_q", 80, "H2: Q level from which BOMBER applies.", minimum=0),
+        Setting("pinpoint_min_q", 50, "H2: Q level from which PINPOINT applies.", minimum=0),
+        Setting("grouped_min_q", 35, "H3: Q level from which a group counts as one format.",
+                minimum=0),
+        Setting("advance_per_group", 2, "H1: advancers per group in rounds before the final.",
+                minimum=1, maximum=3),
         Setting("single_advance_from", 0,
                 "H1: '1 when entries are many': rounds with at least this many players "
-                "advance only the group winner (0 = never)."),
+                "advance only the group winner (0 = never).", minimum=0),
         Setting("single_advance_rounds", (), "H1: round numbers (1-based) that advance only "
-                                             "the group winner, whatever the count."),
+                                             "the group winner, whatever the count.",
+                item_type=int),
         Setting("penalty", Decimal(400), "H7: points off an illegal selection made while a "
-                                         "legal one existed."),
+                                         "legal one existed.", minimum=0),
         Setting("final_restricted", True, "H2: restrictions continue into the final "
                                           "('以降の試合')."),
         Setting("draw", "random", "Group draws (not stated on the page): recorded lottery.",
                 ("random", "snake", "mod")),
         Setting("tie_break", ("ratio", "score", "lottery"),
                 "H9: within a match on-screen order, else a recorded lottery; across groups "
-                "(if wildcards are ever needed) 惜敗率, score, lottery."),
-        Setting("max_lots", 4, "H4/6-c-ii: at most 4 genre lots per person."),
+                "(if wildcards are ever needed) 惜敗率, score, lottery.",
+                minimum=1),
+        Setting("max_lots", 4, "H4/6-c-ii: at most 4 genre lots per person.", minimum=0,
+                maximum=MAX_LOTS),
         Setting("format_lot_pool", "format_groups",
                 "H5 (inference): format lots are the ordinary format columns (the player is "
                 "Q≥50, i.e. 高火力); or columns plus サブジャンル; or single formats.",
@@ -673,6 +726,10 @@ class KatataKansai5Qualifier(PresetDefinition):
         final_restrictions = restrictions if values["final_restricted"] else NO_RESTRICTION
         final = RoundSpec("final", "決勝", "final_group", advance_per_group=0, draw="fixed",
                           restrictions=final_restrictions, ranks_all=True)
+        if values["pinpoint_min_q"] > values["bomber_min_q"]:
+            raise EngineError("setting_invalid", "H2: PINPOINT must start at or below BOMBER",
+                              key="pinpoint_min_q", value=values["pinpoint_min_q"],
+                              maximum=values["bomber_min_q"])
         base_k = values["advance_per_group"]
         single_from = values["single_advance_from"]
         single_rounds = set(values["single_advance_rounds"])
@@ -718,7 +775,8 @@ class ShopTop2(PresetDefinition):
     settings = (
         Setting("draw", "random", "How groups are formed each round.",
                 ("random", "snake", "mod")),
-        Setting("tie_break", ("ratio", "score", "lottery"), "Cross-group ranking chain."),
+        Setting("tie_break", ("ratio", "score", "lottery"), "Cross-group ranking chain.",
+                minimum=1),
         Setting("catalog_version", "qma-2016", "Catalog of the event."),
     )
 

@@ -55,6 +55,13 @@ class StaffForm(forms.Form):
     )
     role = forms.ChoiceField(label=_("役割"), choices=Role.choices)
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        """Bootstrap classes, so the fields are full-width touch targets on a tablet."""
+        super().__init__(*args, **kwargs)
+        for field in self.fields.values():
+            css = "form-select" if isinstance(field.widget, forms.Select) else "form-control"
+            field.widget.attrs.setdefault("class", css)
+
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         username = data.get("username")

@@ -571,7 +571,11 @@ def shura_desk(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             rows.append({"entrant": e, "owed": None, "lots": lots.get(e.id)})
             continue
         if owed.shura:
-            rows.append({"entrant": e, "owed": owed, "lots": lots.get(e.id)})
+            from brackets.selectors.documents import LOT_REASONS
+
+            # Why each lot is owed, in the desk's words (not the engine's codes).
+            reasons = [LOT_REASONS.get(str(r), str(r)) for r in owed.reasons]
+            rows.append({"entrant": e, "owed": owed, "lots": lots.get(e.id), "reasons": reasons})
     catalog = ea.catalog_for(tournament.version_id)
     return render(request, "brackets/rounds/shura.html",
                   {"tournament": tournament, "rows": rows, "error": error,

@@ -1,0 +1,36 @@
+"""Regression tests for problems found by walking the app as its users (QA pass).
+
+Each test names what a person saw, so a later change that brings it back fails here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from brackets.forms import StaffForm
+from brackets.models import Entrant, Tournament
+from tests.conftest import client_for
+
+pytestmark = pytest.mark.django_db
+
+
+def test_staff_form_fields_are_styled_for_tablets() -> None:
+    """The staff page showed bare browser inputs (tiny select) beside Bootstrap pages."""
+    form = StaffForm()
+    assert "form-control" in str(form["username"])
+    assert "form-control" in str(form["password"])
+    assert "form-select" in str(form["role"])
+
+
+def test_shura_desk_names_lot_reasons_in_japanese(tournament: Tournament, cast: dict[str, Any]) -> None:
+    """The 修羅くじ page showed engine codes (national_title, shiga_winner) as the reason."""
+    tournament.preset = "katata-kansai5-qualifier"
+    tournament.save()
+    Entrant.objects.create(tournament=tournament, name="山田 太郎", card_name="ヤマダ",
+                           q_level=90, shura_titles=1, shura_extra_lots=1, checked_in=True)
+    page = client_for(cast["desk"]).get(f"/t/{tournament.slug}/shura/").content.decode()
+    assert "全国大会タイトル" in page
+    assert "追加" in page
+    assert "national_title" not in page

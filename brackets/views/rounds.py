@@ -579,4 +579,6 @@ def shura_desk(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     catalog = ea.catalog_for(tournament.version_id)
     return render(request, "brackets/rounds/shura.html",
                   {"tournament": tournament, "rows": rows, "error": error,
-                   "lot_genres": catalog.lot_genres}, status=400 if error else 200)
+                   "lot_genres": catalog.lot_genres,
+                   "has_rounds": Round.objects.filter(tournament=tournament, number=1).exists()},
+                  status=400 if error else 200)

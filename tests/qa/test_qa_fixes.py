@@ -34,3 +34,20 @@ def test_shura_desk_names_lot_reasons_in_japanese(tournament: Tournament, cast: 
     assert "全国大会タイトル" in page
     assert "追加" in page
     assert "national_title" not in page
+
+
+def test_rounds_page_offers_configure_only_to_organisers(tournament: Tournament,
+                                                         cast: dict[str, Any]) -> None:
+    """Bracket staff saw 「プリセットから回戦を作成」 and a 修羅 link, and both answered 403."""
+    staff = client_for(cast["bracket"]).get(f"/t/{tournament.slug}/rounds/").content.decode()
+    assert "プリセットから回戦を作成</button>" not in staff
+    assert f"/t/{tournament.slug}/shura/" not in staff
+    assert "主催者が" in staff
+    org = client_for(cast["organiser"]).get(f"/t/{tournament.slug}/rounds/").content.decode()
+    assert "プリセットから回戦を作成</button>" in org
+
+
+def test_shura_desk_says_rounds_come_first(tournament: Tournament, cast: dict[str, Any]) -> None:
+    """The desk learned only after pressing a draw button that rounds had to exist first."""
+    page = client_for(cast["desk"]).get(f"/t/{tournament.slug}/shura/").content.decode()
+    assert "くじを引く前に" in page

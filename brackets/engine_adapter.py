@@ -8,15 +8,19 @@ objects (a :class:`~brackets.engine.catalog.Catalog`, a
 
 Rounds come from the engine's preset registry (``brackets.engine.presets``) through
 :func:`round_plan`, which flattens a preset's round specs into plain data stored on each
-round. Preset *settings* are the defaults: tournaments do not store setting values yet
-(SEAM: pass them to :func:`preset_for` once the tournament form edits them).
+round. Preset *settings* are the tournament's: :attr:`Tournament.preset_settings` holds
+the values the organiser changed and the engine's defaults fill in the rest
+(:func:`preset_for` accepts a tournament or a slug plus settings). The settings in force are
+copied into each round's spec (``preset_settings``) so a past round keeps its rules.
 """
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from decimal import Decimal
 from typing import Any
 
@@ -103,11 +107,33 @@ _KINDS = {"groups": "groups", "rule_selection": "rule_select", "partner_match": 
           "partner_series": "series"}
 
 
-def preset_for(slug: str) -> Any:
-    """The engine's preset (``brackets.engine.presets``) with its default settings."""
+def preset_source(source: Any, settings: Mapping[str, Any] | None = None
+                  ) -> tuple[str, dict[str, Any]]:
+    """(engine slug, changed settings) of a tournament, or of a slug plus ``settings``."""
+    if isinstance(source, str):
+        slug, values = source, settings
+    else:
+        slug = source.preset
+        values = getattr(source, "preset_settings", None) if settings is None else settings
+    return PRESET_ALIASES.get(slug, slug), dict(values or {})
+
+
+def preset_for(source: Any, settings: Mapping[str, Any] | None = None) -> Any:
+    """The engine's preset (``brackets.engine.presets``) for a tournament (its preset slug
+    and the setting values its organiser changed) or for a slug plus ``settings``.
+
+    A pure function of (slug, settings), so built presets are cached per process: pages
+    ask for it on every request. Bad settings raise the engine's ``EngineError``.
+    """
+    slug, values = preset_source(source, settings)
+    return _preset_cached(slug, json.dumps(values, sort_keys=True, default=str))
+
+
+@lru_cache(maxsize=256)
+def _preset_cached(slug: str, settings_json: str) -> Any:
     from brackets.engine.presets import get_preset
 
-    return get_preset(PRESET_ALIASES.get(slug, slug))
+    return get_preset(slug, json.loads(settings_json))
 
 
 def _restrictions(r: Any) -> dict[str, Any]:
@@ -116,8 +142,11 @@ def _restrictions(r: Any) -> dict[str, Any]:
             "bans": r.match_bans, "pair_sets": r.pair_sets, "pair_history": r.pair_history}
 
 
-def round_plan(preset_slug: str, entrants: int = 0, seeds: int = 0) -> dict[str, Any]:
+def round_plan(preset_slug: Any, entrants: int = 0, seeds: int = 0,
+               settings: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The preset's rounds for this many round-1 players and seeds, as plain data.
+
+    ``preset_slug`` is a slug (with ``settings``) or a tournament (its own settings).
 
     Everything comes from the engine's :class:`~brackets.engine.presets.Preset`: kinds,
     advancers per group, targets, where seeds enter, draw methods, restriction pieces per
@@ -125,7 +154,8 @@ def round_plan(preset_slug: str, entrants: int = 0, seeds: int = 0) -> dict[str,
     policy, the tie-break chain and the dummy's set. The dict is copied into each
     ``Round.spec`` so a past round keeps the rules it was played under.
     """
-    preset = preset_for(preset_slug)
+    preset = preset_for(preset_slug, settings)
+    _slug, changed = preset_source(preset_slug, settings)
     specs = preset.rounds_for(entrants, seeds)
     dummy = preset.dummy_selection
     settings = dict(preset.settings)
@@ -166,6 +196,8 @@ def round_plan(preset_slug: str, entrants: int = 0, seeds: int = 0) -> dict[str,
         "tie_break": list(preset.tie_break),
         "k7_deck": settings.get("k7_deck", "lot_genres_x_format_groups"),
         "k7_extra_card": settings.get("k7_extra_card", "share_genre_or_group"),
+        "k7_draw_per": settings.get("k7_draw_per", "match"),
+        "preset_settings": json.loads(json.dumps(changed, default=str)),
         "max_matches": preset.max_matches(entrants, seeds),
         "rounds": rounds,
     }
@@ -266,9 +298,11 @@ def rules_input_from_entrant(entrant: Any, lots: Mapping[str, Any] | None) -> En
     )
 
 
-def player_rules(restriction: str, e: EntrantRulesInput, preset: str = "") -> PlayerRules:
+def player_rules(restriction: str, e: EntrantRulesInput, preset: Any = "",
+                 settings: Mapping[str, Any] | None = None) -> PlayerRules:
     """A player's standing restrictions: the preset decides (K1 fixed, or H2–H5 by rank
-    with 修羅 lots); ``restriction`` "free" is a round without any history rule."""
+    with 修羅 lots); ``restriction`` "free" is a round without any history rule.
+    ``preset`` is a slug (with the round spec's ``preset_settings``) or a tournament."""
     if restriction == "free":
         return PlayerRules()
     if restriction == "basic":
@@ -282,7 +316,7 @@ def player_rules(restriction: str, e: EntrantRulesInput, preset: str = "") -> Pl
         drawn = DrawnLots(player_key(e.entrant_id), (), ())
     opt = Mode(e.opt_up) if e.opt_up else None
     if restriction == "preset" and preset:
-        p = preset_for(preset)
+        p = preset_for(preset, settings)
         if p.mode_source == "fixed":
             return p.fixed_rules
         return p.player_rules(q_level=e.q_level, opt_up=opt, owed=owed, drawn=drawn)

@@ -47,7 +47,7 @@ def restriction_text(tournament: Tournament, restriction: str) -> str:
             from brackets import engine_adapter as ea
             from brackets.selectors.documents import mode_label
 
-            preset = ea.preset_for(tournament.preset)
+            preset = ea.preset_for(tournament)
             if preset.mode_source == "fixed":
                 return mode_label(preset.fixed_rules, shura=False, opt_up=False)
         except Exception:  # noqa: BLE001 - an unknown preset prints the generic text

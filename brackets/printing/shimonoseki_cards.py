@@ -36,7 +36,7 @@ def deck_kind(tournament: Tournament) -> str:
         if (spec or {}).get("cards") and spec.get("k7_deck"):
             return str(spec["k7_deck"])
     try:
-        return str(ea.round_plan(tournament.preset).get("k7_deck")
+        return str(ea.round_plan(tournament).get("k7_deck")
                    or "lot_genres_x_format_groups")
     except Exception:  # noqa: BLE001 - unknown preset: the default deck
         return "lot_genres_x_format_groups"
@@ -63,7 +63,7 @@ def has_card_round(tournament: Tournament) -> bool:
     from brackets import engine_adapter as ea
 
     try:
-        plan = ea.round_plan(tournament.preset)
+        plan = ea.round_plan(tournament)
     except Exception:  # noqa: BLE001 - unknown preset: no card round
         return False
     return any(r.get("cards") for r in plan.get("rounds", []))

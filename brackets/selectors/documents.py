@@ -112,7 +112,7 @@ def _plan(tournament: Tournament) -> dict[str, Any]:
     try:
         from brackets.engine_adapter import round_plan
 
-        return dict(round_plan(tournament.preset))
+        return dict(round_plan(tournament))
     except Exception:  # noqa: BLE001 - an unknown preset still prints entry sheets
         return {"rounds": [{"restriction": "rank", "lots": True}]}
 
@@ -141,7 +141,7 @@ def player_rules_of(tournament: Tournament, restriction: str, entrant: Entrant,
     rules_input = ea.rules_input_from_entrant(entrant, lots)
     try:
         try:
-            return ea.player_rules(restriction, rules_input, tournament.preset)
+            return ea.player_rules(restriction, rules_input, tournament)
         except TypeError:  # an adapter without the preset argument
             return ea.player_rules(restriction, rules_input)
     except EngineError:

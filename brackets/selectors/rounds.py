@@ -520,7 +520,8 @@ def seat_choices(gv: GroupView, catalog: Catalog,
             continue
         entrant = seat.entrant
         rows_input = ea.rules_input_from_entrant(entrant, lots.get(entrant.id))
-        rules = ea.player_rules(restriction, rows_input, preset_slug)
+        rules = ea.player_rules(restriction, rows_input, preset_slug,
+                                settings=rnd.spec.get("preset_settings"))
         own = [h for h in history.get(entrant.id, []) if (h.round_number, h.group_label) !=
                (rnd.number, group.label)]
         if rnd.kind == "series":

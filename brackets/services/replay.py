@@ -315,15 +315,16 @@ def _remaining(tournament: Tournament, entrants: Mapping[int, Entrant],
     """Every player's remaining options for the main window (the engine's summary)."""
     history = sel.selection_history(tournament, list(entrants))
     lots = sel.lots_of(tournament, list(entrants))
-    restriction, preset = "basic", tournament.preset
+    restriction, preset, settings = "basic", tournament.preset, tournament.preset_settings
     rounds = sel.tournament_rounds(tournament)
     if rounds:
         restriction = rounds[0].spec.get("restriction", "basic")
         preset = rounds[0].spec.get("preset", preset)
+        settings = rounds[0].spec.get("preset_settings", settings)
     out = {}
     for eid, e in sorted(entrants.items()):
         rules = ea.player_rules(restriction, ea.rules_input_from_entrant(e, lots.get(eid)),
-                                preset)
+                                preset, settings=settings)
         hist = ea.history_of((h.selection, h.round_name, h.window, h.recorded)
                              for h in history.get(eid, []))
         choices = ea.choices_for(catalog, rules, hist, ea.match_rules(label="", window="main"))

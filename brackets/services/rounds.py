@@ -131,14 +131,15 @@ def rounds_configure(*, tournament: Tournament, by: Any) -> list[Round]:
         return existing
     try:
         entrants, seeds = _plan_counts(tournament)
-        plan = ea.round_plan(tournament.preset, entrants, seeds)
+        plan = ea.round_plan(tournament, entrants, seeds)
     except EngineError as exc:
         raise RoundError(f"ルールプリセット {tournament.preset} で回戦を作れません：{exc}") from exc
     rounds = []
     for number, spec in enumerate(plan["rounds"], start=1):
         full = dict(spec)
         for key in ("penalty", "dummy_set", "seeds_from_round", "illegal_selection",
-                    "tie_break", "k7_deck", "k7_extra_card", "max_matches"):
+                    "tie_break", "k7_deck", "k7_extra_card", "max_matches",
+                    "k7_draw_per", "preset_settings"):
             full[key] = plan.get(key)
         full["planned_for"] = [entrants, seeds]
         rounds.append(Round.objects.create(
@@ -156,7 +157,7 @@ def _plan_counts(tournament: Tournament) -> tuple[int, int]:
     checked = [e for e in Entrant.objects.filter(tournament=tournament, checked_in=True)
                .only("id", "seed") if e.id not in gone]
     seeds = sum(1 for e in checked if e.seed is not None)
-    preset = ea.preset_for(tournament.preset)
+    preset = ea.preset_for(tournament)
     if any(sp.seeds_enter for sp in preset.rounds):
         return len(checked) - seeds, seeds
     return len(checked), 0
@@ -738,7 +739,7 @@ def shura_lots_draw(*, tournament: Tournament, entrant: Entrant, by: Any,
 
 def _format_pool(tournament: Tournament, catalog: Any) -> tuple[str, ...]:
     """H5's format-lot types as the preset defines them."""
-    return tuple(ea.preset_for(tournament.preset).format_lot_pool(catalog))
+    return tuple(ea.preset_for(tournament).format_lot_pool(catalog))
 
 
 @transaction.atomic

@@ -290,7 +290,8 @@ def public_player(request: HttpRequest, tournament: Tournament, entrant_id: int)
         first = rounds[0].spec
         rules = ea.player_rules(first.get("restriction", "basic"),
                                 ea.rules_input_from_entrant(entrant, lots),
-                                first.get("preset", ""))
+                                first.get("preset", ""),
+                                settings=first.get("preset_settings"))
         hist = ea.history_of((h.selection, h.round_name, h.window, h.recorded)
                              for h in history)
         choices = ea.choices_for(catalog, rules, hist, ea.match_rules(

@@ -2,7 +2,8 @@
 ``python3 bench/tablets.py [--seconds 30] [--clients 16]``.
 
 Part 1, in-process (Django's test client: full middleware, sessions, permission checks,
-database and templates; no network): the median server time of the match page GET, the
+database and templates; no network; templates are not instrumented for tests, so a page
+costs what it costs in production): the median server time of the match page GET, the
 result POST, the round page, the public round page (cached fragment, and right after a
 write), next to a bare Django view (one small template) measured in the same run, with
 each page's ratio to the bare view. Targets: staff ≤ 10×, public ≤ 5×.
@@ -49,7 +50,7 @@ from django.core.management import call_command
 from django.http import HttpRequest, HttpResponse
 from django.template import engines
 from django.test import Client
-from django.test.utils import override_settings, setup_test_environment
+from django.test.utils import override_settings
 from django.urls import path, reverse
 
 from brackets.models import (
@@ -295,7 +296,9 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=16)
     parser.add_argument("--skip-loopback", action="store_true")
     args = parser.parse_args()
-    setup_test_environment()
+    # No setup_test_environment(): it makes every template render send a signal that the
+    # test client answers by copying the whole context, a cost real requests never pay and
+    # that grows with the page's templates (the bare view renders one, so ratios were unfair).
     tournament, user = prepare()
     with override_settings(ROOT_URLCONF=bench_urlconf()):
         in_process(tournament, user)

@@ -1,81 +1,59 @@
 """Excel (.xlsx) downloads: each round's groups and results, the cross-group 惜敗率 table,
 the final ranking, and the desk's entrant list, all through the document contract.
 
-Rows come from the same selector data the printed result sheets and the round pages use
-(:func:`brackets.selectors.documents.round_document`, :func:`final_ranking`), so a file
-cannot disagree with paper or screen. Scores and 惜敗率 are numbers (not text), so the
-organiser can sort and compute in Excel; column widths count full-width characters double.
+Every sheet is a screen table's ``as_values()`` (:mod:`brackets.tables_rounds`): the
+results per seat and the 惜敗率 tables are the tables the staff advancement check and the
+public round page render, built by the same functions from the same selector data, so a
+file cannot disagree with the screen. Scores and 惜敗率 stay numbers (0.00) so the organiser
+can sort and compute in Excel; the sheet layout is the shared :mod:`brackets.exporters.xlsx`.
 """
 
 from __future__ import annotations
 
-import io
-import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
-from decimal import Decimal, InvalidOperation
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from brackets.exporters.xlsx import CONTENT_TYPE as XLSX
+from brackets.exporters.xlsx import Sheet, table_sheet, workbook_bytes
 from brackets.models import Role, Tournament
 from brackets.printing.registry import Choice, Document, DocumentError, Option, register
-from brackets.selectors.documents import (
-    RULE_LABELS,
-    final_ranking,
-    round_choices,
-    round_document,
+from brackets.selectors.documents import final_ranking, round_choices
+from brackets.tables_rounds import (
+    advance_marks,
+    cross_table,
+    ranking_table,
+    results_table,
+    round_outcomes,
+    wildcard_tables,
 )
 
-XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-MAX_WIDTH = 50
 
-Sheet = tuple[str, Sequence[str], Iterable[Sequence[Any]]]
+def round_sheets(tournament: Tournament, number: int) -> list[Sheet]:
+    """A round's sheets: results per seat (組分けと結果), the cross-group order (惜敗率順,
+    as the public round page shows it) and the wildcard table with its cut line per rule
+    (追加勝ち抜け, as the staff advancement check shows it)."""
+    from brackets.models import Round
+    from brackets.selectors import rounds as sel
 
-
-def display_width(text: str) -> int:
-    """Columns a text needs in Excel: full-width (Japanese) characters count two."""
-    return sum(2 if unicodedata.east_asian_width(ch) in "WFA" else 1 for ch in text)
-
-
-def as_number(text: str) -> Decimal | str:
-    """A score or 惜敗率 as a number when it is one ("—" for an undefined ratio stays)."""
-    if text in ("", None):
-        return ""
-    try:
-        return Decimal(text)
-    except (InvalidOperation, TypeError):
-        return text
-
-
-def workbook(sheets: Sequence[Sheet]) -> bytes:
-    """Sheets with a bold shaded frozen header row, filters, fitted widths, 0.00 numbers."""
-    from openpyxl import Workbook
-    from openpyxl.styles import Font, PatternFill
-    from openpyxl.utils import get_column_letter
-
-    book = Workbook()
-    book.remove(book.active)
-    for title, header, rows in sheets:
-        sheet = book.create_sheet(title[:31])
-        sheet.append(list(header))
-        widths = {i: display_width(str(h)) for i, h in enumerate(header, start=1)}
-        for row in rows:
-            sheet.append([float(v) if isinstance(v, Decimal) else v for v in row])
-            for i, value in enumerate(row, start=1):
-                widths[i] = max(widths.get(i, 0), display_width("" if value is None
-                                                               else str(value)))
-        for cell in sheet[1]:
-            cell.font = Font(bold=True)
-            cell.fill = PatternFill("solid", fgColor="DDEBF7")
-        for column in sheet.iter_cols(min_row=2):
-            for cell in column:
-                if isinstance(cell.value, float):
-                    cell.number_format = "0.00"
-        for i, width in widths.items():
-            sheet.column_dimensions[get_column_letter(i)].width = min(MAX_WIDTH, width + 3)
-        sheet.freeze_panes = "A2"
-        sheet.auto_filter.ref = sheet.dimensions
-    buffer = io.BytesIO()
-    book.save(buffer)
-    return buffer.getvalue()
+    rnd = Round.objects.filter(tournament=tournament, number=number).first()
+    if rnd is None:
+        raise DocumentError(f"{number}回目の回戦はありません。")
+    rnd.tournament = tournament
+    rv = sel.round_view(rnd)
+    if not rv.groups:
+        raise DocumentError(f"{rnd.name}はまだ組分けの抽選をしていません。")
+    outcomes = round_outcomes(rv)
+    advancers, wildcards = advance_marks(rnd, outcomes)
+    sheets = [table_sheet("組分けと結果", results_table(rv, advancers=advancers,
+                                                     wildcards=wildcards))]
+    cross = cross_table(rv, outcomes)
+    if cross is not None and len(cross.data):
+        sheets.append(table_sheet("惜敗率順", cross))
+    for rule, _outcome, table in wildcard_tables(rv, outcomes):
+        if len(table.data):
+            sheets.append(table_sheet(f"追加勝ち抜け{f'（ルール{rule}）' if rule else ''}",
+                                      table))
+    return sheets
 
 
 @register
@@ -89,43 +67,16 @@ class RoundWorkbook(Document):
     category = "回戦"
     content_type = XLSX
     extension = "xlsx"
-    description = "シート1：組・サテ・出題・得点・順位・惜敗率　シート2：全体の惜敗率順"
+    description = "組・サテ・出題・得点・順位・惜敗率、全体の惜敗率順、追加勝ち抜けの表"
     options: ClassVar[Mapping[str, Option]] = {"round": Option("回戦")}
 
     def choices(self, tournament: Tournament) -> list[Choice]:
         return [Choice(name, {"round": n}) for n, name in round_choices(tournament, drawn=True)]
 
-    def rows(self, tournament: Tournament, number: int) -> list[Sheet]:
-        doc = round_document(tournament, number)
-        if not doc.drawn:
-            raise DocumentError(f"{doc.name}はまだ組分けの抽選をしていません。")
-        groups = []
-        for group in doc.groups:
-            for seat in group.seats:
-                genre, fmt, diff = seat.selection or ("", "", "")
-                groups.append([
-                    group.label, RULE_LABELS.get(group.rule, group.rule), seat.number,
-                    seat.name, seat.card_name, seat.seed or "", genre, fmt, diff,
-                    as_number(seat.screen_score), as_number(seat.penalty), as_number(seat.score),
-                    seat.place or "", as_number(seat.ratio),
-                    "失格" if seat.disqualified else seat.advanced])
-        sheets: list[Sheet] = [(
-            "組分けと結果",
-            ["組", "ルール", "サテ", "選手", "カードネーム", "シード", "ジャンル", "出題形式",
-             "難易度", "画面の得点", "減点", "得点", "順位", "惜敗率", "勝ち抜け"],
-            groups)]
-        if doc.table:
-            sheets.append((
-                "惜敗率順",
-                ["順", "組", "組内順位", "選手", "カードネーム", "得点", "惜敗率", "勝ち抜け"],
-                [[r.order, r.group, r.place, r.name, r.card_name, as_number(r.score),
-                  as_number(r.ratio), r.advanced] for r in doc.table]))
-        return sheets
-
     def render(self, tournament: Tournament, **options: Any) -> tuple[str, str, bytes]:
         opts = self.clean_options(tournament, options)
         return (self.filename(tournament, **opts), XLSX,
-                workbook(self.rows(tournament, opts["round"])))
+                workbook_bytes(round_sheets(tournament, opts["round"])))
 
 
 @register
@@ -148,9 +99,8 @@ class RankingWorkbook(Document):
         rows = final_ranking(tournament)
         if not rows:
             raise DocumentError("まだ順位の決まった選手はいません。")
-        sheet: Sheet = ("最終順位", ["順位", "選手", "カードネーム", "回戦", "成績"],
-                        [[r.place, r.name, r.card_name, r.round_name, r.detail] for r in rows])
-        return self.filename(tournament), XLSX, workbook([sheet])
+        return (self.filename(tournament), XLSX,
+                workbook_bytes([table_sheet("最終順位", ranking_table(rows))]))
 
 
 def _register_entrant_list() -> None:

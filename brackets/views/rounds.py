@@ -50,8 +50,14 @@ def _key() -> str:
 @role_required(*STAFF)
 def rounds_index(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     rounds = sel.tournament_rounds(tournament)
+    from brackets.presets import preset_choices
+    from brackets.selectors.documents import KIND_LABELS
+
+    # Staff read the preset's and the round kinds' names, not their code slugs.
     return render(request, "brackets/rounds/index.html",
-                  {"tournament": tournament, "rounds": rounds})
+                  {"tournament": tournament, "rounds": rounds, "kind_labels": KIND_LABELS,
+                   "preset_name": dict(preset_choices()).get(tournament.preset,
+                                                             tournament.preset)})
 
 
 @require_POST

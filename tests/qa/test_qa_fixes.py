@@ -51,3 +51,16 @@ def test_shura_desk_says_rounds_come_first(tournament: Tournament, cast: dict[st
     """The desk learned only after pressing a draw button that rounds had to exist first."""
     page = client_for(cast["desk"]).get(f"/t/{tournament.slug}/shura/").content.decode()
     assert "くじを引く前に" in page
+
+
+def test_rounds_page_names_preset_and_round_kinds(tournament: Tournament,
+                                                  cast: dict[str, Any]) -> None:
+    """The rounds list showed the preset slug and kinds like ``ranked_final``."""
+    tournament.preset = "katata-kansai5-qualifier"
+    tournament.save()
+    org = client_for(cast["organiser"])
+    org.post(f"/t/{tournament.slug}/rounds/configure/")
+    page = org.get(f"/t/{tournament.slug}/rounds/").content.decode()
+    assert "堅田大会（" in page
+    assert "ranked_final" not in page
+    assert "順位決定" in page

@@ -192,7 +192,7 @@ class CrossGroupTable(RoundTableBase):
     mark = tables.Column(verbose_name=gettext_lazy("判定"), empty_values=())
 
     class Meta:
-        attrs: ClassVar[dict[str, str]] = {"class": "table table-sm ratio-table cross-table"}
+        attrs: ClassVar[dict[str, str]] = {"class": "table table-sm cross-table"}
         row_attrs: ClassVar[dict[str, Any]] = {"class": _row_class, "data-player": lambda record: record.player}
         empty_text = gettext_lazy("まだ結果のある組がありません。")
 
@@ -451,8 +451,9 @@ def wildcard_tables(rv: Any, outcomes: Iterable[tuple[str, Any]], *,
             limit = outcome.cut + near_cut
             keep = (lambda row, limit=limit: bool(row.rank) and row.rank <= limit)
         rows = wildcard_rows(outcome, people, keep)
-        out.append((rule, outcome, CrossGroupTable(rows, row_classes=row_classes,
-                                                   player_url=player_url)))
+        out.append((rule, outcome, CrossGroupTable(
+            rows, row_classes=row_classes, player_url=player_url,
+            attrs={"class": "table table-sm ratio-table wildcard-table"})))
     return out
 
 

@@ -23,6 +23,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from brackets import engine_adapter as ea
+from brackets import tables_rounds as rt
 from brackets.models import Entrant, Round, SpecialFact, Tournament
 from brackets.permissions import public_tournament
 from brackets.selectors import rounds as sel
@@ -46,14 +47,15 @@ def _round_payload(tournament: Tournament, rnd: Round) -> dict[str, Any]:
     outcomes = []
     if rv.all_done and rnd.kind in ("groups", "rule_select"):
         outcomes = sel.advancement_preview(rnd, rv)
-    reasons = {a.player: a.reason for _rule, o in outcomes for a in o.advancers}
-    table = [{"standing": row, "reason": reasons.get(row.player, "")}
-             for row in sel.round_table(rv)] if rnd.kind in ("groups", "rule_select") else []
-    wild_tables = [(rule, o.cut, [r for r in o.table if r.rank and r.rank <= o.cut + 5])
-                   for rule, o in outcomes if o.cut]
+    # The tables the round's Excel export writes too (brackets.tables_rounds).
+    url = _player_url(tournament)
+    people = rt.people_of(rv)
+    cross = rt.cross_table(rv, outcomes, player_url=url, people=people)
+    wild_tables = rt.wildcard_tables(rv, outcomes, row_classes=rt.PUBLIC_ROWS, player_url=url,
+                                     near_cut=5, people=people)
     return {"tournament": tournament, "round": rnd, "rv": rv, "names": names,
             "wild_tables": wild_tables,
-            "status_labels": sel.STATUS_LABELS, "outcomes": outcomes, "table": table,
+            "status_labels": sel.STATUS_LABELS, "outcomes": outcomes, "cross": cross,
             "advancers": [ea.player_key(a) for a in advancers or []],
             "wildcards": step_data.get("wildcards", []),
             "final_order": sel.final_order(rv) if rnd.kind in ("partner", "series",
@@ -114,23 +116,13 @@ def _group_cards_html(payload: dict[str, Any]) -> str:
     return mark_safe("".join(out))
 
 
-def _cross_rows_html(payload: dict[str, Any]) -> str:
-    """The cross-group table's rows (winners by score, then by 惜敗率), built in Python."""
-    url = _player_url(payload["tournament"])
-    names = payload["names"]
-    marks = {"wildcard": escape(_("追加勝ち抜け")), "group_top": escape(_("勝ち抜け"))}
-    out = []
-    for i, r in enumerate(payload["table"], start=1):
-        st = r["standing"]
-        cls = "table-warning" if r["reason"] == "wildcard" else (
-            "table-success" if r["reason"] else "")
-        mark = marks.get(r["reason"], escape(_("失格")) if st.disqualified else "")
-        out.append(f'<tr class="{cls}"><td>{i}</td><td><a href="{url(st.player)}">'
-                   f'{escape(names.get(st.player, st.player))}</a></td>'
-                   f'<td>{escape(st.group)}</td><td>{st.place}</td>'
-                   f'<td class="num">{st.score}</td><td class="num">{st.ratio}</td>'
-                   f'<td>{mark}</td></tr>')
-    return mark_safe("".join(out))
+def _cross_tables_html(payload: dict[str, Any]) -> tuple[str, list[tuple[str, str]]]:
+    """The cross-group table (winners by score, then by 惜敗率) and the wildcard tables
+    around the cut, rendered from their table objects without per-cell templates."""
+    cross = payload["cross"]
+    cross_html = rt.table_html(cross) if cross is not None and len(cross.data) else ""
+    wild = [(rule, rt.table_html(table)) for rule, _outcome, table in payload["wild_tables"]]
+    return cross_html, wild
 
 
 def _cached(name: str, version: str, build: Any) -> str:
@@ -176,7 +168,7 @@ def _round_build(tournament: Tournament, number: int, version: str,
     rnd = get_object_or_404(Round, tournament=tournament, number=number)
     payload = {**_round_payload(tournament, rnd), "version": version}
     payload["cards_html"] = _group_cards_html(payload)
-    payload["cross_html"] = _cross_rows_html(payload)
+    payload["cross_html"], payload["wild_html"] = _cross_tables_html(payload)
     built = {
         "name": rnd.name,
         "nav": render_to_string("brackets/public/_round_nav.html",

@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from brackets import engine_adapter as ea
+from brackets import tables_rounds as rt
 from brackets.models import Entrant, Group, Role, Round, SpecialFact, Tournament
 from brackets.permissions import role_required
 from brackets.selectors import rounds as sel
@@ -186,6 +187,16 @@ def round_advance_preview(request: HttpRequest, tournament: Tournament,
         ctx["outcomes"] = sel.advancement_preview(rnd, rv)
     elif rv.all_done:
         ctx["final_order"] = sel.final_order(rv)
+    # The tables the round's Excel export writes (brackets.exporters.spreadsheets).
+    outcomes = ctx.get("outcomes", [])
+    people = rt.people_of(rv)
+    advancers, wildcards = rt.advance_marks(rnd, outcomes)
+    ctx["wildcard_tables"] = [(rule, outcome, rt.table_html(table)) for rule, outcome, table
+                              in rt.wildcard_tables(rv, outcomes, people=people)]
+    cross = rt.cross_table(rv, outcomes, people=people)
+    ctx["cross_table"] = rt.table_html(cross) if cross is not None and len(cross.data) else ""
+    ctx["results_table"] = rt.table_html(rt.results_table(rv, advancers=advancers,
+                                                          wildcards=wildcards))
     return render(request, "brackets/rounds/advance.html", ctx)
 
 

@@ -109,3 +109,11 @@ urlpatterns += [
 from brackets.urls_rounds import urlpatterns as _rounds_urls  # noqa: E402
 
 urlpatterns += _rounds_urls
+
+# Rule settings of the tournament's preset (organiser only).
+from brackets.views import preset_settings as preset_settings_views  # noqa: E402
+
+urlpatterns += [
+    path("t/<slug:slug>/settings/rules/", preset_settings_views.preset_settings_page,
+         name="preset_settings"),
+]

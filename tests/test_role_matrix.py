@@ -49,6 +49,7 @@ MATRIX: dict[str, Entry] = {
     "tournament_dashboard": Entry(STAFF),
     "tournament_edit": Entry(ORGANISER),
     "staff_list": Entry(ORGANISER),
+    "preset_settings": Entry(ORGANISER),
     "staff_delete": Entry(
         ORGANISER,
         method="POST",

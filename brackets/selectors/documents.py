@@ -405,7 +405,8 @@ def round_document(tournament: Tournament, number: int) -> RoundDoc:
     contexts = {}
     from brackets.models import SpecialFact
 
-    for fact in SpecialFact.objects.filter(round=rnd, group__isnull=False,
+    # A K7 draw for the whole round (k7_draw_per = round) has no group: key None.
+    for fact in SpecialFact.objects.filter(round=rnd,
                                            kind__in=["card_draw", "ban_reveal"]).order_by("id"):
         contexts[(fact.group_id, fact.kind)] = fact.data
     groups: list[GroupDoc] = []
@@ -440,7 +441,8 @@ def round_document(tournament: Tournament, number: int) -> RoundDoc:
         outcome = ""
         if rnd.kind in ("partner", "series"):
             outcome = _pair_outcome(gv, entrants)
-        cards = contexts.get((gv.group.id, "card_draw"), {}).get("cards", [])
+        cards = contexts.get((gv.group.id, "card_draw"),
+                             contexts.get((None, "card_draw"), {})).get("cards", [])
         bans = contexts.get((gv.group.id, "ban_reveal"), {}).get("banned", [])
         groups.append(GroupDoc(gv.label, gv.group.rule, gv.group.game, rows,
                                gv.result is not None, tuple(tuple(c) for c in cards),

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Count, Sum
+from django.db.models import Count, Q, Sum
 
 from brackets import engine_adapter as ea
 from brackets.engine.advancement import (
@@ -477,7 +477,10 @@ def match_context(gv: GroupView) -> dict[str, Any]:
     """Cards drawn, bans (revealed or not) and partners of one match."""
     group = gv.group
     rnd = group.round
-    facts = list(SpecialFact.objects.filter(tournament_id=rnd.tournament_id, group=group))
+    # K7 per round (preset setting k7_draw_per): the round's one draw has no group.
+    facts = list(SpecialFact.objects.filter(
+        Q(group=group) | Q(round=rnd, group__isnull=True, kind=SpecialFact.Kind.CARD_DRAW),
+        tournament_id=rnd.tournament_id))
     cards = _newest([f for f in facts if f.kind == SpecialFact.Kind.CARD_DRAW], lambda f: 0)
     bans = _newest([f for f in facts if f.kind == SpecialFact.Kind.BAN], lambda f: f.entrant_id)
     reveal = [f for f in facts if f.kind == SpecialFact.Kind.BAN_REVEAL]

@@ -772,14 +772,21 @@ def _extra_card(spec: Mapping[str, Any]) -> Any:
 @transaction.atomic
 def card_draw(*, group: Group, by: Any, cards: Sequence[tuple[str, str]] | None = None
               ) -> SpecialFact:
-    """K7: record the physical card draw of a match, or draw it from the stored seed."""
+    """K7: record the physical card draw of a match, or draw it from the stored seed.
+
+    With the preset setting ``k7_draw_per`` = "round" one draw serves the whole round: it
+    is recorded on the round (no group), every match of the round reads it, and it can be
+    changed only until the first selection of any match of the round.
+    """
     g = Group.objects.select_for_update().select_related("round__tournament").get(id=group.id)
-    if SelectionFact.objects.filter(group=g).exists():
+    per_round = g.round.spec.get("k7_draw_per") == "round"
+    scope = {"group__round": g.round} if per_round else {"group": g}
+    if SelectionFact.objects.filter(**scope).exists():
         raise RoundError("出題入力後はカードを変更できません。")
     catalog = ea.catalog_for(g.round.tournament.version_id)
     deck = _deck(catalog, g.round.spec)
     extra = _extra_card(g.round.spec)
-    purpose = f"round-{g.round.number}/cards/{g.label}"
+    purpose = f"round-{g.round.number}/cards" + ("" if per_round else f"/{g.label}")
     try:
         if cards is None:
             drawn = draw_cards(deck, Lottery(g.round.tournament.lottery_seed, purpose),
@@ -788,9 +795,13 @@ def card_draw(*, group: Group, by: Any, cards: Sequence[tuple[str, str]] | None 
             drawn = record_cards([Card(a, b) for a, b in cards], deck=deck, extra_if=extra)
     except EngineError as exc:
         raise RoundError(f"カードの記録が正しくありません：{exc}") from exc
-    return _special(g.round.tournament, SpecialFact.Kind.CARD_DRAW, by,
+    fact = _special(g.round.tournament, SpecialFact.Kind.CARD_DRAW, by,
                     {"cards": [[c.genre, c.group] for c in drawn.cards],
-                     "recorded": drawn.recorded}, round=g.round, group=g, purpose=purpose)
+                     "recorded": drawn.recorded, "per_round": per_round},
+                    round=g.round, group=None if per_round else g, purpose=purpose)
+    if per_round:  # every match of the round changed (tablets compare versions)
+        Group.objects.filter(round=g.round).update(version=F("version") + 1)
+    return fact
 
 
 @transaction.atomic

@@ -560,6 +560,17 @@ def final_ranking(tournament: Tournament) -> list[RankingRow]:
             seen.add(row.player)
             ranked.append((row.player, rnd.name,
                            f"{row.group}組{row.place}位　{_money(row.score)}点　惜敗率{row.ratio}"))
+        # Whoever the cross-group table leaves out (disqualified in a match, H8) still
+        # played this round: ranked after its other non-advancers, never dropped.
+        for gv in view.groups:
+            dq_seats = {d.seat_id for d in gv.dq_rows}
+            for seat in gv.seats:
+                player = str(seat.entrant_id) if seat.entrant_id else ""
+                if not player or player in seen or player in advanced:
+                    continue
+                seen.add(player)
+                ranked.append((player, rnd.name, f"{gv.label}組　"
+                               + ("失格" if seat.id in dq_seats else "順位なし")))
     entrants = sel.entrant_map(int(p) for p, _r, _d in ranked)
     rows = []
     for place, (player, round_name, detail) in enumerate(ranked, start=1):

@@ -43,8 +43,10 @@ def document_list(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         sections[doc.category].append({"doc": doc, "links": links})
     ordered = [(c, sections[c]) for c in CATEGORY_ORDER if sections.get(c)]
     ordered += [(c, items) for c, items in sections.items() if c not in CATEGORY_ORDER]
+    # Without rounds an empty row means "not yet"; with rounds, "this preset has none".
+    has_rounds = tournament.rounds.exists()
     return render(request, "brackets/documents/list.html",
-                  {"tournament": tournament, "sections": ordered})
+                  {"tournament": tournament, "sections": ordered, "has_rounds": has_rounds})
 
 
 @role_required(Role.ORGANISER, Role.DESK, Role.BRACKET)

@@ -20,8 +20,8 @@ import json
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from decimal import Decimal
+from functools import lru_cache
 from typing import Any
 
 from brackets.engine.catalog import Catalog, Selection

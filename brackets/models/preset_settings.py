@@ -35,7 +35,7 @@ class PresetSettingChange(models.Model):
     at = models.DateTimeField(_("日時"), auto_now_add=True)
 
     class Meta:
-        ordering = ["tournament", "-id"]
+        ordering = ["tournament", "-id"]  # noqa: RUF012 - Django Meta convention
         verbose_name = _("ルール設定の変更")
         verbose_name_plural = _("ルール設定の変更")
 

@@ -203,20 +203,37 @@ def round_advance_preview(request: HttpRequest, tournament: Tournament,
 # ------------------------------------------------------------------ match page
 
 
+_OPTION_TEXT: dict[tuple[str, str], tuple[str, str]] = {}
+
+
 def _options_html(options: list[Any], names: dict[str, str], chosen: str) -> tuple[str, str]:
     """The <option> lists of one seat (legal first, illegal greyed with the engine's
     reason), built in Python: ~100 options per seat is the heaviest part of the page."""
     legal: list[str] = []
     illegal: list[str] = []
+    # Most illegal options share their reasons (every format of a used genre says the same
+    # thing): each distinct violation is worded and escaped once per seat, not per option.
+    texts: dict[tuple[str, str], str] = {}
+
+    def text(v: Any) -> str:
+        k = (v.code, repr(v.params))
+        if k not in texts:
+            texts[k] = ea.violation_text(v, names)
+        return texts[k]
+
     for opt in options:
-        value = f"{opt.genre}|{opt.format}"
-        selected = " selected" if value == chosen else ""
-        label = escape(f"{opt.genre} / {opt.format}")
+        pair = (opt.genre, opt.format)
+        shown = _OPTION_TEXT.get(pair)
+        if shown is None:  # catalog names never change meaning: escape each pair once
+            shown = _OPTION_TEXT[pair] = (escape(f"{opt.genre}|{opt.format}"),
+                                          escape(f"{opt.genre} / {opt.format}"))
+        value, label = shown
+        selected = " selected" if f"{opt.genre}|{opt.format}" == chosen else ""
         if opt.legal:
-            legal.append(f'<option value="{escape(value)}"{selected}>{label}</option>')
+            legal.append(f'<option value="{value}"{selected}>{label}</option>')
         else:
-            reason = escape("、".join(ea.violation_text(v, names) for v in opt.reasons))
-            illegal.append(f'<option class="illegal" value="{escape(value)}" '
+            reason = escape("、".join(text(v) for v in opt.reasons))
+            illegal.append(f'<option class="illegal" value="{value}" '
                            f'data-reason="{reason}"{selected}>✕ {label} — {reason}</option>')
     return mark_safe("".join(legal)), mark_safe("".join(illegal))
 

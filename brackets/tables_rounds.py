@@ -30,6 +30,9 @@ from django_tables2.data import TableQuerysetData
 from brackets.engine.ratio import Ratio
 
 NUMERIC = {"th": {"class": "num"}, "td": {"class": "num"}}
+NOWRAP = {"td": {"class": "text-nowrap"}}
+WIDE_NUMERIC = {"th": {"class": "num d-none d-lg-table-cell"},
+                "td": {"class": "num d-none d-lg-table-cell"}}
 #: Shown on screen only when wide (a tablet upright keeps the essentials).
 WIDE = {"th": {"class": "d-none d-lg-table-cell"}, "td": {"class": "d-none d-lg-table-cell"}}
 
@@ -301,19 +304,19 @@ class RoundResultsTable(RoundTableBase):
     group = tables.Column(verbose_name=gettext_lazy("組"))
     rule = tables.Column(verbose_name=gettext_lazy("ルール"), default="", visible=False)
     seat = tables.Column(verbose_name=gettext_lazy("サテ"))
-    name = tables.Column(verbose_name=gettext_lazy("選手"))
+    name = tables.Column(verbose_name=gettext_lazy("選手"), attrs=NOWRAP)
     card_name = tables.Column(verbose_name=gettext_lazy("カードネーム"), visible=False,
                               default="")
     genre = tables.Column(verbose_name=gettext_lazy("ジャンル"), default="")
     format = tables.Column(verbose_name=gettext_lazy("出題形式"), default="")
     difficulty = tables.Column(verbose_name=gettext_lazy("難易度"), default="", attrs=WIDE)
     screen_score = tables.Column(verbose_name=gettext_lazy("画面の得点"), empty_values=(),
-                                 attrs=NUMERIC)
+                                 attrs=WIDE_NUMERIC)
     penalty = tables.Column(verbose_name=gettext_lazy("減点"), empty_values=(), attrs=NUMERIC)
     score = tables.Column(verbose_name=gettext_lazy("得点"), empty_values=(), attrs=NUMERIC)
     place = tables.Column(verbose_name=gettext_lazy("順位"), default="")
     ratio = tables.Column(verbose_name=gettext_lazy("惜敗率"), empty_values=(), attrs=NUMERIC)
-    mark = tables.Column(verbose_name=gettext_lazy("勝ち抜け"), empty_values=())
+    mark = tables.Column(verbose_name=gettext_lazy("勝ち抜け"), empty_values=(), attrs=NOWRAP)
 
     class Meta:
         attrs: ClassVar[dict[str, str]] = {"class": "table table-sm results-table"}

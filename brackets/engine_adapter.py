@@ -418,6 +418,11 @@ ERROR_TEXT = {
     "tie_needs_lottery": "同順位があります：抽選で順位を決めてください",
     "seat_twice": "同じサテが2回あります",
     "two_dummies": "ダミーは1組に1人までです",
+    # K7 physical draws: staff need to know what to fix on the form, in Japanese.
+    "card_count_mismatch": ("記録したカードの枚数（{count}枚）がルールと合いません。2枚が同じ"
+                            "ジャンルか同じ形式群なら3枚目も、そうでなければ2枚だけ記録してください"),
+    "card_twice": "同じカードが2回記録されています",
+    "card_unknown": "山札にないカードが記録されています",
 }
 
 

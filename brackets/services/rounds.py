@@ -828,7 +828,7 @@ def card_draw(*, group: Group, by: Any, cards: Sequence[tuple[str, str]] | None 
         else:
             drawn = record_cards([Card(a, b) for a, b in cards], deck=deck, extra_if=extra)
     except EngineError as exc:
-        raise RoundError(f"カードの記録が正しくありません：{exc}") from exc
+        raise RoundError(f"カードの記録が正しくありません：{ea.error_text(exc)}") from exc
     fact = _special(g.round.tournament, SpecialFact.Kind.CARD_DRAW, by,
                     {"cards": [[c.genre, c.group] for c in drawn.cards],
                      "recorded": drawn.recorded, "per_round": per_round},

@@ -284,8 +284,14 @@ def _match_context(request: HttpRequest, tournament: Tournament, group: Group,
             set_order_row = {"label": QUESTION_ORDER_LABELS.get(qo, qo),
                              "order": set_order(qo, group.game)}
     banned = sorted({f.data["genre"] for f in mctx["bans"].values()}) if mctx["revealed"] else []
+    # The physical-draw form offers exactly the genres and groups of the preset's K7 deck
+    # (the default deck has サブジャンル cards, which the app may also draw).
+    deck = svc._deck(catalog, rnd.spec) if rnd.spec.get("cards") else []
+    deck_genres = list(dict.fromkeys(c.genre for c in deck))
+    deck_groups = list(dict.fromkeys(c.group for c in deck))
     return {"tournament": tournament, "group": group, "round": rnd, "gv": gv, "seats": seats,
             "set_order": set_order_row, "banned": banned,
+            "deck_genres": deck_genres, "deck_groups": deck_groups,
             "can_reseat": not gv.selection_rows and not gv.result_rows,
             "catalog": catalog, "dummy_set": rnd.spec.get("dummy_set"),
             "places": list(range(1, len(gv.seats) + 1)), "key": _key(),

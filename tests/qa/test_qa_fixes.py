@@ -96,3 +96,49 @@ def test_final_ranking_keeps_a_disqualified_player(tournament: Tournament,
     rows = final_ranking(tournament)
     assert len(rows) == 13 - 8  # the 8 advancers are still playing
     assert any(r.detail.endswith("失格") for r in rows)
+
+
+def _round4_group(tournament: Tournament, user: Any) -> Any:
+    """A drawn 九州杯IX round-4 group (K7 cards) with four entrants, built directly."""
+    from brackets.models import Group, Round, Seat
+    from brackets.services import rounds as svc
+    from tests.rounds.helpers import add_entrants
+
+    tournament.preset = "kyushu-cup-ix"
+    tournament.save()
+    people = add_entrants(tournament, 4)
+    svc.rounds_configure(tournament=tournament, by=user)
+    r4 = Round.objects.get(tournament=tournament, number=4)
+    assert r4.spec.get("cards")
+    Round.objects.filter(id=r4.id).update(status=Round.Status.RUNNING)
+    group = Group.objects.create(round=r4, number=1, label="A")
+    for n, e in enumerate(people, start=1):
+        Seat.objects.create(group=group, number=n, entrant=e)
+    return group
+
+
+def test_physical_card_form_offers_the_decks_groups(tournament: Tournament,
+                                                    cast: dict[str, Any]) -> None:
+    """The app could draw a サブジャンル card, but the form to record a physical draw did
+    not offer サブジャンル, so such a card could not be recorded."""
+    group = _round4_group(tournament, cast["bracket"])
+    page = client_for(cast["bracket"]).get(f"/t/{tournament.slug}/match/{group.id}/")
+    html = page.content.decode()
+    form = html[html.index('name="card_group_1"'):]
+    form = form[:form.index("</select>")]
+    assert "サブジャンル" in form and "セレクト" in form
+    assert "ランダム" not in form
+
+
+def test_wrong_card_count_is_explained_in_japanese(tournament: Tournament,
+                                                   cast: dict[str, Any]) -> None:
+    """Two cards sharing a genre answered 「…：3 cards should have been drawn, 2 recorded」."""
+    group = _round4_group(tournament, cast["bracket"])
+    response = client_for(cast["bracket"]).post(
+        f"/t/{tournament.slug}/match/{group.id}/special/",
+        {"action": "cards_physical", "card_genre_1": "スポーツ", "card_group_1": "パネル",
+         "card_genre_2": "スポーツ", "card_group_2": "キーボード"})
+    html = response.content.decode()
+    assert response.status_code == 400
+    assert "3枚目も" in html
+    assert "should have been drawn" not in html

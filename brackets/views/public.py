@@ -227,9 +227,17 @@ def public_bracket(request: HttpRequest, tournament: Tournament) -> HttpResponse
         names: dict[str, str] = {}
         for p in payloads:
             names.update(p["names"])
+        ranking_html = ""
+        if rounds and rounds[-1].status == Round.Status.ADVANCED:
+            # The event is over: the final ranking, the table its Excel file writes.
+            from brackets.selectors.documents import final_ranking
+
+            ranking_html = rt.table_html(rt.ranking_table(
+                final_ranking(tournament), player_url=_player_url(tournament)))
         return render_to_string("brackets/public/_bracket_live.html",
                                 {"tournament": tournament, "payloads": payloads,
                                  "names": names, "version": version,
+                                 "ranking_html": ranking_html,
                                  "status_labels": sel.STATUS_LABELS}, request=None)
 
     body = _cached("bracket", f"{tournament.id}:{version}", build)

@@ -49,3 +49,20 @@ def test_round_tables_at_both_sizes(live_server: Any, tournament: Tournament,
         assert page.locator(".results-table tr.dummy-row").count() >= 1
         shot(page, f"advance-{size}")
         page.context.clear_cookies()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_final_ranking_on_the_bracket_page(live_server: Any, tournament: Tournament,
+                                          cast: dict[str, Any], tablet_page: Any,
+                                          projector_page: Any) -> None:
+    from brackets.selectors.documents import final_ranking
+
+    build_kyushu(tournament, cast["organiser"], upto=7)
+    for page, size in ((tablet_page, "768"), (projector_page, "1920")):
+        page.goto(f"{live_server.url}/p/{tournament.slug}/bracket/")
+        ranking = page.locator("#final-ranking .ranking-table tbody tr")
+        assert ranking.count() == len(final_ranking(tournament)) > 50
+        assert "優勝" in ranking.first.inner_text()
+        page.locator("#final-ranking").scroll_into_view_if_needed()
+        shot(page, f"bracket-ranking-{size}")

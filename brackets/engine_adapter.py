@@ -111,11 +111,20 @@ def preset_source(source: Any, settings: Mapping[str, Any] | None = None
                   ) -> tuple[str, dict[str, Any]]:
     """(engine slug, changed settings) of a tournament, or of a slug plus ``settings``."""
     if isinstance(source, str):
-        slug, values = source, settings
-    else:
-        slug = source.preset
-        values = getattr(source, "preset_settings", None) if settings is None else settings
-    return PRESET_ALIASES.get(slug, slug), dict(values or {})
+        return PRESET_ALIASES.get(source, source), dict(settings or {})
+    slug = PRESET_ALIASES.get(source.preset, source.preset)
+    if settings is not None:
+        return slug, dict(settings)
+    stored = dict(getattr(source, "preset_settings", None) or {})
+    # Values typed for another preset (the tournament's preset was switched since, or the
+    # row was imported) do not apply: only keys this preset declares are passed on.
+    from brackets.engine.presets import preset_settings
+
+    try:
+        keys = {s.key for s in preset_settings(slug)}
+    except EngineError:
+        return slug, stored
+    return slug, {k: v for k, v in stored.items() if k in keys}
 
 
 def preset_for(source: Any, settings: Mapping[str, Any] | None = None) -> Any:

@@ -283,6 +283,24 @@ def settings_save(*, tournament: Tournament, by: Any, values: Mapping[str, Any] 
     return changes
 
 
+@transaction.atomic
+def settings_preset_changed(*, tournament: Tournament, by: Any, old_preset: str
+                            ) -> list[PresetSettingChange]:
+    """The tournament's preset was switched: the values typed for the old one are dropped
+    (each recorded as a reset under the old preset), the new one starts from its defaults.
+    """
+    t = Tournament.objects.select_for_update().get(id=tournament.id)
+    if t.preset == old_preset or not t.preset_settings:
+        return []
+    changes = [PresetSettingChange.objects.create(
+        tournament=t, preset=old_preset, key=key, old_value=value, new_value=None,
+        reset=True, by=by) for key, value in sorted(t.preset_settings.items())]
+    t.preset_settings = {}
+    t.save(update_fields=["preset_settings"])
+    tournament.preset_settings = {}
+    return changes
+
+
 def _replan(tournament: Tournament, by: Any) -> None:
     """Rounds configured (not drawn) from the old settings are re-created from the new.
 

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_POST
 from brackets.forms import StaffForm, TournamentForm
 from brackets.models import Membership, Role, Tournament
 from brackets.permissions import public_tournament, role_required, user_roles
+from brackets.services.preset_settings import settings_preset_changed
 from brackets.services.tournaments import staff_add, staff_remove, tournament_create
 
 
@@ -46,9 +47,12 @@ def tournament_dashboard(request: HttpRequest, tournament: Tournament) -> HttpRe
 
 @role_required(Role.ORGANISER)
 def tournament_edit(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    old_preset = tournament.preset
     form = TournamentForm(request.POST or None, instance=tournament)
     if request.method == "POST" and form.is_valid():
         form.save()
+        # Rule settings belong to a preset: switching it starts from the new one's defaults.
+        settings_preset_changed(tournament=tournament, by=request.user, old_preset=old_preset)
         messages.success(request, _("大会設定を保存しました。"))
         return redirect("tournament_dashboard", slug=tournament.slug)
     return render(

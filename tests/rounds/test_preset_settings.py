@@ -396,3 +396,28 @@ def test_k7_round_draw_through_the_match_page(
     fact = SpecialFact.objects.get(kind=SpecialFact.Kind.CARD_DRAW)
     for genre, group in fact.data["cards"]:
         assert f"{genre} × {group}" in page
+
+
+def test_switching_the_preset_drops_the_old_presets_values(
+        tournament: Tournament, cast: dict[str, Any]) -> None:
+    tournament.preset = "kyushu-cup-ix"
+    tournament.save()
+    pss.settings_save(tournament=tournament, by=cast["organiser"],
+                      values={"r2_size": 36, "wildcard_chain": ["score", "lottery"]})
+    # Values of another preset never reach the engine (no EngineError on every page).
+    tournament.refresh_from_db()
+    tournament.preset = "shop-top2"
+    assert ea.preset_for(tournament).tie_break == ("ratio", "score", "lottery")
+    # Switching through the tournament settings page clears them, recorded as resets.
+    client = Client()
+    client.force_login(cast["organiser"])
+    response = client.post(reverse("tournament_edit", kwargs={"slug": tournament.slug}), {
+        "name": tournament.name, "slug": tournament.slug, "capacity": 64, "seed_slots": 8,
+        "fee": 0, "version": tournament.version_id, "preset": "shop-top2",
+        "status": "preparing"})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    tournament.refresh_from_db()
+    assert tournament.preset == "shop-top2" and tournament.preset_settings == {}
+    resets = PresetSettingChange.objects.filter(tournament=tournament, reset=True,
+                                                preset="kyushu-cup-ix")
+    assert {c.key for c in resets} == {"r2_size", "wildcard_chain"}

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from html import escape as html_escape
 from typing import Any, ClassVar
 
 import django_tables2 as tables
@@ -26,6 +27,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django_tables2.data import TableQuerysetData
+from django_tables2.utils import A
 
 from brackets.engine.ratio import Ratio
 
@@ -486,7 +488,8 @@ def ranking_table(rows: Sequence[Any], *,
 @dataclass(frozen=True)
 class _Cell:
     name: str
-    accessor: Any
+    accessor: str
+    simple: bool
     empty_values: tuple[Any, ...]
     default: Any
     render: Callable[..., Any]
@@ -506,8 +509,6 @@ def _arguments(func: Callable[..., Any]) -> tuple[str, ...]:
 
 
 def _cells(table: tables.Table, *, exported: bool) -> list[_Cell]:
-    from django_tables2.utils import Accessor
-
     out = []
     columns = table.columns.iterall() if exported else table.columns
     for bc in columns:
@@ -515,7 +516,9 @@ def _cells(table: tables.Table, *, exported: bool) -> list[_Cell]:
             continue
         if bc.link:  # a LinkColumn needs the bound row: not used by these tables
             raise ValueError(f"table_html cannot render link column {bc.name}")
-        out.append(_Cell(bc.name, Accessor(bc.accessor), tuple(bc.column.empty_values),
+        accessor = str(bc.accessor)
+        out.append(_Cell(bc.name, accessor, "." not in accessor and "__" not in accessor,
+                         tuple(bc.column.empty_values),
                          bc.default, bc.render, _arguments(bc.render), bc.value,
                          _arguments(bc.value), _attrs(bc.attrs.get("td", {}))))
     return out
@@ -533,10 +536,26 @@ def _call(func: Callable[..., Any], names: tuple[str, ...], value: Any, record: 
 
 
 def _resolve(cell: _Cell, record: Any) -> Any:
+    if cell.simple and not isinstance(record, Mapping):
+        # A plain attribute of a row record: what Accessor.resolve finds, without its
+        # per-call parsing (a dict record still goes through it: items come first there).
+        value = getattr(record, cell.accessor, _MISSING)
+        if value is not _MISSING:
+            return value() if callable(value) else value
     try:
-        return cell.accessor.resolve(record)
+        return A(cell.accessor).resolve(record)
     except Exception:  # noqa: BLE001 - a computed column (no attribute), as django-tables2
         return None
+
+
+_MISSING = object()
+
+
+def _escape(content: Any) -> str:
+    """conditional_escape without the lazy-string wrapper (a hot loop at 1,024 rows)."""
+    if hasattr(content, "__html__"):
+        return str(content.__html__())
+    return html_escape(str(content))
 
 
 def table_values(table: tables.Table) -> list[list[Any]]:
@@ -591,7 +610,7 @@ def table_html(table: tables.Table) -> SafeString:
                 content = c.default
             else:
                 content = _call(c.render, c.render_args, value, record, table, bound[c.name])
-            out.append(f"<td{c.td_attrs}>{conditional_escape(content)}</td>")
+            out.append(f"<td{c.td_attrs}>{_escape(content)}</td>")
         out.append("</tr>")
     if not len(table.data) and table.empty_text:
         out.append(f'<tr><td colspan="{len(cells)}" class="text-muted">'

@@ -21,6 +21,7 @@ from typing import Any
 from django.db import transaction
 
 from brackets import engine_adapter as ea
+from brackets.engine.errors import EngineError
 from brackets.models import Entrant, Group, QmaVersion, Round, Seat, SpecialFact, Tournament
 from brackets.selectors import rounds as sel
 from brackets.services import rounds as svc
@@ -92,6 +93,7 @@ def tournament_replay(*, data: Mapping[str, Any], by: Any = None,
         lottery_seed=_need(t, "lottery_seed", "tournament", str),
         two_person_confirmation=bool(t.get("two_person_confirmation", False)),
         seed_slots=int(t.get("seed_slots", 8)), capacity=int(t.get("capacity", 64)),
+        preset_settings=_preset_settings(t),
     )
     records = _need(data, "records", "", dict)
     rows = _need(records, "entrant", "records", list)
@@ -117,6 +119,19 @@ def tournament_replay(*, data: Mapping[str, Any], by: Any = None,
         raise ReplayError("play", "expected a list of rounds")
     _play(tournament, data, play, by_card, by)
     return tournament
+
+
+def _preset_settings(t: Mapping[str, Any]) -> dict[str, Any]:
+    """The rule settings the organiser changed (absent: the preset's defaults), checked by
+    the engine before anything is created."""
+    values = t.get("preset_settings", {})
+    if not isinstance(values, dict):
+        raise ReplayError("tournament.preset_settings", "expected an object")
+    try:
+        ea.preset_for(str(t.get("preset", "")), values)
+    except EngineError as exc:
+        raise ReplayError("tournament.preset_settings", str(exc)) from exc
+    return values
 
 
 def _entrant(by_card: Mapping[str, Entrant], card: Any, where: str) -> Entrant:
@@ -189,6 +204,12 @@ def _play_round(tournament: Tournament, rnd: Round, step: Mapping[str, Any], whe
     _wrap(f"{where}.round", svc.round_draw, round=rnd, by=by)
     _wrap(f"{where}.round", svc.round_start, round=rnd, by=by)
     groups = {g.label: g for g in Group.objects.filter(round=rnd)}
+    if "cards" in step:  # K7 with k7_draw_per = round: one draw for every match
+        cards = step["cards"]
+        first = min(groups.values(), key=lambda g: g.number, default=None)
+        if first is not None:
+            _wrap(f"{where}.cards", svc.card_draw, group=first, by=by,
+                  cards=None if cards == "app" else [tuple(c) for c in cards])
     played = _need(step, "groups", where, dict)
     for label, gdata in played.items():
         w = f"{where}.groups.{label}"
@@ -354,6 +375,8 @@ def tournament_play_export(tournament: Tournament) -> dict[str, Any]:
                        "two_person_confirmation": tournament.two_person_confirmation},
         "records": {"entrant": records},
     }
+    if tournament.preset_settings:
+        data["tournament"]["preset_settings"] = dict(tournament.preset_settings)
     lots = sel.lots_of(tournament, list(card))
     if lots:
         data["shura_lots"] = {card[i]: {"genres": d["genres"], "formats": d["formats"]}
@@ -387,6 +410,10 @@ def tournament_play_export(tournament: Tournament) -> dict[str, Any]:
         del facts
         rv = sel.round_view(rnd)
         groups: dict[str, Any] = {}
+        round_cards = sel.special_facts(tournament, SpecialFact.Kind.CARD_DRAW, round=rnd,
+                                        group__isnull=True)
+        if round_cards:
+            step["cards"] = round_cards[0].data["cards"]
         for gv in rv.groups:
             if not gv.result_rows:
                 continue
@@ -394,7 +421,7 @@ def tournament_play_export(tournament: Tournament) -> dict[str, Any]:
                      for s in gv.seats}
             g: dict[str, Any] = {}
             mctx = sel.match_context(gv)
-            if mctx["cards"] is not None:
+            if mctx["cards"] is not None and mctx["cards"].group_id is not None:
                 g["cards"] = mctx["cards"].data["cards"]
             if mctx["bans"]:
                 g["bans"] = {card[eid]: f.data["genre"] for eid, f in mctx["bans"].items()}

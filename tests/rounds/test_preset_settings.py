@@ -421,3 +421,66 @@ def test_switching_the_preset_drops_the_old_presets_values(
     resets = PresetSettingChange.objects.filter(tournament=tournament, reset=True,
                                                 preset="kyushu-cup-ix")
     assert {c.key for c in resets} == {"r2_size", "wildcard_chain"}
+
+
+def test_k7_per_round_through_a_whole_kyushu_event_and_its_replay(
+        tournament: Tournament, cast: dict[str, Any]) -> None:
+    """九州杯IX with k7_draw_per = round: round 4's one draw serves all its matches, and
+    the exported play file (settings included) replays to the same result."""
+    from brackets.services.replay import (
+        tournament_play_export,
+        tournament_replay,
+        tournament_summary,
+    )
+    from tests.rounds.test_full_events import run_kyushu
+
+    user = cast["organiser"]
+    tournament.preset = "kyushu-cup-ix"
+    tournament.save()
+    pss.settings_save(tournament=tournament, by=user, values={"k7_draw_per": "round"})
+    run_kyushu(tournament, user, random.Random(5))
+    r4 = Round.objects.get(tournament=tournament, number=4)
+    assert r4.spec["k7_draw_per"] == "round"
+    current = sel.special_facts(tournament, SpecialFact.Kind.CARD_DRAW, round=r4)
+    assert len(current) == 1 and current[0].group_id is None
+    for g in Group.objects.filter(round=r4):
+        assert sel.match_context(sel.group_view(g))["cards"].id == current[0].id
+    data = tournament_play_export(tournament)
+    assert data["tournament"]["preset_settings"] == {"k7_draw_per": "round"}
+    step4 = next(s for s in data["play"] if s["round"] == 4)
+    assert step4["cards"] == current[0].data["cards"]
+    assert all("cards" not in g for g in step4["groups"].values())
+    replayed = tournament_replay(data=data, slug="replayed")
+    assert replayed.preset_settings == {"k7_draw_per": "round"}
+    assert tournament_summary(replayed) == tournament_summary(tournament)
+
+
+def test_replay_refuses_bad_settings_before_creating_anything(
+        tournament: Tournament, cast: dict[str, Any]) -> None:
+    from brackets.services.replay import ReplayError, tournament_play_export, tournament_replay
+
+    tournament.preset = "shop-top2"
+    tournament.save()
+    pss.settings_save(tournament=tournament, by=cast["organiser"], values={"draw": "snake"})
+    data = tournament_play_export(tournament)
+    assert data["tournament"]["preset_settings"] == {"draw": "snake"}
+    data["tournament"]["preset_settings"] = {"tie_break": []}
+    with pytest.raises(ReplayError) as err:
+        tournament_replay(data=data, slug="bad")
+    assert err.value.where == "tournament.preset_settings"
+    assert not Tournament.objects.filter(slug="bad").exists()
+
+
+def test_tournament_file_keeps_settings_and_their_history(
+        tournament: Tournament, cast: dict[str, Any]) -> None:
+    from brackets.exporters.tournament_file import tournament_file_data, tournament_file_import
+
+    tournament.preset = "katata-kansai5-qualifier"
+    tournament.save()
+    pss.settings_save(tournament=tournament, by=cast["organiser"],
+                      values={"single_advance_rounds": [1], "penalty": "300"})
+    data = tournament_file_data(tournament=tournament)
+    copy = tournament_file_import(data=data, slug="copy")
+    assert copy.preset_settings == {"single_advance_rounds": [1], "penalty": "300"}
+    assert ea.preset_for(copy).penalty == Decimal(300)
+    assert PresetSettingChange.objects.filter(tournament=copy).count() == 2

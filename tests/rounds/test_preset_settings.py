@@ -484,3 +484,22 @@ def test_tournament_file_keeps_settings_and_their_history(
     assert copy.preset_settings == {"single_advance_rounds": [1], "penalty": "300"}
     assert ea.preset_for(copy).penalty == Decimal(300)
     assert PresetSettingChange.objects.filter(tournament=copy).count() == 2
+
+
+def test_settings_page_queries_do_not_grow_with_entrants(
+        tournament: Tournament, cast: dict[str, Any]) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    tournament.preset = "katata-kansai5-qualifier"
+    tournament.save()
+    pss.settings_save(tournament=tournament, by=cast["organiser"], values={"penalty": "300"})
+    client = Client()
+    client.force_login(cast["organiser"])
+    counts = []
+    for more in (4, 60):
+        add_entrants(tournament, more, prefix=f"Q{more}")
+        with CaptureQueriesContext(connection) as ctx:
+            assert client.get(settings_page(tournament.slug)).status_code == 200
+        counts.append(len(ctx.captured_queries))
+    assert counts[0] == counts[1]

@@ -142,3 +142,16 @@ def test_wrong_card_count_is_explained_in_japanese(tournament: Tournament,
     assert response.status_code == 400
     assert "3枚目も" in html
     assert "should have been drawn" not in html
+
+
+def test_forbidden_and_missing_pages_speak_japanese(tournament: Tournament,
+                                                    cast: dict[str, Any]) -> None:
+    """A desk user following a link got a bare English 「403 Forbidden」; a wrong URL
+    answered 「Not Found」 with no way back."""
+    desk = client_for(cast["desk"])
+    forbidden = desk.get(f"/t/{tournament.slug}/settings/")
+    assert forbidden.status_code == 403
+    assert "権限がありません" in forbidden.content.decode()
+    missing = client_for(None).get("/p/no-such-tournament/")
+    assert missing.status_code == 404
+    assert "ページが見つかりません" in missing.content.decode()

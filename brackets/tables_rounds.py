@@ -442,10 +442,11 @@ def wildcard_tables(rv: Any, outcomes: Iterable[tuple[str, Any]], *,
                     row_classes: Mapping[str, str] = STAFF_ROWS,
                     player_url: Callable[[str], str] | None = None,
                     near_cut: int | None = None,
-                    people: Mapping[str, Person] | None = None
-                    ) -> list[tuple[str, Any, CrossGroupTable]]:
+                    people: Mapping[str, Person] | None = None,
+                    **table_kwargs: Any) -> list[tuple[str, Any, CrossGroupTable]]:
     """(rule, outcome, table) per advancement outcome. ``near_cut``: only outcomes with
-    wildcards, and only their rows ranked down to ``near_cut`` below the cut (public)."""
+    wildcards, and only their rows ranked down to ``near_cut`` below the cut (public);
+    ``table_kwargs`` (``attrs``, ``exclude``) fit a screen (the projector)."""
     people = people if people is not None else people_of(rv)
     out = []
     for rule, outcome in outcomes:
@@ -456,9 +457,10 @@ def wildcard_tables(rv: Any, outcomes: Iterable[tuple[str, Any]], *,
             limit = outcome.cut + near_cut
             keep = (lambda row, limit=limit: bool(row.rank) and row.rank <= limit)
         rows = wildcard_rows(outcome, people, keep)
+        kwargs = {"attrs": {"class": "table table-sm ratio-table wildcard-table"},
+                  **table_kwargs}
         out.append((rule, outcome, CrossGroupTable(
-            rows, row_classes=row_classes, player_url=player_url,
-            attrs={"class": "table table-sm ratio-table wildcard-table"})))
+            rows, row_classes=row_classes, player_url=player_url, **kwargs)))
     return out
 
 

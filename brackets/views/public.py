@@ -205,9 +205,17 @@ def public_projector(request: HttpRequest, tournament: Tournament, number: int) 
     version = sel.tournament_version(tournament)
     if request.GET.get("live") and _live(request, version):
         return HttpResponse(status=204)
-    body = _cached(f"proj:{rnd.id}:{view}", version, lambda: render_to_string(
-        "brackets/public/_projector_live.html",
-        {**_round_payload(tournament, rnd), "version": version, "view": view}, request=None))
+    def build() -> str:
+        payload = {**_round_payload(tournament, rnd), "version": version, "view": view}
+        if view == "table":
+            # The staff check's wildcard table in projector type: colours, no links.
+            payload["proj_tables"] = [
+                (rule, rt.table_html(table)) for rule, _o, table in rt.wildcard_tables(
+                    payload["rv"], payload["outcomes"], row_classes={"wildcard": "wild"},
+                    attrs={"class": "table wildcard-table"}, exclude=("mark",))]
+        return render_to_string("brackets/public/_projector_live.html", payload, request=None)
+
+    body = _cached(f"proj:{rnd.id}:{view}", version, build)
     if request.GET.get("live"):
         return HttpResponse(body)
     return render(request, "brackets/public/projector.html",

@@ -39,6 +39,11 @@ def test_round_tables_at_both_sizes(live_server: Any, tournament: Tournament,
         assert cell.evaluate("e => getComputedStyle(e).textAlign") in ("right", "end")
         assert len(cell.inner_text().split(".")[-1]) == 2
         shot(page, f"public-round-{size}")
+        page.goto(f"{live_server.url}/p/{slug}/r/1/projector/?view=table")
+        assert page.locator(".wildcard-table tr.wild").count() == 3
+        assert page.locator(".wildcard-table .cut-line").count() == 1
+        assert "判定" not in page.locator(".wildcard-table thead").inner_text()
+        shot(page, f"projector-table-{size}")
         login(page, live_server.url, "org", PASSWORD)
         page.goto(f"{live_server.url}/t/{slug}/rounds/1/advance/")
         assert page.locator(".ratio-table").count() == 1

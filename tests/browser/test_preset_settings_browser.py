@@ -36,6 +36,15 @@ def test_tie_break_chain_reorders_on_a_tablet(live_server: Any, tablet_page: Any
     assert tournament.preset_settings == {"r2_size": 36,
                                           "wildcard_chain": ["score", "ratio", "lottery"]}
     page.screenshot(path=str(SHOTS / "settings-768-saved.png"), full_page=True)
+    # A bad value: refused beside its field, nothing saved.
+    page.fill("#id_penalty", "-5")
+    page.locator("button[name=action][value=save]").click()
+    error = page.locator("#setting-penalty .setting-error")
+    assert "0以上" in error.inner_text()
+    error.scroll_into_view_if_needed()
+    page.screenshot(path=str(SHOTS / "settings-768-error.png"))
+    tournament.refresh_from_db()
+    assert "penalty" not in tournament.preset_settings
     login(projector_page, live_server.url, "org", PASSWORD)
     projector_page.goto(f"{live_server.url}/t/{tournament.slug}/settings/rules/")
     projector_page.screenshot(path=str(SHOTS / "settings-1920.png"))

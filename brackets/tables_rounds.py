@@ -160,16 +160,17 @@ class RoundTableBase(tables.Table):  # type: ignore[misc]
     """Shared behaviour: names link to the player's public page when a link maker is
     given, row classes by the engine's mark, plain values for the spreadsheet."""
 
-    #: mark → row class; a screen passes its own palette.
-    row_classes: ClassVar[Mapping[str, str]] = {"group_top": "table-success", "wildcard": "table-warning"}
+    #: mark → row class; a screen passes its own palette (``row_classes=``).
+    ROW_CLASSES: ClassVar[Mapping[str, str]] = {"group_top": "table-success",
+                                                "wildcard": "table-warning"}
 
     def __init__(self, data: Any, *, player_url: Callable[[str], str] | None = None,
                  row_classes: Mapping[str, str] | None = None, **kwargs: Any) -> None:
         kwargs.setdefault("orderable", False)
         super().__init__(data, **kwargs)
         self.player_url = player_url
-        if row_classes is not None:
-            self.row_classes = row_classes
+        self.row_classes: Mapping[str, str] = (
+            row_classes if row_classes is not None else self.ROW_CLASSES)
 
     def render_name(self, record: Any, value: str) -> SafeString:
         player = getattr(record, "player", "")
@@ -198,7 +199,8 @@ class CrossGroupTable(RoundTableBase):
 
     class Meta:
         attrs: ClassVar[dict[str, str]] = {"class": "table table-sm cross-table"}
-        row_attrs: ClassVar[dict[str, Any]] = {"class": _row_class, "data-player": lambda record: record.player}
+        row_attrs: ClassVar[dict[str, Any]] = {"class": _row_class,
+                                               "data-player": lambda record: record.player}
         empty_text = gettext_lazy("まだ結果のある組がありません。")
 
     def render_score(self, value: Decimal) -> str:
@@ -269,7 +271,8 @@ def result_rows(rv: Any, *, advancers: Iterable[Any] = (), wildcards: Iterable[A
             if seat.entrant_id is None:
                 screen = gv.facts.results.get(seat.number)
                 rows.append(ResultRow(gv.label, gv.group.rule, seat.number, "",
-                                      str(_("ダミー")), "", *picked,
+                                      str(_("ダミー")), "", genre=picked[0],
+                                      format=picked[1], difficulty=picked[2],
                                       screen_score=screen[0] if screen else None,
                                       score=screen[0] if screen else None, dummy=True))
                 continue
@@ -282,7 +285,8 @@ def result_rows(rv: Any, *, advancers: Iterable[Any] = (), wildcards: Iterable[A
                         if key in adv else "")
             rows.append(ResultRow(
                 gv.label, gv.group.rule, seat.number, key, seat.entrant.name,
-                seat.entrant.card_name, *picked,
+                seat.entrant.card_name, genre=picked[0], format=picked[1],
+                difficulty=picked[2],
                 screen_score=placed.screen_score if placed else None,
                 penalty=placed.penalty if placed and placed.penalty else None,
                 score=placed.score if placed else None,
@@ -299,7 +303,7 @@ class RoundResultsTable(RoundTableBase):
     """Each group's seats with selection, score, penalty, placement, 惜敗率 and whether
     the player advanced (勝ち抜け / 追加勝ち抜け)."""
 
-    row_classes: ClassVar[Mapping[str, str]] = {
+    ROW_CLASSES: ClassVar[Mapping[str, str]] = {
         "group_top": "table-success", "wildcard": "table-warning", "champion": "table-success",
         "third": "table-success", "disqualified": "table-danger"}
 
@@ -371,7 +375,8 @@ class RankingTable(RoundTableBase):
 
     class Meta:
         attrs: ClassVar[dict[str, str]] = {"class": "table table-sm ranking-table"}
-        row_attrs: ClassVar[dict[str, Any]] = {"class": lambda record: "table-warning" if record.place == 1 else ""}
+        row_attrs: ClassVar[dict[str, Any]] = {
+            "class": lambda record: "table-warning" if record.place == 1 else ""}
         empty_text = gettext_lazy("まだ順位の決まった選手はいません。")
 
     def render_name(self, record: Any, value: str) -> SafeString:
@@ -571,7 +576,7 @@ def table_values(table: tables.Table) -> list[list[Any]]:
     if isinstance(table.data, TableQuerysetData):  # model rows: get_FOO_display and all
         return [list(row) for row in table.as_values()]
     for record in table.data:
-        line = []
+        line: list[Any] = []
         for c in cells:
             value = _resolve(c, record)
             if value in c.empty_values:
@@ -601,7 +606,7 @@ def table_html(table: tables.Table) -> SafeString:
     out.append("</tr></thead><tbody>")
     for index, record in enumerate(table.data):
         given = {"table": table, "record": record}
-        attrs: ClassVar[dict[str, str]] = {k: v(**{n: given[n] for n in names if n in given}) if callable(v) else v
+        attrs = {k: v(**{n: given[n] for n in names if n in given}) if callable(v) else v
                  for k, v, names in row_attrs}
         parity = "even" if index % 2 == 0 else "odd"
         attrs["class"] = f"{attrs['class']} {parity}" if attrs.get("class") else parity

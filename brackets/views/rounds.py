@@ -284,6 +284,7 @@ def _match_context(request: HttpRequest, tournament: Tournament, group: Group,
             set_order_row = {"label": QUESTION_ORDER_LABELS.get(qo, qo),
                              "order": set_order(qo, group.game)}
     banned = sorted({f.data["genre"] for f in mctx["bans"].values()}) if mctx["revealed"] else []
+    page_base = reverse("match_page", args=[tournament.slug, 0])[: -len("0/")]
     # The physical-draw form offers exactly the genres and groups of the preset's K7 deck
     # (the default deck has サブジャンル cards, which the app may also draw).
     deck = svc._deck(catalog, rnd.spec) if rnd.spec.get("cards") else []
@@ -298,9 +299,11 @@ def _match_context(request: HttpRequest, tournament: Tournament, group: Group,
             "status_label": sel.STATUS_LABELS[gv.status], "mctx": mctx,
             # Nearby groups only: one tap to the neighbours, the round page for the rest
             # (a 256-group round would otherwise put 256 tabs on every match page).
-            "siblings": list(Group.objects.filter(
+            # Links built here: one reverse() instead of one {% url %} per tab and per seat.
+            "siblings": [{**s, "url": f"{page_base}{s['id']}/"} for s in Group.objects.filter(
                 round=rnd, number__gte=group.number - 5, number__lte=group.number + 6)
-                .order_by("number").values("id", "label")),
+                .order_by("number").values("id", "label")],
+            "selection_url": reverse("match_selection", args=[tournament.slug, group.id]),
             "two_person": tournament.two_person_confirmation,
             "accepting": rnd.status in (Round.Status.DRAWN, Round.Status.RUNNING), **extra}
 

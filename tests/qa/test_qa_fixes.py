@@ -155,3 +155,12 @@ def test_forbidden_and_missing_pages_speak_japanese(tournament: Tournament,
     missing = client_for(None).get("/p/no-such-tournament/")
     assert missing.status_code == 404
     assert "ページが見つかりません" in missing.content.decode()
+
+
+def test_language_menu_names_english_in_english() -> None:
+    """In Japanese the menu offered 「英語(米国)」 (Django's ja name of "English")."""
+    from django.test import Client
+
+    html = Client().get("/").content.decode()
+    assert ">English</option>" in html
+    assert "英語(米国)" not in html

@@ -20,6 +20,7 @@ from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
+from django.utils.translation import gettext_lazy as _
 
 from brackets import engine_adapter as ea
 from brackets.engine.advancement import TIE_BREAKS
@@ -28,50 +29,50 @@ from brackets.engine.presets import Setting, preset_settings
 from brackets.models import PresetSettingChange, Round, SpecialFact, Tournament
 
 #: Japanese names of the settings (the engine's notes say which rule each one reads).
-SETTING_LABELS: dict[str, str] = {
-    "r2_size": "2回戦の人数（惜敗率で補充）",
-    "r3_size": "3回戦の人数",
-    "r2_draw": "2回戦の組分け",
-    "wildcard_chain": "追加勝ち抜けの順位付け（タイブレーク順）",
-    "r3_capacity_a": "3回戦 ルールAの定員",
-    "r3_capacity_b": "3回戦 ルールBの定員",
-    "r3_b_recorded": "ルールBの出題を履歴に記録する",
-    "k7_extra_card": "下関カード：3枚目を引く条件",
-    "k7_deck": "下関カードの山札",
-    "k7_draw_per": "下関カードの抽選単位",
-    "history_reset_at_final": "決勝で履歴をリセット（ペアごとに基本ルール）",
-    "final_wins_needed": "決勝の先取勝利数",
-    "illegal_selection": "ルール違反の出題",
-    "penalty": "ペナルティ（点）",
-    "max_seeds": "シードの上限",
-    "catalog_version": "カタログ（QMAバージョン）",
-    "bomber_min_q": "ボンバーマンになるQ",
-    "pinpoint_min_q": "ピンポイントになるQ",
-    "grouped_min_q": "形式群をまとめて数えるQ（高火力）",
-    "advance_per_group": "各組の勝ち抜け人数",
-    "single_advance_from": "この人数以上の回戦は各組1位のみ勝ち抜け（0＝なし）",
-    "single_advance_rounds": "各組1位のみ勝ち抜けの回戦（番号）",
-    "final_restricted": "決勝も縛りを適用",
-    "draw": "組分けの方法",
-    "tie_break": "順位付け（タイブレーク順）",
-    "max_lots": "修羅くじの上限（本）",
-    "format_lot_pool": "形式くじの対象",
-    "low_firepower_subgenres": "低火力のサブジャンルの数え方",
-    "dummy_format": "ダミーの形式",
+SETTING_LABELS: dict[str, Any] = {
+    "r2_size": _("2回戦の人数（惜敗率で補充）"),
+    "r3_size": _("3回戦の人数"),
+    "r2_draw": _("2回戦の組分け"),
+    "wildcard_chain": _("追加勝ち抜けの順位付け（タイブレーク順）"),
+    "r3_capacity_a": _("3回戦 ルールAの定員"),
+    "r3_capacity_b": _("3回戦 ルールBの定員"),
+    "r3_b_recorded": _("ルールBの出題を履歴に記録する"),
+    "k7_extra_card": _("下関カード：3枚目を引く条件"),
+    "k7_deck": _("下関カードの山札"),
+    "k7_draw_per": _("下関カードの抽選単位"),
+    "history_reset_at_final": _("決勝で履歴をリセット（ペアごとに基本ルール）"),
+    "final_wins_needed": _("決勝の先取勝利数"),
+    "illegal_selection": _("ルール違反の出題"),
+    "penalty": _("ペナルティ（点）"),
+    "max_seeds": _("シードの上限"),
+    "catalog_version": _("カタログ（QMAバージョン）"),
+    "bomber_min_q": _("ボンバーマンになるQ"),
+    "pinpoint_min_q": _("ピンポイントになるQ"),
+    "grouped_min_q": _("形式群をまとめて数えるQ（高火力）"),
+    "advance_per_group": _("各組の勝ち抜け人数"),
+    "single_advance_from": _("この人数以上の回戦は各組1位のみ勝ち抜け（0＝なし）"),
+    "single_advance_rounds": _("各組1位のみ勝ち抜けの回戦（番号）"),
+    "final_restricted": _("決勝も縛りを適用"),
+    "draw": _("組分けの方法"),
+    "tie_break": _("順位付け（タイブレーク順）"),
+    "max_lots": _("修羅くじの上限（本）"),
+    "format_lot_pool": _("形式くじの対象"),
+    "low_firepower_subgenres": _("低火力のサブジャンルの数え方"),
+    "dummy_format": _("ダミーの形式"),
 }
 
 #: Japanese names of choice values and tie-break slugs.
-VALUE_LABELS: dict[str, str] = {
-    "random": "抽選（シード分け）", "snake": "順位順スネーク", "mod": "順位順（剰余）",
-    "share_genre_or_group": "ジャンルか形式群が重なったら", "identical": "同じカードのときだけ",
-    "lot_genres_x_format_groups": "7ジャンル×形式群（既定の推定）", "all": "全ジャンル×全形式群",
-    "match": "試合（組）ごと", "round": "回戦ごとに1回（全組共通）",
-    "refuse": "受け付けない（選び直し）", "penalty": "減点して続行",
-    "format_groups": "形式群", "format_groups_and_subgenre": "形式群＋サブジャンル",
-    "formats": "個別の形式", "as_one": "まとめて1形式", "each": "それぞれ別",
-    "ratio": "惜敗率", "score": "得点", "screen_score": "画面の得点", "place": "組内順位",
-    "previous_place": "前回戦の順位", "seed": "シード順", "screen_order": "画面の表示順",
-    "seat": "サテ番号", "lottery": "抽選",
+VALUE_LABELS: dict[str, Any] = {
+    "random": _("抽選（シード分け）"), "snake": _("順位順スネーク"), "mod": _("順位順（剰余）"),
+    "share_genre_or_group": _("ジャンルか形式群が重なったら"), "identical": _("同じカードのときだけ"),
+    "lot_genres_x_format_groups": _("7ジャンル×形式群（既定の推定）"), "all": _("全ジャンル×全形式群"),
+    "match": _("試合（組）ごと"), "round": _("回戦ごとに1回（全組共通）"),
+    "refuse": _("受け付けない（選び直し）"), "penalty": _("減点して続行"),
+    "format_groups": _("形式群"), "format_groups_and_subgenre": _("形式群＋サブジャンル"),
+    "formats": _("個別の形式"), "as_one": _("まとめて1形式"), "each": _("それぞれ別"),
+    "ratio": _("惜敗率"), "score": _("得点"), "screen_score": _("画面の得点"), "place": _("組内順位"),
+    "previous_place": _("前回戦の順位"), "seed": _("シード順"), "screen_order": _("画面の表示順"),
+    "seat": _("サテ番号"), "lottery": _("抽選"),
 }
 
 
@@ -133,7 +134,7 @@ def setting_rows(tournament: Tournament) -> list[SettingRow]:
     current = ea.preset_for(tournament).settings
     rows = []
     for spec in preset_settings(slug):
-        rows.append(SettingRow(spec=spec, label=SETTING_LABELS.get(spec.key, spec.key),
+        rows.append(SettingRow(spec=spec, label=str(SETTING_LABELS.get(spec.key, spec.key)),
                                kind=setting_kind(spec), default=spec.default,
                                value=current.get(spec.key, spec.default),
                                changed=spec.key in changed))
@@ -252,7 +253,7 @@ def settings_save(*, tournament: Tournament, by: Any, values: Mapping[str, Any] 
     values = dict(values or {})
     slug, before = ea.preset_source(t)
     specs = {s.key: s for s in preset_settings(slug)}
-    labels = {k: SETTING_LABELS.get(k, k) for k in specs}
+    labels = {k: str(SETTING_LABELS.get(k, k)) for k in specs}
     unknown = sorted((set(values) | set(reset)) - set(specs))
     if unknown:
         raise SettingsError(f"このプリセットにない設定です：{', '.join(unknown)}")
@@ -326,7 +327,7 @@ def chain_choices(value: Sequence[str]) -> list[tuple[str, str, int | None]]:
     """(slug, label, position in the chain or None) for every registered tie-break: the
     chain's members first in order, then the unused ones (for the reorderable list)."""
     rows: list[tuple[str, str, int | None]] = [
-        (slug, VALUE_LABELS.get(slug, slug), i + 1) for i, slug in enumerate(value)]
-    rows += [(slug, VALUE_LABELS.get(slug, slug), None) for slug in TIE_BREAKS
+        (slug, str(VALUE_LABELS.get(slug, slug)), i + 1) for i, slug in enumerate(value)]
+    rows += [(slug, str(VALUE_LABELS.get(slug, slug)), None) for slug in TIE_BREAKS
              if slug not in value]
     return rows

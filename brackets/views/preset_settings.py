@@ -29,8 +29,8 @@ def _display(row: svc.SettingRow, value: Any) -> str:
     if isinstance(value, (list, tuple)):
         if not value:
             return _("なし")
-        return " → ".join(svc.VALUE_LABELS.get(str(v), str(v)) for v in value)
-    return svc.VALUE_LABELS.get(str(value), str(value))
+        return " → ".join(str(svc.VALUE_LABELS.get(str(v), str(v))) for v in value)
+    return str(svc.VALUE_LABELS.get(str(value), str(value)))
 
 
 def _rows(tournament: Tournament, posted: dict[str, Any] | None = None) -> list[dict[str, Any]]:
@@ -46,7 +46,7 @@ def _rows(tournament: Tournament, posted: dict[str, Any] | None = None) -> list[
             "value": value,
         }
         if row.kind == "choice":
-            item["choices"] = [(c, svc.VALUE_LABELS.get(str(c), str(c)))
+            item["choices"] = [(c, str(svc.VALUE_LABELS.get(str(c), str(c))))
                                for c in row.spec.choices or ()]
         if row.kind == "chain":
             chain = [str(v) for v in (value or ())]
@@ -67,7 +67,8 @@ def _history(tournament: Tournament, rows: dict[str, svc.SettingRow]
             row.default if row else None)
         new = change.new_value if change.new_value is not None else (
             row.default if row else None)
-        out.append({"change": change, "label": svc.SETTING_LABELS.get(change.key, change.key),
+        out.append({"change": change,
+                    "label": str(svc.SETTING_LABELS.get(change.key, change.key)),
                     "old": _display(row, old) if row else str(old),
                     "new": _display(row, new) if row else str(new)})
     return out

@@ -68,7 +68,7 @@ VALUE_LABELS: dict[str, Any] = {
     "lot_genres_x_format_groups": _("7ジャンル×形式群（既定の推定）"), "all": _("全ジャンル×全形式群"),
     "match": _("試合（組）ごと"), "round": _("回戦ごとに1回（全組共通）"),
     "refuse": _("受け付けない（選び直し）"), "penalty": _("減点して続行"),
-    "format_groups": _("形式群"), "format_groups_and_subgenre": _("形式群＋サブジャンル"),
+    "format_groups": _("形式群"), "groups_but_random": _("形式群＋サブジャンル"),
     "formats": _("個別の形式"), "as_one": _("まとめて1形式"), "each": _("それぞれ別"),
     "ratio": _("惜敗率"), "score": _("得点"), "screen_score": _("画面の得点"), "place": _("組内順位"),
     "previous_place": _("前回戦の順位"), "seed": _("シード順"), "screen_order": _("画面の表示順"),

@@ -230,17 +230,49 @@ def _rematch_penalties(view: GroupView) -> None:
         facts.penalties.append((number_of[pen.player], pen.points, pen.reason))
 
 
+# The engine's verdict on a group is a pure function of the facts it is given and the
+# lottery's seed and purpose. A round page, the public round page and the advancement
+# check each derive every group of the round (256 at 1,024 entrants) although a write
+# changes one: verdicts are memoised under exactly those inputs (scores as text, so 300.0
+# and 300.00 stay apart), never under ids or versions that a deleted round could reuse.
+_VERDICTS: dict[tuple[Any, ...], tuple[MatchResult | None, dict[str, Ratio], list[str], str]] = {}
+_VERDICTS_MAX = 8192
+
+
 def _derive(view: GroupView, tournament: Tournament) -> None:
-    lottery = Lottery(tournament.lottery_seed,
-                      f"round-{view.group.round.number}/group-{view.group.label}/tie")
-    try:
-        view.result = ea.group_result(view.facts, lottery)
-    except EngineError as exc:
-        view.error = ea.error_text(exc)
+    purpose = f"round-{view.group.round.number}/group-{view.group.label}/tie"
+    f = view.facts
+    key = (tournament.lottery_seed, purpose,
+           tuple((s.number, s.player) for s in f.seats),
+           tuple((n, None if sc is None else str(sc), pl)
+                 for n, (sc, pl) in sorted(f.results.items())),
+           tuple((n, str(pts), reason) for n, pts, reason in f.penalties),
+           tuple(f.disqualified))
+    hit = _VERDICTS.get(key)
+    if hit is None:
+        hit = _verdict(view.facts, Lottery(tournament.lottery_seed, purpose))
+        if len(_VERDICTS) >= _VERDICTS_MAX:
+            _VERDICTS.clear()
+        _VERDICTS[key] = hit
+    result, ratios, warnings, error = hit
+    if error:
+        view.error = error
         return
-    if view.result is not None:
-        view.ratios = group_ratios(view.result)
-        view.warnings = [ea.violation_text(w) for w in view.result.warnings]
+    view.result = result
+    if result is not None:
+        view.ratios = dict(ratios)
+        view.warnings = list(warnings)
+
+
+def _verdict(facts: ea.GroupFacts, lottery: Lottery
+             ) -> tuple[MatchResult | None, dict[str, Ratio], list[str], str]:
+    try:
+        result = ea.group_result(facts, lottery)
+    except EngineError as exc:
+        return None, {}, [], ea.error_text(exc)
+    if result is None:
+        return None, {}, [], ""
+    return result, group_ratios(result), [ea.violation_text(w) for w in result.warnings], ""
 
 
 def _status(view: GroupView, tournament: Tournament) -> str:

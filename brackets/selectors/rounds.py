@@ -445,6 +445,9 @@ def series_progress(rv: RoundView, upto: int | None = None) -> Any:
         if pm is None:
             continue
         players = players or (pm.first, pm.second)
+        needed = int(rv.spec.get("wins_needed", 2))
+        if any(winners.count(p) >= needed for p in players):
+            break  # decided: a game entered after that (K10) must not void the final
         if gv.result is not None and gv.status == DONE:
             winners.append(partner_match_winner(pm, gv.result).winner)
     if players is None:

@@ -283,6 +283,13 @@ def _match_context(request: HttpRequest, tournament: Tournament, group: Group,
             qo = setup[0].data["question_order"]
             set_order_row = {"label": QUESTION_ORDER_LABELS.get(qo, qo),
                              "order": set_order(qo, group.game)}
+    series_winner = ""
+    if rnd.kind == "series" and group.game > 1:
+        # K10: once a finalist has won enough games the rest are not played; say so here
+        # rather than let staff enter a game that cannot change the champion.
+        prior = sel.series_progress(sel.round_view(rnd), upto=group.game - 1)
+        if prior is not None and prior.winner is not None:
+            series_winner = names.get(prior.winner, prior.winner)
     banned = sorted({f.data["genre"] for f in mctx["bans"].values()}) if mctx["revealed"] else []
     page_base = reverse("match_page", args=[tournament.slug, 0])[: -len("0/")]
     # The physical-draw form offers exactly the genres and groups of the preset's K7 deck
@@ -293,6 +300,7 @@ def _match_context(request: HttpRequest, tournament: Tournament, group: Group,
     return {"tournament": tournament, "group": group, "round": rnd, "gv": gv, "seats": seats,
             "set_order": set_order_row, "banned": banned,
             "deck_genres": deck_genres, "deck_groups": deck_groups,
+            "series_winner": series_winner,
             "can_reseat": not gv.selection_rows and not gv.result_rows,
             "catalog": catalog, "dummy_set": rnd.spec.get("dummy_set"),
             "places": list(range(1, len(gv.seats) + 1)), "key": _key(),

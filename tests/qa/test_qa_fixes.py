@@ -164,3 +164,40 @@ def test_language_menu_names_english_in_english() -> None:
     html = Client().get("/").content.decode()
     assert ">English</option>" in html
     assert "英語(米国)" not in html
+
+
+def test_an_extra_final_game_does_not_void_the_champion(tournament: Tournament,
+                                                        cast: dict[str, Any]) -> None:
+    """A 2–0 final whose unneeded game 3 was entered anyway had no champion at all: the
+    public pages showed no winner and 最終順位 put the third-place winner first."""
+    from brackets.models import Group, Round, Seat
+    from brackets.selectors import rounds as sel
+    from brackets.services import rounds as svc
+    from tests.rounds.helpers import add_entrants
+
+    user = cast["bracket"]
+    tournament.preset = "kyushu-cup-ix"
+    tournament.save()
+    a, pa, pb, b = add_entrants(tournament, 4)
+    svc.rounds_configure(tournament=tournament, by=user)
+    final = Round.objects.get(tournament=tournament, kind="series")
+    Round.objects.filter(id=final.id).update(status=Round.Status.RUNNING)
+    groups = []
+    for game in (1, 2, 3):
+        g = Group.objects.create(round=final, number=game, label=f"第{game}試合", game=game)
+        for n, e in enumerate((a, pa, pb, b), start=1):  # contenders at 1 and 4
+            Seat.objects.create(group=g, number=n, entrant=e)
+        groups.append(g)
+    # a beats b in games 1 and 2; game 3 is entered although not needed
+    for g, winner_first in zip(groups, (True, True, False)):
+        order = (a, pa, pb, b) if winner_first else (b, pb, pa, a)
+        rows = {}
+        for n, e in enumerate((a, pa, pb, b), start=1):
+            place = order.index(e) + 1
+            rows[n] = (str(400 - place * 50), place)
+        svc.results_save(group=Group.objects.get(id=g.id), by=user, rows=rows)
+    final.refresh_from_db()
+    final.tournament = tournament
+    assert sel.final_order(sel.round_view(final))[0] == str(a.id)
+    page = client_for(user).get(f"/t/{tournament.slug}/match/{groups[2].id}/")
+    assert "この試合は不要です" in page.content.decode()

@@ -49,6 +49,27 @@ def document_list(request: HttpRequest, tournament: Tournament) -> HttpResponse:
                   {"tournament": tournament, "sections": ordered, "has_rounds": has_rounds})
 
 
+def _printed_base_url(request: HttpRequest) -> str:
+    """The address printed under the QR codes, for players' phones on the venue LAN.
+
+    The organiser usually prints from the laptop that runs the app, opened as
+    http://127.0.0.1:8000/ or localhost: printing that would send every phone to itself.
+    A loopback host is replaced by the LAN address ``manage.py up`` announces (same port).
+    """
+    base = request.build_absolute_uri("/")
+    host = request.get_host()
+    name, _sep, port = host.rpartition(":") if not host.endswith("]") else (host, "", "")
+    if not _sep:
+        name, port = host, ""
+    if name in ("localhost", "[::1]") or name.startswith("127."):
+        from brackets.management.commands.up import lan_address
+
+        lan = lan_address()
+        if not lan.startswith("127."):
+            return f"{request.scheme}://{lan}{':' + port if port else ''}/"
+    return base
+
+
 @role_required(Role.ORGANISER, Role.DESK, Role.BRACKET)
 def document_download(request: HttpRequest, tournament: Tournament, doc_slug: str
                       ) -> HttpResponse:
@@ -61,7 +82,7 @@ def document_download(request: HttpRequest, tournament: Tournament, doc_slug: st
         raise PermissionDenied
     options = {name: request.GET.get(name) for name in doc.options}
     if "base_url" in doc.options:
-        options["base_url"] = request.build_absolute_uri("/")
+        options["base_url"] = _printed_base_url(request)
     try:
         filename, content_type, content = doc.render(tournament, **options)
     except DocumentError as exc:

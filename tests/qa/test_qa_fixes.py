@@ -201,3 +201,18 @@ def test_an_extra_final_game_does_not_void_the_champion(tournament: Tournament,
     assert sel.final_order(sel.round_view(final))[0] == str(a.id)
     page = client_for(user).get(f"/t/{tournament.slug}/match/{groups[2].id}/")
     assert "この試合は不要です" in page.content.decode()
+
+
+def test_printed_qr_address_is_not_loopback(monkeypatch: Any) -> None:
+    """Entry sheets printed from the server laptop (http://127.0.0.1:8000/) carried
+    QR codes to 127.0.0.1, which every player's phone resolves to itself."""
+    from django.test import RequestFactory
+
+    from brackets.management.commands import up
+    from brackets.views.documents import _printed_base_url
+
+    monkeypatch.setattr(up, "lan_address", lambda: "192.0.2.10")
+    rf = RequestFactory()
+    assert _printed_base_url(rf.get("/", HTTP_HOST="127.0.0.1:8000")) == "http://192.0.2.10:8000/"
+    assert _printed_base_url(rf.get("/", HTTP_HOST="localhost:8000")) == "http://192.0.2.10:8000/"
+    assert _printed_base_url(rf.get("/", HTTP_HOST="192.168.1.5:8000")) == "http://192.168.1.5:8000/"

@@ -569,6 +569,26 @@ class SeatChoices:
     choices: Any
     rules: Any
     history: list[HistoryRow]
+    #: Everything the engine's choices were computed from (catalog identity, player rules,
+    #: history, match rules), frozen: equal keys give equal choices, so a page may reuse
+    #: what it rendered from them.
+    key: tuple[Any, ...] = ()
+
+
+def frozen(value: Any) -> Any:
+    """A hashable copy of an engine input (dataclasses, mappings and sequences inside)."""
+    import dataclasses
+
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return (type(value).__name__,) + tuple(
+            (f.name, frozen(getattr(value, f.name))) for f in dataclasses.fields(value))
+    if isinstance(value, Mapping):
+        return ("{}",) + tuple(sorted((frozen(k), frozen(v)) for k, v in value.items()))
+    if isinstance(value, (list, tuple)):
+        return ("[]",) + tuple(frozen(v) for v in value)
+    if isinstance(value, (set, frozenset)):
+        return ("{,}",) + tuple(sorted(frozen(v) for v in value))
+    return value
 
 
 def match_context(gv: GroupView) -> dict[str, Any]:
@@ -641,7 +661,9 @@ def seat_choices(gv: GroupView, catalog: Catalog,
                             card_genres=card_genres,
                             card_groups=card_groups, bans=bans, partner=partner_sel)
         out[seat.number] = SeatChoices(seat, ea.choices_for(catalog, rules, hist, mr), rules,
-                                       history.get(entrant.id, []))
+                                       history.get(entrant.id, []),
+                                       key=(id(catalog), frozen(rules), frozen(hist),
+                                            frozen(mr)))
     return out
 
 

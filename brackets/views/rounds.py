@@ -204,6 +204,26 @@ def round_advance_preview(request: HttpRequest, tournament: Tournament,
 
 
 _OPTION_TEXT: dict[tuple[str, str], tuple[str, str]] = {}
+# A seat's two option lists, keyed by everything they are computed from (the engine's
+# inputs, the names shown in reasons, the preselected value). The value keeps the catalog
+# it was built from, so an id() in the key can never be reused by a newer catalog.
+_SEAT_OPTIONS: dict[tuple[Any, ...], tuple[Any, str, str]] = {}
+
+
+def _seat_options_html(catalog: Any, sc: sel.SeatChoices, names: dict[str, str],
+                       chosen: str) -> tuple[str, str]:
+    """_options_html for one seat, reused while its inputs stay the same (a tablet reloads
+    its match page after every save; the ~130-option grid changes only with the history)."""
+    key = (sc.key, tuple(sorted(names.items())), chosen)
+    hit = _SEAT_OPTIONS.get(key) if sc.key else None
+    if hit is not None and hit[0] is catalog:
+        return mark_safe(hit[1]), mark_safe(hit[2])
+    legal, illegal = _options_html(sc.choices.options(), names, chosen)
+    if sc.key:
+        if len(_SEAT_OPTIONS) >= 4096:
+            _SEAT_OPTIONS.clear()
+        _SEAT_OPTIONS[key] = (catalog, str(legal), str(illegal))
+    return legal, illegal
 
 
 def _options_html(options: list[Any], names: dict[str, str], chosen: str) -> tuple[str, str]:
@@ -263,7 +283,7 @@ def _match_context(request: HttpRequest, tournament: Tournament, group: Group,
             chosen = ""
             if posted is not None and posted.get("seat") == str(seat.number):
                 chosen = posted.get("set", "")
-            legal, illegal = _options_html(sc.choices.options(), names, chosen)
+            legal, illegal = _seat_options_html(catalog, sc, names, chosen)
             row.update(legal=legal, illegal=illegal, rules=sc.rules,
                        mode_label=f"{MODE_LABELS.get(str(sc.rules.mode), sc.rules.mode)}・"
                                   f"{COUNTING_LABELS.get(str(sc.rules.counting), '')}",

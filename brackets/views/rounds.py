@@ -95,12 +95,19 @@ def _staff_cards_html(tournament: Tournament, rv: sel.RoundView, names: dict[str
             f'{escape(g.label)}{rule}</strong><span class="badge status-badge-{g.status}">'
             f'{escape(sel.STATUS_LABELS[g.status])}</span></a>'
             f'<table class="table table-sm mb-0 small">')
+        adjusted = {p.seat: p for p in g.result.players} if g.result is not None else {}
         for seat in g.seats:
             who = escape(_("ダミー")) if seat.entrant_id is None else escape(seat.entrant.name)
             r = g.result_rows.get(seat.number)
+            score = "" if r is None else str(r.score)
+            placed = adjusted.get(seat.number)
+            if placed is not None and placed.penalty:
+                # The score that ranks (after a −400 penalty, H7), the screen's in brackets.
+                score = (f'{placed.score} <span class="text-danger">'
+                         f'({placed.screen_score})</span>')
             out.append(f'<tr class="{"dummy-row" if seat.entrant_id is None else ""}">'
                        f'<td class="text-muted">{seat.number}</td><td>{who}</td>'
-                       f'<td class="num">{"" if r is None else r.score}</td></tr>')
+                       f'<td class="num">{score}</td></tr>')
         out.append("</table>")
         if g.result is not None:
             parts = [f'{p.place}. {escape(names.get(p.player, p.player))} '

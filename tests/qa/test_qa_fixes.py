@@ -216,3 +216,24 @@ def test_printed_qr_address_is_not_loopback(monkeypatch: Any) -> None:
     assert _printed_base_url(rf.get("/", HTTP_HOST="127.0.0.1:8000")) == "http://192.0.2.10:8000/"
     assert _printed_base_url(rf.get("/", HTTP_HOST="localhost:8000")) == "http://192.0.2.10:8000/"
     assert _printed_base_url(rf.get("/", HTTP_HOST="192.168.1.5:8000")) == "http://192.168.1.5:8000/"
+
+
+def test_round_page_shows_the_score_after_a_penalty(tournament: Tournament,
+                                                    cast: dict[str, Any]) -> None:
+    """The round page's group card showed 320.50 for a player ranked last after −400."""
+    from brackets.models import Group, Round
+    from brackets.services import rounds as svc
+    from tests.rounds.helpers import add_entrants
+
+    user = cast["bracket"]
+    add_entrants(tournament, 4)
+    svc.rounds_configure(tournament=tournament, by=user)
+    rnd = Round.objects.get(tournament=tournament, number=1)
+    svc.round_draw(round=rnd, by=user)
+    group = Group.objects.get(round=rnd)
+    rows = {1: ("320.50", 1), 2: ("300.25", 2), 3: ("250.00", 3), 4: ("180.50", 4)}
+    svc.results_save(group=group, by=user, rows=rows)
+    svc.penalty_add(group=Group.objects.get(id=group.id), by=user, seat_number=1,
+                    points="400", reason="出題違反")
+    html = client_for(user).get(f"/t/{tournament.slug}/rounds/1/").content.decode()
+    assert "-79.50" in html

@@ -32,8 +32,7 @@ POLL_SECONDS = 3
 
 
 def _names_for(rvs: list[sel.RoundView]) -> dict[str, str]:
-    ids = [s.entrant_id for rv in rvs for g in rv.groups for s in g.seats if s.entrant_id]
-    return sel.entrant_names(ids)
+    return sel.seated_names(g for rv in rvs for g in rv.groups)
 
 
 def _round_payload(tournament: Tournament, rnd: Round) -> dict[str, Any]:

@@ -74,9 +74,8 @@ def rounds_configure(request: HttpRequest, tournament: Tournament) -> HttpRespon
 
 def _round_context(tournament: Tournament, rnd: Round) -> dict[str, Any]:
     rv = sel.round_view(rnd)
-    ids = [s.entrant_id for g in rv.groups for s in g.seats if s.entrant_id]
     return {"tournament": tournament, "round": rnd, "rv": rv,
-            "names": sel.entrant_names(ids),
+            "names": sel.seated_names(rv.groups),
             "status_labels": sel.STATUS_LABELS, "counts": rv.counts(),
             "last_step": sel.last_step(rnd)}
 
@@ -131,10 +130,9 @@ def _round_grid(tournament: Tournament, rnd: Round) -> dict[str, Any]:
     if hit is not None:
         return dict(hit)
     rv = sel.round_view(rnd)
-    ids = [s.entrant_id for g in rv.groups for s in g.seats if s.entrant_id]
     grid = render_to_string("brackets/rounds/_grid.html", {
         "tournament": tournament, "rv": rv,
-        "cards": _staff_cards_html(tournament, rv, sel.entrant_names(ids))})
+        "cards": _staff_cards_html(tournament, rv, sel.seated_names(rv.groups))})
     built = {"grid": grid, "counts": rv.counts(), "all_done": rv.all_done}
     cache.set(key, built, 300)
     return built

@@ -24,6 +24,8 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
+
 from brackets.engine.catalog import Catalog, Selection
 from brackets.engine.errors import EngineError, Violation
 from brackets.engine.lottery import Lottery
@@ -374,36 +376,40 @@ def penalty_points(plan: Mapping[str, Any]) -> Decimal:
 
 
 VIOLATION_TEXT = {
-    "genre_used": "{genre} は{round}で使用済み",
-    "group_used": "{group} は{round}で使用済み",
-    "format_used": "{format} は{round}で使用済み",
-    "pair_used": "{genre}×{format} は{round}で使用済み（ピンポイント）",
-    "genre_lot": "{genre} は修羅くじで使用不可",
-    "format_lot": "{format} は修羅くじで使用不可",
-    "genre_not_drawn": "{genre} は引いたカードにない",
-    "group_not_drawn": "{group} は引いたカードにない",
-    "genre_banned": "{genre} は禁止ジャンル",
-    "partner_same_genre": "パートナーと同じジャンル（{genre}）",
-    "partner_same_group": "パートナーと同じ形式群（{group}）",
-    "nongenre_fallback": "使えるジャンルがないためノンジャンルのみ",
-    "random_fallback": "使える形式がないためランダムのみ",
-    "forced_fallback": "ノンジャンル・ランダムのみ",
-    "not_allowed": "選択不可",
-    "placement_below_lower_score": "サテ{seat}（{place}位 {score}）がサテ{other_seat}"
-                                   "（{other_place}位 {other_score}）より低い得点",
-    "placement_tie_with_different_scores": "サテ{seat}とサテ{other_seat}が同順位なのに得点が違う",
-    "missing_result": "結果のない選手がいる",
-    "rematch_selection_changed": "再試合で出題を変更",
-    "advancement_short": "勝ち抜け人数が目標（{target}）に届かない",
-    "advancement_over_target": "勝ち抜け人数が目標（{target}）を超える",
-    "unresolved_tie_at_cut": "ボーダーで同率：抽選が必要",
+    "genre_used": _("{genre} は{round}で使用済み"),
+    "group_used": _("{group} は{round}で使用済み"),
+    "format_used": _("{format} は{round}で使用済み"),
+    "pair_used": _("{genre}×{format} は{round}で使用済み（ピンポイント）"),
+    "genre_lot": _("{genre} は修羅くじで使用不可"),
+    "format_lot": _("{format} は修羅くじで使用不可"),
+    "genre_not_drawn": _("{genre} は引いたカードにない"),
+    "group_not_drawn": _("{group} は引いたカードにない"),
+    "genre_banned": _("{genre} は禁止ジャンル"),
+    "partner_same_genre": _("パートナーと同じジャンル（{genre}）"),
+    "partner_same_group": _("パートナーと同じ形式群（{group}）"),
+    "nongenre_fallback": _("使えるジャンルがないためノンジャンルのみ"),
+    "random_fallback": _("使える形式がないためランダムのみ"),
+    "forced_fallback": _("ノンジャンル・ランダムのみ"),
+    "not_allowed": _("選択不可"),
+    "placement_below_lower_score": _("サテ{seat}（{place}位 {score}）がサテ{other_seat}"
+                                     "（{other_place}位 {other_score}）より低い得点"),
+    "placement_tie_with_different_scores": _(
+        "サテ{seat}とサテ{other_seat}が同順位なのに得点が違う"),
+    "missing_result": _("結果のない選手がいる"),
+    "rematch_selection_changed": _("再試合で出題を変更"),
+    "advancement_short": _("勝ち抜け人数が目標（{target}）に届かない"),
+    "advancement_over_target": _("勝ち抜け人数が目標（{target}）を超える"),
+    "unresolved_tie_at_cut": _("ボーダーで同率：抽選が必要"),
 }
 
 
 def violation_text(v: Violation, names: Mapping[str, str] | None = None) -> str:
-    """A Japanese message for an engine violation (player keys shown as names)."""
+    """A message for an engine violation in the active language (player keys shown as names).
+
+    The engine only knows codes; the wording is UI, so it is translated here, at call time.
+    """
     params = {k: _show(val, names) for k, val in v.params.items()}
-    template = VIOLATION_TEXT.get(v.code, v.code)
+    template = str(VIOLATION_TEXT.get(v.code, v.code))
     try:
         return template.format(**params)
     except (KeyError, IndexError):
@@ -419,19 +425,19 @@ def _show(value: Any, names: Mapping[str, str] | None) -> Any:
 
 
 ERROR_TEXT = {
-    "score_out_of_range": "サテ{seat}の得点 {score} は {low}〜{high} の範囲外です",
-    "score_precision": "サテ{seat}の得点は小数2桁までです",
-    "score_not_decimal": "サテ{seat}の得点が数値ではありません",
-    "placements_invalid": "順位 {placements} は1位から順に付けてください（同じ順位の重複不可）",
-    "player_not_in_group": "この組にいない選手の結果です",
-    "tie_needs_lottery": "同順位があります：抽選で順位を決めてください",
-    "seat_twice": "同じサテが2回あります",
-    "two_dummies": "ダミーは1組に1人までです",
+    "score_out_of_range": _("サテ{seat}の得点 {score} は {low}〜{high} の範囲外です"),
+    "score_precision": _("サテ{seat}の得点は小数2桁までです"),
+    "score_not_decimal": _("サテ{seat}の得点が数値ではありません"),
+    "placements_invalid": _("順位 {placements} は1位から順に付けてください（同じ順位の重複不可）"),
+    "player_not_in_group": _("この組にいない選手の結果です"),
+    "tie_needs_lottery": _("同順位があります：抽選で順位を決めてください"),
+    "seat_twice": _("同じサテが2回あります"),
+    "two_dummies": _("ダミーは1組に1人までです"),
     # K7 physical draws: staff need to know what to fix on the form, in Japanese.
-    "card_count_mismatch": ("記録したカードの枚数（{count}枚）がルールと合いません。2枚が同じ"
-                            "ジャンルか同じ形式群なら3枚目も、そうでなければ2枚だけ記録してください"),
-    "card_twice": "同じカードが2回記録されています",
-    "card_unknown": "山札にないカードが記録されています",
+    "card_count_mismatch": _("記録したカードの枚数（{count}枚）がルールと合いません。2枚が同じ"
+                             "ジャンルか同じ形式群なら3枚目も、そうでなければ2枚だけ記録してください"),
+    "card_twice": _("同じカードが2回記録されています"),
+    "card_unknown": _("山札にないカードが記録されています"),
 }
 
 
@@ -440,6 +446,6 @@ def error_text(exc: EngineError) -> str:
     if template is None:
         return str(exc)
     try:
-        return template.format(**exc.params)
+        return str(template).format(**exc.params)
     except (KeyError, IndexError):
         return str(exc)

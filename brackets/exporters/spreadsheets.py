@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from django.utils.translation import gettext, gettext_noop
+
 from brackets.exporters.xlsx import CONTENT_TYPE as XLSX
 from brackets.exporters.xlsx import Sheet, table_sheet, workbook_bytes
 from brackets.models import Role, Tournament
@@ -37,11 +39,11 @@ def round_sheets(tournament: Tournament, number: int) -> list[Sheet]:
 
     rnd = Round.objects.filter(tournament=tournament, number=number).first()
     if rnd is None:
-        raise DocumentError(f"{number}回目の回戦はありません。")
+        raise DocumentError(gettext("{number}回目の回戦はありません。").format(number=number))
     rnd.tournament = tournament
     rv = sel.round_view(rnd)
     if not rv.groups:
-        raise DocumentError(f"{rnd.name}はまだ組分けの抽選をしていません。")
+        raise DocumentError(gettext("{round}はまだ組分けの抽選をしていません。").format(round=rnd.name))
     outcomes = round_outcomes(rv)
     advancers, wildcards = advance_marks(rnd, outcomes)
     sheets = [table_sheet("組分けと結果", results_table(rv, advancers=advancers,
@@ -62,12 +64,12 @@ class RoundWorkbook(Document):
 
     slug = "round-xlsx"
     order = 45
-    title = "組分けと結果（Excel）"
+    title = gettext_noop("組分けと結果（Excel）")
     role = Role.BRACKET
-    category = "回戦"
+    category = gettext_noop("回戦")
     content_type = XLSX
     extension = "xlsx"
-    description = "組・サテ・出題・得点・順位・惜敗率、全体の惜敗率順、追加勝ち抜けの表"
+    description = gettext_noop("組・サテ・出題・得点・順位・惜敗率、全体の惜敗率順、追加勝ち抜けの表")
     options: ClassVar[Mapping[str, Option]] = {"round": Option("回戦")}
 
     def choices(self, tournament: Tournament) -> list[Choice]:
@@ -85,12 +87,12 @@ class RankingWorkbook(Document):
 
     slug = "ranking-xlsx"
     order = 105
-    title = "最終順位（Excel）"
+    title = gettext_noop("最終順位（Excel）")
     role = Role.BRACKET
-    category = "回戦"
+    category = gettext_noop("回戦")
     content_type = XLSX
     extension = "xlsx"
-    description = "優勝から順に全員"
+    description = gettext_noop("優勝から順に全員")
 
     def choices(self, tournament: Tournament) -> list[Choice]:
         return [Choice(self.title, {})] if round_choices(tournament) else []
@@ -98,7 +100,7 @@ class RankingWorkbook(Document):
     def render(self, tournament: Tournament, **options: Any) -> tuple[str, str, bytes]:
         rows = final_ranking(tournament)
         if not rows:
-            raise DocumentError("まだ順位の決まった選手はいません。")
+            raise DocumentError(gettext("まだ順位の決まった選手はいません。"))
         return (self.filename(tournament), XLSX,
                 workbook_bytes([table_sheet("最終順位", ranking_table(rows))]))
 
@@ -120,12 +122,12 @@ def _register_entrant_list() -> None:
 
         slug = "entrants-xlsx"
         order = 50
-        title = "参加者一覧（Excel）"
+        title = gettext_noop("参加者一覧（Excel）")
         role = Role.DESK
-        category = "受付"
+        category = gettext_noop("受付")
         content_type = XLSX
         extension = "xlsx"
-        description = "受付画面の一覧と同じ列"
+        description = gettext_noop("受付画面の一覧と同じ列")
 
         def render(self, tournament: Tournament, **options: Any) -> tuple[str, str, bytes]:
             return entrants_xlsx.render(tournament=tournament)

@@ -28,6 +28,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
+from django.utils.translation import gettext_noop
 
 from brackets.models import (
     Difficulty,
@@ -279,12 +280,12 @@ class TournamentFile(Document):
     """大会ファイル: everything to rebuild the tournament elsewhere (backup, replay)."""
 
     slug = "tournament-file"
-    title = "大会ファイル（JSON）"
+    title = gettext_noop("大会ファイル（JSON）")
     role = Role.ORGANISER
-    category = "大会"
+    category = gettext_noop("大会")
     content_type = CONTENT_TYPE
     extension = "json"
-    description = "設定・参加者と変更履歴・抽選シード・入力されたすべての記録（誰がいつ）"
+    description = gettext_noop("設定・参加者と変更履歴・抽選シード・入力されたすべての記録（誰がいつ）")
 
     def render(self, tournament: Tournament, **options: Any) -> tuple[str, str, bytes]:
         stamp = timezone.localtime().strftime("%Y%m%d-%H%M")

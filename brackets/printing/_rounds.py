@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 from xml.sax.saxutils import escape
 
+from django.utils.translation import gettext, gettext_noop
 from reportlab.platypus import Paragraph
 
 from brackets.models import Role, Tournament
@@ -13,7 +14,7 @@ from brackets.printing.base import PdfDocument, styles
 from brackets.printing.registry import Choice, DocumentError, Option
 from brackets.selectors.documents import RoundDoc, round_choices, round_document
 
-ROUND_OPTION = {"round": Option("回戦")}
+ROUND_OPTION = {"round": Option(gettext_noop("回戦"))}
 
 
 def p(text: str, style: str = "cell") -> Paragraph:
@@ -30,7 +31,7 @@ class RoundPdf(PdfDocument):
     ``needs_draw`` refuses a round whose groups are not drawn yet."""
 
     role = Role.BRACKET
-    category = "回戦"
+    category = gettext_noop("回戦")
     options = ROUND_OPTION
     kinds: ClassVar[tuple[str, ...]] = ()
     flag: ClassVar[str | None] = None
@@ -47,9 +48,10 @@ class RoundPdf(PdfDocument):
     def get_data(self, tournament: Tournament, **options: Any) -> RoundDoc:
         doc = round_document(tournament, options["round"])
         if self.kinds and doc.kind not in self.kinds:
-            raise DocumentError(f"{doc.name}にはこの書類はありません。")
+            raise DocumentError(gettext("{round}にはこの書類はありません。").format(round=doc.name))
         if self.needs_draw and not doc.drawn:
-            raise DocumentError(f"{doc.name}はまだ組分けの抽選をしていません。")
+            raise DocumentError(gettext("{round}はまだ組分けの抽選をしていません。")
+                                .format(round=doc.name))
         return doc
 
     def label(self, tournament: Tournament, **options: Any) -> str:

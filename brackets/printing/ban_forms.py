@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from django.utils.translation import gettext, gettext_noop
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable
@@ -35,7 +36,7 @@ def ban_form_data(tournament: Tournament, number: int) -> BanFormData:
 
     rnd = Round.objects.filter(tournament=tournament, number=number).first()
     if rnd is None or not rnd.spec.get("bans"):
-        raise DocumentError("この回戦には禁止ジャンルの指定がありません。")
+        raise DocumentError(gettext("この回戦には禁止ジャンルの指定がありません。"))
     catalog = ea.catalog_for(tournament.version_id)
     genres = list(catalog.lot_genres)
     groups = list(Group.objects.filter(round=rnd).order_by("number"))
@@ -53,10 +54,10 @@ class BanForms(PdfDocument):
 
     slug = "ban-forms"
     order = 60
-    title = "禁止ジャンル用紙"
+    title = gettext_noop("禁止ジャンル用紙")
     role = Role.BRACKET
-    category = "回戦"
-    description = "禁止するジャンルを1つ（A4に4枚）。組分け後は名前と組入り"
+    category = gettext_noop("回戦")
+    description = gettext_noop("禁止するジャンルを1つ（A4に4枚）。組分け後は名前と組入り")
     options: ClassVar[Mapping[str, Option]] = {"round": Option("回戦")}
 
     def choices(self, tournament: Tournament) -> list[Choice]:

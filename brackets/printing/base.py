@@ -19,6 +19,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, ClassVar
 
+from django.utils.translation import gettext
 from reportlab import rl_config
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER, TA_LEFT
@@ -293,7 +294,7 @@ class CompositePdf(PdfDocument):
                 story.append(PageBreak())
             story.extend(part)
         if not story:
-            raise DocumentError("　".join(dict.fromkeys(refusals)) or "印刷するものがありません。")
+            raise DocumentError("　".join(dict.fromkeys(refusals)) or gettext("印刷するものがありません。"))
         return story
 
 

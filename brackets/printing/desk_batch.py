@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from django.utils.translation import gettext_noop
+
 from brackets.models import Role, Tournament
 from brackets.printing.base import CompositePdf
 from brackets.printing.registry import BASE_URL_OPTION, Option, register
@@ -17,10 +19,10 @@ class DeskBatch(CompositePdf):
 
     slug = "desk-batch"
     order = 30
-    title = "名札とエントリーシート（一括）"
+    title = gettext_noop("名札とエントリーシート（一括）")
     role = Role.DESK
-    category = "受付"
-    description = "名札の後に全員のエントリーシート"
+    category = gettext_noop("受付")
+    description = gettext_noop("名札の後に全員のエントリーシート")
     options: ClassVar[Mapping[str, Option]] = {"base_url": BASE_URL_OPTION}
     parts = ("name-tags", "entry-sheets")
 

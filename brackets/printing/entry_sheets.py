@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from django.utils.translation import gettext_noop
 from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
@@ -197,10 +198,10 @@ class EntrySheets(PdfDocument):
 
     slug = "entry-sheets"
     order = 20
-    title = "エントリーシート"
+    title = gettext_noop("エントリーシート")
     role = Role.DESK
-    category = "受付"
-    description = "1人1枚（名前・CN・Qレベル・制限・修羅くじ・1回戦の組とサテ・QRコード）"
+    category = gettext_noop("受付")
+    description = gettext_noop("1人1枚（名前・CN・Qレベル・制限・修羅くじ・1回戦の組とサテ・QRコード）")
     options: ClassVar[Mapping[str, Option]] = {"base_url": BASE_URL_OPTION}
 
     def get_data(self, tournament: Tournament, **options: Any) -> EntrantDocs:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext, gettext_noop
 from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, KeepTogether, Spacer, Table, TableStyle
@@ -29,8 +30,8 @@ class FinalSetOrder(RoundPdf):
 
     slug = "final-set-order"
     order = 90
-    title = "出題順シート"
-    description = "試合ごとの出題順（サテ順）と各セットの記入欄"
+    title = gettext_noop("出題順シート")
+    description = gettext_noop("試合ごとの出題順（サテ順）と各セットの記入欄")
     kinds = ("series",)
 
     def get_data(self, tournament: Tournament, **options: Any) -> tuple[RoundDoc, str]:
@@ -41,7 +42,7 @@ class FinalSetOrder(RoundPdf):
         setup = (SpecialFact.objects.filter(tournament=tournament, round=rnd,
                                             kind="final_setup").order_by("-id").first())
         if setup is None:
-            raise DocumentError("ダイスの結果と出題順序（単純／交互）がまだ記録されていません。")
+            raise DocumentError(gettext("ダイスの結果と出題順序（単純／交互）がまだ記録されていません。"))
         return data, str(setup.data.get("question_order", "simple"))
 
     def get_story(self, data: tuple[RoundDoc, str], *, tournament: Tournament,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext, gettext_noop
 from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Spacer, Table, TableStyle
@@ -24,10 +25,10 @@ class FinalStandings(PdfDocument):
 
     slug = "final-standings"
     order = 100
-    title = "最終順位"
+    title = gettext_noop("最終順位")
     role = Role.BRACKET
-    category = "回戦"
-    description = "優勝から順に全員（敗退した回戦の成績順）"
+    category = gettext_noop("回戦")
+    description = gettext_noop("優勝から順に全員（敗退した回戦の成績順）")
 
     def choices(self, tournament: Tournament) -> list[Choice]:
         return [Choice(self.title, {})] if round_choices(tournament) else []
@@ -35,7 +36,7 @@ class FinalStandings(PdfDocument):
     def get_data(self, tournament: Tournament, **options: Any) -> list[RankingRow]:
         rows = final_ranking(tournament)
         if not rows:
-            raise DocumentError("まだ順位の決まった選手はいません。")
+            raise DocumentError(gettext("まだ順位の決まった選手はいません。"))
         return rows
 
     def get_story(self, data: list[RankingRow], *, tournament: Tournament, **options: Any

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext_noop
 from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Table, TableStyle
@@ -52,8 +53,8 @@ class GroupTable(RoundPdf):
 
     slug = "group-table"
     order = 10
-    title = "組分け表"
-    description = "組・サテ・選手・ダミー"
+    title = gettext_noop("組分け表")
+    description = gettext_noop("組・サテ・選手・ダミー")
     kinds = ("groups", "rule_select", "partner", "series", "ranked_final")
 
     def get_story(self, data: RoundDoc, *, tournament: Tournament, **options: Any

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext_noop
 from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, KeepTogether, Spacer, Table, TableStyle
@@ -142,8 +143,8 @@ class MatchSheets(RoundPdf):
 
     slug = "match-sheets"
     order = 20
-    title = "対戦記録用紙"
-    description = "組ごとに出題・得点・順位・スタッフ確認欄（A4に2組）"
+    title = gettext_noop("対戦記録用紙")
+    description = gettext_noop("組ごとに出題・得点・順位・スタッフ確認欄（A4に2組）")
     kinds = ("groups", "rule_select", "partner", "series", "ranked_final")
 
     def get_story(self, data: RoundDoc, *, tournament: Tournament, **options: Any

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from django.utils.translation import gettext_noop
 from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
@@ -66,10 +67,10 @@ class NameTags(PdfDocument):
 
     slug = "name-tags"
     order = 10
-    title = "名札"
+    title = gettext_noop("名札")
     role = Role.DESK
-    category = "受付"
-    description = "A4に10枚（90×52mm）、切り取り線つき"
+    category = gettext_noop("受付")
+    description = gettext_noop("A4に10枚（90×52mm）、切り取り線つき")
     options: ClassVar[Mapping[str, Option]] = {"base_url": BASE_URL_OPTION}
     margin_top_mm = 20
     margin_bottom_mm = 10

@@ -18,6 +18,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
+from django.utils.translation import gettext, gettext_noop
+
 from brackets.models import Role, Tournament
 
 Rendered = tuple[str, str, bytes]
@@ -43,7 +45,7 @@ class Option:
 
 
 #: The server address the view passes so QR codes point at this venue's app.
-BASE_URL_OPTION = Option("アドレス", kind="str", required=False, hidden=True)
+BASE_URL_OPTION = Option(gettext_noop("アドレス"), kind="str", required=False, hidden=True)
 
 
 @dataclass(frozen=True)
@@ -62,7 +64,7 @@ class Document:
     #: The role that may download it (organiser has every role).
     role: ClassVar[str] = Role.ORGANISER
     #: Section of the documents page: "受付", "回戦", "大会".
-    category: ClassVar[str] = "大会"
+    category: ClassVar[str] = gettext_noop("大会")
     content_type: ClassVar[str] = "application/octet-stream"
     extension: ClassVar[str] = "bin"
     options: ClassVar[Mapping[str, Option]] = {}
@@ -83,13 +85,15 @@ class Document:
             value = raw.get(name)
             if value in (None, ""):
                 if option.required:
-                    raise DocumentError(f"{option.label}を指定してください。")
+                    raise DocumentError(gettext("{label}を指定してください。").format(
+                        label=gettext(option.label)))
                 continue
             if option.kind == "int":
                 try:
                     cleaned[name] = int(value)
                 except (TypeError, ValueError):
-                    raise DocumentError(f"{option.label}は数字で指定してください。") from None
+                    raise DocumentError(gettext("{label}は数字で指定してください。").format(
+                        label=gettext(option.label))) from None
             else:
                 cleaned[name] = str(value)
         return cleaned

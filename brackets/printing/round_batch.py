@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext_noop
+
 from brackets.models import Role, Tournament
 from brackets.printing._rounds import ROUND_OPTION
 from brackets.printing.base import CompositePdf
@@ -17,10 +19,10 @@ class RoundBatch(CompositePdf):
 
     slug = "round-batch"
     order = 30
-    title = "回戦まとめ印刷"
+    title = gettext_noop("回戦まとめ印刷")
     role = Role.BRACKET
-    category = "回戦"
-    description = "組分け表＋対戦記録用紙（＋結果が入っていれば結果表）"
+    category = gettext_noop("回戦")
+    description = gettext_noop("組分け表＋対戦記録用紙（＋結果が入っていれば結果表）")
     parts = ("group-table", "match-sheets", "result-sheets")
 
     options = ROUND_OPTION

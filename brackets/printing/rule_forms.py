@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from django.utils.translation import gettext, gettext_noop
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable
@@ -73,7 +74,7 @@ def rule_form_data(tournament: Tournament, number: int) -> RuleFormData:
 
     rnd = Round.objects.filter(tournament=tournament, number=number).first()
     if rnd is None or rnd.kind != "rule_select":
-        raise DocumentError("この回戦はルール選択の回戦ではありません。")
+        raise DocumentError(gettext("この回戦はルール選択の回戦ではありません。"))
     rnd.tournament = tournament
     restriction = restriction_text(tournament, str(rnd.spec.get("restriction", "basic")))
     rules = [(name, rule_text(name, conf, restriction))
@@ -98,10 +99,10 @@ class RuleForms(PdfDocument):
 
     slug = "rule-forms"
     order = 50
-    title = "ルール選択用紙"
+    title = gettext_noop("ルール選択用紙")
     role = Role.BRACKET
-    category = "回戦"
-    description = "A/Bのどちらかに印（A4に4枚）。前の回戦の勝ち抜けが決まると名前入り"
+    category = gettext_noop("回戦")
+    description = gettext_noop("A/Bのどちらかに印（A4に4枚）。前の回戦の勝ち抜けが決まると名前入り")
     options: ClassVar[Mapping[str, Option]] = {"round": Option("回戦")}
 
     def choices(self, tournament: Tournament) -> list[Choice]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext_noop
 from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
@@ -97,10 +98,10 @@ class ShimonosekiCards(PdfDocument):
 
     slug = "shimonoseki-cards"
     order = 70
-    title = "下関カード"
+    title = gettext_noop("下関カード")
     role = Role.BRACKET
-    category = "回戦"
-    description = "ジャンル×形式群のカード一式（切り取って使う）"
+    category = gettext_noop("回戦")
+    description = gettext_noop("ジャンル×形式群のカード一式（切り取って使う）")
 
     def choices(self, tournament: Tournament) -> list[Choice]:
         return [Choice(self.title, {})] if has_card_round(tournament) else []

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext, gettext_noop
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Spacer, Table, TableStyle
 
@@ -24,10 +25,10 @@ class ShuraLottery(PdfDocument):
 
     slug = "shura-lottery"
     order = 40
-    title = "修羅くじ記録"
+    title = gettext_noop("修羅くじ記録")
     role = Role.DESK
-    category = "受付"
-    description = "対象者・本数・引いたジャンル（と形式）・記録者・立会人"
+    category = gettext_noop("受付")
+    description = gettext_noop("対象者・本数・引いたジャンル（と形式）・記録者・立会人")
 
     def choices(self, tournament: Tournament) -> list[Choice]:
         if not lots_apply(tournament):
@@ -37,7 +38,7 @@ class ShuraLottery(PdfDocument):
     def get_data(self, tournament: Tournament, **options: Any) -> list[ShuraRow]:
         rows = shura_records(tournament)
         if not rows:
-            raise DocumentError("修羅くじの対象者はいません。")
+            raise DocumentError(gettext("修羅くじの対象者はいません。"))
         return rows
 
     def get_story(self, data: list[ShuraRow], *, tournament: Tournament, **options: Any

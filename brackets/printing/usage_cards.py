@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from django.utils.translation import gettext, gettext_noop
 from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
@@ -45,12 +46,12 @@ def usage_cards(tournament: Tournament, number: int) -> tuple[str, list[UsageCar
 
     rnd = Round.objects.filter(tournament=tournament, number=number).first()
     if rnd is None:
-        raise DocumentError("その回戦はありません。")
+        raise DocumentError(gettext("その回戦はありません。"))
     groups = list(Group.objects.filter(round=rnd).order_by("number"))
     seats = sel.current_seats([g.id for g in groups])
     players = [(g.label, s.entrant) for g in groups for s in seats.get(g.id, []) if s.entrant_id]
     if not players:
-        raise DocumentError(f"{rnd.name}はまだ組分けの抽選をしていません。")
+        raise DocumentError(gettext("{round}はまだ組分けの抽選をしていません。").format(round=rnd.name))
     seen: set[int] = set()
     players = [(label, e) for label, e in players if not (e.id in seen or seen.add(e.id))]
     catalog = ea.catalog_for(tournament.version_id)
@@ -102,10 +103,10 @@ class UsageCards(PdfDocument):
 
     slug = "usage-cards"
     order = 80
-    title = "使用履歴カード"
+    title = gettext_noop("使用履歴カード")
     role = Role.BRACKET
-    category = "回戦"
-    description = "選手ごとの使用済みジャンル・形式と残り（A4に4枚）"
+    category = gettext_noop("回戦")
+    description = gettext_noop("選手ごとの使用済みジャンル・形式と残り（A4に4枚）")
     options: ClassVar[Mapping[str, Option]] = {"round": Option("回戦")}
 
     def choices(self, tournament: Tournament) -> list[Choice]:

@@ -43,6 +43,8 @@ def group_results(data: RoundDoc, width: float) -> list[Flowable]:
     scale = width / (sum(widths_mm) * mm)
     story: list[Flowable] = []
     for group in data.groups:
+        if group.unneeded:
+            continue  # K10: a game after the series was decided was not played
         rows: list[list[Any]] = [[p(h, "cell_center") for h in head]]
         commands: list[tuple[Any, ...]] = [("ALIGN", (0, 1), (1, -1), "CENTER"),
                                            ("ALIGN", (3, 1), (6, -1), "RIGHT")]

@@ -304,6 +304,8 @@ class GroupDoc:
     problem: str = ""
     #: Pair matches (K9/K10): which contender won this game, or why it is not played.
     outcome: str = ""
+    #: A best-of-3 game after the series was decided (K10): not played, not counted.
+    unneeded: bool = False
 
     def placed(self) -> list[SeatDoc]:
         """Real players in placement order (those without a result last, by seat)."""
@@ -446,7 +448,8 @@ def round_document(tournament: Tournament, number: int) -> RoundDoc:
         bans = contexts.get((gv.group.id, "ban_reveal"), {}).get("banned", [])
         groups.append(GroupDoc(gv.label, gv.group.rule, gv.group.game, rows,
                                gv.result is not None, tuple(tuple(c) for c in cards),
-                               tuple(bans), gv.error, outcome))
+                               tuple(bans), gv.error, outcome,
+                               unneeded=gv.status == sel.UNUSED))
     table: list[StandingDoc] = []
     if rnd.kind in ("groups", "rule_select", "ranked_final"):
         for order, row in enumerate(sel.round_table(rv), start=1):

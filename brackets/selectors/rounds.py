@@ -346,10 +346,11 @@ def round_view(rnd: Round) -> RoundView:
 
 
 def _mark_series(rv: RoundView) -> None:
-    """Games after the series is decided (K10: first to n wins) are not needed."""
+    """Games after the series is decided (K10: first to n wins) are not needed, even one
+    whose result was entered before an earlier game was corrected: it does not count."""
     for gv in rv.groups:
         state = series_progress(rv, upto=gv.group.game - 1)
-        if state is not None and state.finished and gv.result is None:
+        if state is not None and state.finished:
             gv.status = UNUSED
 
 

@@ -23,6 +23,7 @@ from typing import Any
 
 from django.db import IntegrityError, connection, transaction
 from django.db.models import F
+from django.utils.translation import gettext as _
 
 from brackets import engine_adapter as ea
 from brackets.engine.catalog import Selection
@@ -467,6 +468,18 @@ def _finish(group: Group, key: str, kind: str, by: Any) -> int:
     return group.version
 
 
+def _refuse_unneeded_game(group: Group) -> None:
+    """K10: once a finalist has won enough games the rest are not played. A selection or
+    result for such a game cannot change the champion, so it is refused, not recorded
+    (the match page already says the game is not needed)."""
+    if group.round.kind != "series" or group.game <= 1:
+        return
+    prior = sel.series_progress(sel.round_view(group.round), upto=group.game - 1)
+    if prior is not None and prior.finished:
+        raise RoundError(_("この試合は不要です：第{n}試合までで勝敗が決まっています。入力は保存していません。")
+                         .format(n=group.game - 1), field="game")
+
+
 def _seat(group: Group, number: int) -> Seat:
     seat = Seat.objects.filter(group=group, number=number, superseded_by__isnull=True).first()
     if seat is None:
@@ -482,6 +495,7 @@ def selection_save(*, group: Group, by: Any, seat_number: int, genre: str, forma
     """Record a seat's set before play; an illegal set needs ``confirm_illegal`` and then
     carries the engine's violations and the preset's penalty."""
     g = _lock(group, base_version, key, "selection", {("selection", seat_number)})
+    _refuse_unneeded_game(g)
     seat = _seat(g, seat_number)
     if seat.entrant_id is None:
         raise RoundError("ダミーの出題は固定です。", field="seat")
@@ -557,6 +571,7 @@ def _results_write(*, group: Group, by: Any, rows: Mapping[int, tuple[Any, Any]]
                    ) -> int:
     touched = {("result", n) for n in rows}
     g = _lock(group, base_version, key, "results", touched)
+    _refuse_unneeded_game(g)
     if prepared is not None and prepared[0] == g.version:
         gv, parsed = prepared[1], prepared[2]
     else:

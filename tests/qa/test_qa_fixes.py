@@ -188,8 +188,9 @@ def test_an_extra_final_game_does_not_void_the_champion(tournament: Tournament,
         for n, e in enumerate((a, pa, pb, b), start=1):  # contenders at 1 and 4
             Seat.objects.create(group=g, number=n, entrant=e)
         groups.append(g)
-    # a beats b in games 1 and 2; game 3 is entered although not needed
-    for g, winner_first in zip(groups, (True, True, False)):
+    # a, b, a: 2–1 with all three games played; then game 2 is corrected to a win for a,
+    # so the series was decided 2–0 and the entered game 3 is no longer needed.
+    for g, winner_first in zip(groups + [groups[1]], (True, False, True, True)):
         order = (a, pa, pb, b) if winner_first else (b, pb, pa, a)
         rows = {}
         for n, e in enumerate((a, pa, pb, b), start=1):
@@ -237,3 +238,67 @@ def test_round_page_shows_the_score_after_a_penalty(tournament: Tournament,
                     points="400", reason="出題違反")
     html = client_for(user).get(f"/t/{tournament.slug}/rounds/1/").content.decode()
     assert "-79.50" in html
+
+
+def _final_two_nil(tournament: Tournament, user: Any) -> tuple[Any, list[Any], list[Entrant]]:
+    """九州杯IX's final drawn with three games, a beating b in games 1 and 2."""
+    from brackets.models import Group, Round, Seat
+    from brackets.services import rounds as svc
+    from tests.rounds.helpers import add_entrants
+
+    tournament.preset = "kyushu-cup-ix"
+    tournament.save()
+    a, pa, pb, b = add_entrants(tournament, 4)
+    svc.rounds_configure(tournament=tournament, by=user)
+    final = Round.objects.get(tournament=tournament, kind="series")
+    Round.objects.filter(id=final.id).update(status=Round.Status.RUNNING)
+    groups = []
+    for game in (1, 2, 3):
+        g = Group.objects.create(round=final, number=game, label=f"第{game}試合", game=game)
+        for n, e in enumerate((a, pa, pb, b), start=1):
+            Seat.objects.create(group=g, number=n, entrant=e)
+        groups.append(g)
+    for g in groups[:2]:
+        svc.results_save(group=Group.objects.get(id=g.id), by=user,
+                         rows={1: ("350", 1), 2: ("300", 2), 3: ("250", 3), 4: ("200", 4)})
+    final.refresh_from_db()
+    return final, groups, [a, pa, pb, b]
+
+
+def test_unneeded_final_game_is_refused(tournament: Tournament, cast: dict[str, Any]) -> None:
+    """After a 2–0 final, game 3's results and selections were saved although the match
+    page said the game was not needed; now they are refused in Japanese, nothing saved."""
+    from brackets.models import ResultFact, SelectionFact
+    from brackets.services import rounds as svc
+
+    user = cast["bracket"]
+    _final, groups, _people = _final_two_nil(tournament, user)
+    game3 = groups[2]
+    with pytest.raises(svc.RoundError, match="この試合は不要です"):
+        svc.results_save(group=game3, by=user,
+                         rows={1: ("200", 4), 2: ("250", 3), 3: ("300", 2), 4: ("350", 1)})
+    with pytest.raises(svc.RoundError, match="この試合は不要です"):
+        svc.selection_save(group=game3, by=user, seat_number=1, genre="芸能", format="四択",
+                           difficulty="HARD")
+    response = client_for(user).post(
+        f"/t/{tournament.slug}/match/{game3.id}/results/",
+        {"score_1": "200", "place_1": "4", "score_2": "250", "place_2": "3",
+         "score_3": "300", "place_3": "2", "score_4": "350", "place_4": "1", "key": "k-q1"})
+    assert "この試合は不要です" in response.content.decode()
+    assert not ResultFact.objects.filter(group=game3).exists()
+    assert not SelectionFact.objects.filter(group=game3).exists()
+
+
+def test_result_sheet_leaves_out_an_unneeded_final_game(tournament: Tournament,
+                                                        cast: dict[str, Any]) -> None:
+    """The final's 結果表 printed 第3試合 (結果未入力) after a 2–0 final."""
+    from brackets.printing.result_sheets import ResultSheets
+    from brackets.selectors.documents import round_document
+
+    final, _groups, _people = _final_two_nil(tournament, cast["bracket"])
+    data = round_document(tournament, final.number)
+    assert [g.unneeded for g in data.groups] == [False, False, True]
+    story = ResultSheets().get_story(data, tournament=tournament)
+    text = " ".join(str(getattr(f, "_content", f)) for f in story)
+    assert "第1試合" in text and "第2試合" in text
+    assert "第3試合" not in text

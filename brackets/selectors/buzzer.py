@@ -14,6 +14,7 @@ from typing import Any
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from brackets.engine.buzzer import (
     PlayerSpec,
@@ -162,10 +163,10 @@ def clock_reading_ms(
 
 STATUS_LABELS = {
     "active": "",
-    "won": "勝ち抜け",
-    "out": "失格",
-    "locked": "解答権なし",
-    "continuing": "継続",
+    "won": gettext_lazy("勝ち抜け"),
+    "out": gettext_lazy("失格"),
+    "locked": gettext_lazy("解答権なし"),
+    "continuing": gettext_lazy("継続"),
 }
 
 

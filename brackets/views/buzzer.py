@@ -507,7 +507,9 @@ def buzzer_tiebreak_apply(
 
 
 class PaperForm(forms.Form):
-    name = forms.CharField(label=gettext_lazy("名称"), max_length=100, initial="ペーパークイズ")
+    name = forms.CharField(
+        label=gettext_lazy("名称"), max_length=100, initial=gettext_lazy("ペーパークイズ")
+    )
     questions = forms.IntegerField(
         label=gettext_lazy("問題数"), min_value=1, max_value=1000, initial=100
     )
@@ -598,7 +600,8 @@ def paper_detail(request: HttpRequest, tournament: Tournament, marking_id: int) 
         "streak2": _("第2連続正解"),
         "lottery": _("抽選"),
     }
-    rows = [{"score": s, "decided": decided.get(s.decided_by, s.decided_by)} for s in ranked]
+    rows = [{"score": s, "decided": decided.get(s.decided_by, s.decided_by),
+             "lottery": s.decided_by == "lottery"} for s in ranked]
     return render(
         request,
         "brackets/buzzer/paper_detail.html",

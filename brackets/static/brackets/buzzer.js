@@ -25,6 +25,22 @@
     return node;
   }
 
+  // UI strings come translated from the page (a JSON blob the template renders with the
+  // active language, id "bz-i18n"); the Japanese text is both the key and the fallback, so a
+  // page without the blob still shows Japanese. "{name}" placeholders are filled from params.
+  var I18N = null;
+  function T(text, params) {
+    if (I18N === null) {
+      var node = document.getElementById("bz-i18n");
+      try { I18N = node ? JSON.parse(node.textContent) : {}; } catch (e) { I18N = {}; }
+    }
+    var out = I18N[text] || text;
+    if (params) {
+      out = out.replace(/\{(\w+)\}/g, function (m, k) { return params[k] !== undefined && params[k] !== null ? String(params[k]) : m; });
+    }
+    return out;
+  }
+
   function usesPoints(state) {
     return !!POINT_SCORINGS[(state.round || {}).scoring];
   }
@@ -42,9 +58,9 @@
   }
 
   function questionText(state) {
-    if (state.phase === "over") return "終了（" + state.question + "問）";
-    if (state.question_limit && state.question >= state.question_limit) return state.question_limit + "問 終了";
-    var text = "第" + (state.question + 1) + "問";
+    if (state.phase === "over") return T("終了（{n}問）", { n: state.question });
+    if (state.question_limit && state.question >= state.question_limit) return T("{n}問 終了", { n: state.question_limit });
+    var text = T("第{n}問", { n: state.question + 1 });
     if (state.question_limit) text += " / " + state.question_limit;
     return text;
   }
@@ -130,10 +146,10 @@
   // ------------------------------------------------------------------ operator console
 
   var KIND_LABELS = {
-    correct: "○", wrong: "×", thru: "スルー", undo: "取り消し", board: "ボード", written: "筆記",
-    clock_start: "時計開始", clock_stop: "時計停止", clock_expire: "時間切れ", tiebreak: "サドンデス結果"
+    correct: "○", wrong: "×", thru: T("スルー"), undo: T("取り消し"), board: T("ボード"), written: T("筆記"),
+    clock_start: T("時計開始"), clock_stop: T("時計停止"), clock_expire: T("時間切れ"), tiebreak: T("サドンデス結果")
   };
-  var SIDE_LABELS = { win: "勝ち抜け側", loss: "失格側", both: "勝ち抜け・失格の両側" };
+  var SIDE_LABELS = { win: T("勝ち抜け側"), loss: T("失格側"), both: T("勝ち抜け・失格の両側") };
 
   function BuzzerConsole(root, initial) {
     this.root = root;
@@ -179,7 +195,7 @@
 
   BuzzerConsole.prototype.send = function (kind, extra) {
     var self = this;
-    if (this.busy) { this.flash("送信中です…", "info"); return; }
+    if (this.busy) { this.flash(T("送信中です…"), "info"); return; }
     var allowed = this.allowedFor(kind, extra && extra.player);
     if (!allowed.ok) { this.flash(allowed.reason, "error"); return; }
     var form = new FormData();
@@ -215,9 +231,9 @@
             self.boardMarks = {};
             self.buzz = null;
             self.order = [];
-            self.flash(res.body.duplicate ? "同じ操作はすでに記録済みです" : "記録: " + self.describe(kind, extra), "ok");
+            self.flash(res.body.duplicate ? T("同じ操作はすでに記録済みです") : T("記録: {what}", { what: self.describe(kind, extra) }), "ok");
           } else {
-            self.flash((res.body && res.body.error) || "記録できませんでした", "error");
+            self.flash((res.body && res.body.error) || T("記録できませんでした"), "error");
           }
           self.render();
         })
@@ -225,7 +241,7 @@
           if (attempt < 4) { setTimeout(go, 300 * attempt); return; }  // same key: recorded once
           self.busy = false;
           self.root.classList.remove("bz-busy");
-          self.flash("通信できません。接続を確認してください（記録されていない可能性があります）", "error");
+          self.flash(T("通信できません。接続を確認してください（記録されていない可能性があります）"), "error");
           self.refresh();
         });
     }
@@ -236,7 +252,7 @@
     var label = KIND_LABELS[kind] || kind;
     if (extra && extra.player) {
       var p = this.state.players.filter(function (x) { return x.id === extra.player; })[0];
-      if (p) return p.seat + "番 " + p.name + " " + label;
+      if (p) return T("{seat}番 {name}", { seat: p.seat, name: p.name }) + " " + label;
     }
     return label;
   };
@@ -246,13 +262,13 @@
     if (s.error) return { ok: false, reason: s.error };
     if (player) {
       var p = s.players.filter(function (x) { return x.id === player; })[0];
-      if (!p) return { ok: false, reason: "その席はありません" };
-      if ((p.actions || []).indexOf(kind) < 0) return { ok: false, reason: p.blocked || "今はできません" };
+      if (!p) return { ok: false, reason: T("その席はありません") };
+      if ((p.actions || []).indexOf(kind) < 0) return { ok: false, reason: p.blocked || T("今はできません") };
       return { ok: true };
     }
     if ((s.allowed || []).indexOf(kind) < 0) {
-      var reasons = { undo: "これ以上取り消せません（最初の状態です）", thru: "今はスルーできません" };
-      return { ok: false, reason: reasons[kind] || "今はできません" };
+      var reasons = { undo: T("これ以上取り消せません（最初の状態です）"), thru: T("今はスルーできません") };
+      return { ok: false, reason: reasons[kind] || T("今はできません") };
     }
     return { ok: true };
   };
@@ -316,13 +332,13 @@
       clearTimeout(this.digitTimer);
       this.digitTimer = setTimeout(function () { self.digitBuffer = ""; }, 800);
       var p = this.state.players.filter(function (x) { return x.seat === seat; })[0];
-      if (p) { this.selected = p.id; this.render(); this.flash(p.seat + "番 " + p.name + " を選択（o=○ / x=×）", "info"); }
+      if (p) { this.selected = p.id; this.render(); this.flash(T("{seat}番 {name} を選択（o=○ / x=×）", { seat: p.seat, name: p.name }), "info"); }
       ev.preventDefault();
       return;
     }
     var lower = key.toLowerCase();
     if (lower === "o" || lower === "x") {
-      if (!this.selected) { this.flash("先に席番号のキーを押してください", "error"); return; }
+      if (!this.selected) { this.flash(T("先に席番号のキーを押してください"), "error"); return; }
       if (this.isBoard()) this.toggleBuzz(this.selected, lower === "o");
       else this.send(lower === "o" ? "correct" : "wrong", { player: this.selected });
       ev.preventDefault();
@@ -348,11 +364,11 @@
     var box = this.root.querySelector("#bz-decision");
     box.hidden = false;
     box.innerHTML = "";
-    box.appendChild(el("h2", { className: "h5", text: "時間切れ" }));
-    box.appendChild(el("p", { text: "時間切れの瞬間に読み上げ中だった問題は有効ですか？" }));
+    box.appendChild(el("h2", { className: "h5", text: T("時間切れ") }));
+    box.appendChild(el("p", { text: T("時間切れの瞬間に読み上げ中だった問題は有効ですか？") }));
     box.appendChild(el("div", { className: "d-flex gap-2 flex-wrap" }, [
-      el("button", { type: "button", className: "btn btn-danger btn-lg", "data-kind": "clock_expire", "data-in-play": "1", text: "読み上げ中の問題あり（その問題まで）" }),
-      el("button", { type: "button", className: "btn btn-outline-danger btn-lg", "data-kind": "clock_expire", "data-in-play": "0", text: "読み上げ中の問題なし（ここで終了）" })
+      el("button", { type: "button", className: "btn btn-danger btn-lg", "data-kind": "clock_expire", "data-in-play": "1", text: T("読み上げ中の問題あり（その問題まで）") }),
+      el("button", { type: "button", className: "btn btn-outline-danger btn-lg", "data-kind": "clock_expire", "data-in-play": "0", text: T("読み上げ中の問題なし（ここで終了）") })
     ]));
   };
 
@@ -365,7 +381,7 @@
     if (rem <= 0 && this.clock.running && !this.expirePrompted) {
       this.expirePrompted = true;
       this.showExpire();
-      this.flash("時間切れです。読み上げ中の問題の扱いを選んでください", "error");
+      this.flash(T("時間切れです。読み上げ中の問題の扱いを選んでください"), "error");
     }
   };
 
@@ -383,7 +399,7 @@
       var toggle = this.root.querySelector("#bz-clock-toggle");
       var running = s.clock.running;
       toggle.dataset.kind = running ? "clock_stop" : "clock_start";
-      toggle.textContent = running ? "時計 停止 (s)" : "時計 開始 (s)";
+      toggle.textContent = running ? T("時計 停止") + " (s)" : T("時計 開始") + " (s)";
       toggle.disabled = (s.allowed || []).indexOf(toggle.dataset.kind) < 0;
       this.root.querySelector("#bz-clock-expire").disabled = (s.allowed || []).indexOf("clock_expire") < 0;
       if (!running) this.expirePrompted = false;
@@ -399,7 +415,7 @@
       var canW = (p.actions || []).indexOf("wrong") >= 0;
       var badges = [];
       if (p.label) badges.push(el("span", { className: "bz-badge bz-st-" + p.status + (p.resting ? " bz-st-resting" : ""), text: p.label }));
-      if (p.streak) badges.push(el("span", { className: "bz-badge bz-streak", text: "連答" }));
+      if (p.streak) badges.push(el("span", { className: "bz-badge bz-streak", text: T("連答") }));
       var card = el("div", {
         className: "bz-seat bz-st-" + p.status + (p.resting ? " bz-st-resting" : "") + (self.selected === p.id ? " bz-selected" : "") +
           (self.buzz && self.buzz.player === p.id ? (self.buzz.correct ? " bz-buzz-o" : " bz-buzz-x") : ""),
@@ -415,11 +431,11 @@
           el("span", { className: "bz-badges" }, badges)
         ]),
         el("div", { className: "bz-buttons" }, [
-          el("button", { type: "button", className: "btn bz-btn bz-btn-o", "data-kind": "correct", "data-player": p.id, disabled: !canC, "aria-label": p.seat + "番 ○", text: "○" }),
-          el("button", { type: "button", className: "btn bz-btn bz-btn-x", "data-kind": "wrong", "data-player": p.id, disabled: !canW, "aria-label": p.seat + "番 ×", text: "×" })
+          el("button", { type: "button", className: "btn bz-btn bz-btn-o", "data-kind": "correct", "data-player": p.id, disabled: !canC, "aria-label": T("{seat}番", { seat: p.seat }) + " ○", text: "○" }),
+          el("button", { type: "button", className: "btn bz-btn bz-btn-x", "data-kind": "wrong", "data-player": p.id, disabled: !canW, "aria-label": T("{seat}番", { seat: p.seat }) + " ×", text: "×" })
         ]),
         board && (p.actions || []).indexOf("board") >= 0
-          ? el("label", { className: "bz-boardmark" }, [el("input", { type: "checkbox", "data-board": p.id, checked: self.boardMarks[p.id] ? "checked" : null }), document.createTextNode(" ボード正解")])
+          ? el("label", { className: "bz-boardmark" }, [el("input", { type: "checkbox", "data-board": p.id, checked: self.boardMarks[p.id] ? "checked" : null }), document.createTextNode(" " + T("ボード正解"))])
           : null,
         (!canC && p.blocked) ? el("div", { className: "bz-blocked", text: p.blocked }) : null
       ]);
@@ -432,7 +448,7 @@
     var foot = this.root.querySelector(".bz-foot");
     var boardBtn = foot.querySelector("#bz-board");
     if (board && !boardBtn) {
-      boardBtn = el("button", { type: "button", id: "bz-board", className: "btn btn-primary bz-big", "data-kind": "board", text: "ボード結果を記録" });
+      boardBtn = el("button", { type: "button", id: "bz-board", className: "btn btn-primary bz-big", "data-kind": "board", text: T("ボード結果を記録") });
       foot.insertBefore(boardBtn, foot.firstChild);
     } else if (!board && boardBtn) {
       boardBtn.remove();
@@ -449,18 +465,18 @@
       // A finished sudden death: its order goes back to the round that asked for it.
       box.hidden = false;
       box.innerHTML = "";
-      box.appendChild(el("p", { text: "サドンデスが終わりました。順位: " + (s.ranking || []).map(function (r) { return r.name; }).join(" → ") }));
+      box.appendChild(el("p", { text: T("サドンデスが終わりました。順位: {ranking}", { ranking: (s.ranking || []).map(function (r) { return r.name; }).join(" → ") }) }));
       box.appendChild(el("form", { method: "post", action: this.root.dataset.applyUrl }, [
         el("input", { type: "hidden", name: "csrfmiddlewaretoken", value: csrfToken() }),
-        el("button", { className: "btn btn-warning btn-lg", text: "サドンデスの結果を元のラウンドに反映" })
+        el("button", { className: "btn btn-warning btn-lg", text: T("サドンデスの結果を元のラウンドに反映") })
       ]));
       return;
     }
     if (s.phase === "over" && this.root.dataset.nextUrl) {
       box.hidden = false;
       box.innerHTML = "";
-      box.appendChild(el("p", { className: "mb-2", text: "このラウンドは終了しました。勝ち抜け: " + (s.winners || []).map(function (pid) { return (s.names || {})[pid] || pid; }).join("、") }));
-      box.appendChild(el("a", { className: "btn btn-primary", href: this.root.dataset.nextUrl, text: "次のラウンドを作成（プリセット）" }));
+      box.appendChild(el("p", { className: "mb-2", text: T("このラウンドは終了しました。勝ち抜け: {names}", { names: (s.winners || []).map(function (pid) { return (s.names || {})[pid] || pid; }).join(T("、")) }) }));
+      box.appendChild(el("a", { className: "btn btn-primary", href: this.root.dataset.nextUrl, text: T("次のラウンドを作成（プリセット）") }));
       return;
     }
     if (s.phase !== "deciding" || !pending.length) {
@@ -474,19 +490,19 @@
       var names = {};
       d.candidates.forEach(function (pid, i) { names[pid] = d.names[i]; });
       var section = el("div", { className: "bz-decision-one" });
-      section.appendChild(el("h2", { className: "h5", text: "サドンデス（" + (SIDE_LABELS[d.side] || d.side) + "）が必要です" }));
-      section.appendChild(el("p", { text: "対象: " + d.names.join("、") + " ／ 上位 " + d.places + " 人" + (d.out_places ? "・失格 " + d.out_places + " 人" : "") }));
+      section.appendChild(el("h2", { className: "h5", text: T("サドンデス（{side}）が必要です", { side: SIDE_LABELS[d.side] || d.side }) }));
+      section.appendChild(el("p", { text: T("対象: {names} ／ 上位 {places} 人", { names: d.names.join(T("、")), places: d.places }) + (d.out_places ? T("・失格 {n} 人", { n: d.out_places }) : "") }));
       var form = el("form", { method: "post", action: self.root.dataset.tiebreakUrl, className: "d-inline" }, [
         el("input", { type: "hidden", name: "csrfmiddlewaretoken", value: csrfToken() }),
         el("input", { type: "hidden", name: "side", value: d.side }),
-        el("button", { className: "btn btn-warning btn-lg", text: "サドンデスを開始（別画面）" })
+        el("button", { className: "btn btn-warning btn-lg", text: T("サドンデスを開始（別画面）") })
       ]);
       section.appendChild(form);
-      section.appendChild(el("p", { className: "mt-2 mb-1 small", text: "または決着順（プレーオフ結果）を上から順にタップ:" }));
+      section.appendChild(el("p", { className: "mt-2 mb-1 small", text: T("または決着順（プレーオフ結果）を上から順にタップ:") }));
       var picks = el("div", { className: "d-flex flex-wrap gap-2" });
       d.candidates.forEach(function (pid) {
         var idx = self.order.indexOf(pid);
-        var b = el("button", { type: "button", className: "btn " + (idx >= 0 ? "btn-dark" : "btn-outline-dark"), text: (idx >= 0 ? (idx + 1) + "位 " : "") + names[pid] });
+        var b = el("button", { type: "button", className: "btn " + (idx >= 0 ? "btn-dark" : "btn-outline-dark"), text: (idx >= 0 ? T("{n}位", { n: idx + 1 }) + " " : "") + names[pid] });
         b.addEventListener("click", function () {
           var i = self.order.indexOf(pid);
           if (i >= 0) self.order.splice(i, 1); else self.order.push(pid);
@@ -496,7 +512,7 @@
       });
       section.appendChild(picks);
       var ready = d.candidates.every(function (pid) { return self.order.indexOf(pid) >= 0; });
-      section.appendChild(el("button", { type: "button", className: "btn btn-primary mt-2", "data-kind": "tiebreak", "data-side": d.side, disabled: !ready, text: "この順で確定" }));
+      section.appendChild(el("button", { type: "button", className: "btn btn-primary mt-2", "data-kind": "tiebreak", "data-side": d.side, disabled: !ready, text: T("この順で確定") }));
       box.appendChild(section);
     });
   };
@@ -577,7 +593,7 @@
       var old = before[p.id];
       var changed = old && (old.correct !== p.correct || old.wrong !== p.wrong || old.points !== p.points || old.status !== p.status);
       var cls = "bzb-card bzb-st-" + p.status + (p.resting ? " bzb-resting" : "") + (changed ? " bzb-bump" : "") + (tied[p.id] ? " bzb-sd" : "");
-      var status = tied[p.id] ? "サドンデス" : p.label || "";
+      var status = tied[p.id] ? T("サドンデス") : p.label || "";
       var children = [
         el("div", { className: "bzb-seat", text: String(p.seat) }),
         el("div", { className: "bzb-main", style: "--len:" + Math.max(String(points ? p.points : p.correct).length, 1), text: String(points ? p.points : p.correct) }),
@@ -585,8 +601,8 @@
         el("div", { className: "bzb-wrong", text: p.wrong ? "×" + p.wrong : "" }),
         el("div", { className: "bzb-name", text: p.name }),
         el("div", { className: "bzb-tags" }, [
-          p.streak ? el("span", { className: "bzb-streak", text: "連答" }) : null,
-          p.resting && p.status !== "active" ? el("span", { className: "bzb-rest", text: p.rests + "休" }) : null
+          p.streak ? el("span", { className: "bzb-streak", text: T("連答") }) : null,
+          p.resting && p.status !== "active" ? el("span", { className: "bzb-rest", text: T("{n}休", { n: p.rests }) }) : null
         ]),
         el("div", { className: "bzb-status", text: status })
       ];
@@ -605,11 +621,11 @@
     if (many) {
       var standing = s.players.filter(function (p) { return p.status === "active" || p.status === "locked"; }).length;
       var passed = s.players.filter(function (p) { return p.status === "won"; }).length;
-      foot = "残り " + standing + "人 ／ 着席 " + (n - standing - passed) + "人" + (passed ? " ／ 通過 " + passed + "人" : "");
+      foot = T("残り {standing}人 ／ 着席 {seated}人", { standing: standing, seated: n - standing - passed }) + (passed ? " ／ " + T("通過 {n}人", { n: passed }) : "");
     }
-    if (s.phase === "deciding") foot = "サドンデス";
-    else if (s.phase === "over") foot = "勝ち抜け: " + s.winners.map(function (pid) { return s.names[pid] || pid; }).join("・");
-    else if (s.round.slots && !many) foot = "勝ち抜け " + s.winners.length + " / " + s.round.slots;
+    if (s.phase === "deciding") foot = T("サドンデス");
+    else if (s.phase === "over") foot = T("勝ち抜け: {names}", { names: s.winners.map(function (pid) { return s.names[pid] || pid; }).join(T("・")) });
+    else if (s.round.slots && !many) foot = T("勝ち抜け {n} / {slots}", { n: s.winners.length, slots: s.round.slots });
     root.querySelector("#bzb-status").textContent = foot;
   };
 

@@ -28,7 +28,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext, gettext_noop
 
 from brackets.models import (
     Difficulty,
@@ -207,7 +207,8 @@ class _Exporter:
             key = (target, raw)
             if key not in self.file_ids:
                 raise TournamentFileError(
-                    f"{obj._meta.verbose_name} が別の大会のデータを参照しています（{field.name}）。")
+                    gettext("{model} が別の大会のデータを参照しています（{field}）。").format(
+                        model=obj._meta.verbose_name, field=field.name))
             return self.file_ids[key]
         return _plain(field, getattr(obj, field.attname))
 
@@ -303,11 +304,12 @@ def _load(data: bytes | str | Mapping[str, Any]) -> dict[str, Any]:
         text = data.decode("utf-8-sig") if isinstance(data, bytes) else data
         parsed = json.loads(text)
     except (UnicodeDecodeError, ValueError):
-        raise TournamentFileError(
+        raise TournamentFileError(gettext(
             "ファイルが壊れています（JSONとして読めません）。書き出し直したファイルを使ってください。"
-        ) from None
+        )) from None
     if not isinstance(parsed, dict):
-        raise TournamentFileError("大会ファイルではありません（中身がJSONのオブジェクトではありません）。")
+        raise TournamentFileError(
+            gettext("大会ファイルではありません（中身がJSONのオブジェクトではありません）。"))
     return parsed
 
 
@@ -315,18 +317,21 @@ def check_header(data: Mapping[str, Any]) -> int:
     """The file's version, after refusing other formats and newer versions."""
     if data.get("format") != FORMAT:
         raise TournamentFileError(
-            f"大会ファイルではありません（format が {data.get('format')!r} です。"
-            f"{FORMAT!r} のファイルを選んでください）。")
+            gettext("大会ファイルではありません（format が {found} です。"
+                    "{expected} のファイルを選んでください）。").format(
+                found=repr(data.get("format")), expected=repr(FORMAT)))
     version = data.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        raise TournamentFileError("ファイルが壊れています（version が正しくありません）。")
+        raise TournamentFileError(gettext("ファイルが壊れています（version が正しくありません）。"))
     if version > VERSION:
         raise TournamentFileError(
-            f"このファイルは新しい版（version {version}）のアプリで書き出されています。"
-            f"このアプリが読めるのは version {VERSION} までです。アプリを更新してから読み込んでください。")
+            gettext("このファイルは新しい版（version {version}）のアプリで書き出されています。"
+                    "このアプリが読めるのは version {supported} までです。"
+                    "アプリを更新してから読み込んでください。").format(
+                version=version, supported=VERSION))
     if "checksum" in data and data["checksum"] != checksum(data):
-        raise TournamentFileError(
-            "ファイルが壊れています（チェックサムが一致しません。途中で切れたか、書き換えられています）。")
+        raise TournamentFileError(gettext(
+            "ファイルが壊れています（チェックサムが一致しません。途中で切れたか、書き換えられています）。"))
     return version
 
 
@@ -344,19 +349,20 @@ class _Importer:
         self.catalog: dict[type[models.Model], dict[str, Any]] = {}
 
     def fail(self, where: str, why: str) -> TournamentFileError:
-        return TournamentFileError(f"ファイルが壊れています（{where}：{why}）。")
+        return TournamentFileError(
+            gettext("ファイルが壊れています（{where}：{why}）。").format(where=where, why=why))
 
     def section(self, name: str, kind: type) -> Any:
         value = self.data.get(name)
         if not isinstance(value, kind):
-            raise self.fail(name, "ありません" if value is None else "形式が違います")
+            raise self.fail(name, gettext("ありません") if value is None else gettext("形式が違います"))
         return value
 
     def user(self, name: Any, where: str) -> Any:
         if name is None:
             return None
         if not isinstance(name, str) or not name:
-            raise self.fail(where, "ユーザー名が正しくありません")
+            raise self.fail(where, gettext("ユーザー名が正しくありません"))
         if name not in self.users:
             user_model = get_user_model()
             user = user_model.objects.filter(**{user_model.USERNAME_FIELD: name}).first()
@@ -373,7 +379,7 @@ class _Importer:
         assert self.version is not None
         if model is QmaVersion:
             if name != self.version.slug:
-                raise self.fail(where, f"カタログ {name!r} は大会のカタログと違います")
+                raise self.fail(where, gettext("カタログ {name} は大会のカタログと違います").format(name=repr(name)))
             return self.version
         if model not in self.catalog:
             self.catalog[model] = {obj.name: obj for obj in  # type: ignore[attr-defined]
@@ -381,13 +387,13 @@ class _Importer:
         try:
             return self.catalog[model][name]
         except (KeyError, TypeError):
-            raise self.fail(where, f"カタログに {name!r} がありません") from None
+            raise self.fail(where, gettext("カタログに {name} がありません").format(name=repr(name))) from None
 
     def convert(self, field: models.Field[Any, Any], value: Any, where: str) -> Any:
         """A file value back to what the model field holds; a bad value fails loudly."""
         if value is None:
             if not field.null:
-                raise self.fail(where, "空にできない項目が空です")
+                raise self.fail(where, gettext("空にできない項目が空です"))
             return None
         try:
             if isinstance(field, models.DecimalField):
@@ -418,13 +424,13 @@ class _Importer:
                     raise _BadValue
                 return value
         except (_BadValue, ValueError, InvalidOperation, TypeError):
-            raise self.fail(where, f"値 {value!r} が正しくありません") from None
+            raise self.fail(where, gettext("値 {value} が正しくありません").format(value=repr(value))) from None
         return value
 
     def tournament(self) -> Tournament:
         slug = self.data.get("catalog")
         if not isinstance(slug, str):
-            raise self.fail("catalog", "ありません")
+            raise self.fail("catalog", gettext("ありません"))
         version = QmaVersion.objects.filter(slug=slug).first()
         if version is None:
             from brackets.services.catalog import catalog_load_builtin
@@ -433,24 +439,28 @@ class _Importer:
             version = QmaVersion.objects.filter(slug=slug).first()
         if version is None:
             raise TournamentFileError(
-                f"このファイルのQMAカタログ {slug!r} がこのアプリにありません。"
-                "管理画面でカタログを追加してから読み込んでください。")
+                gettext("このファイルのQMAカタログ {slug} がこのアプリにありません。"
+                        "管理画面でカタログを追加してから読み込んでください。").format(
+                    slug=repr(slug)))
         self.version = version
         settings = self.section("tournament", dict)
         known = {f.name: f for f in Tournament._meta.concrete_fields
                  if not f.primary_key and f.name != "version"}
         unknown = set(settings) - set(known)
         if unknown:
-            raise self.fail("tournament", f"知らない項目 {sorted(unknown)} があります（新しい版のファイル？）")
+            raise self.fail("tournament", gettext(
+                "知らない項目 {names} があります（新しい版のファイル？）").format(
+                    names=sorted(unknown)))
         values = {name: self.convert(known[name], value, f"tournament.{name}")
                   for name, value in settings.items()}
         if self.slug:
             values["slug"] = self.slug
         if not values.get("slug") or not values.get("name"):
-            raise self.fail("tournament", "識別子か大会名がありません")
+            raise self.fail("tournament", gettext("識別子か大会名がありません"))
         if Tournament.objects.filter(slug=values["slug"]).exists():
             raise TournamentFileError(
-                f"識別子 {values['slug']!r} の大会が既にあります。別の識別子を指定して読み込んでください。")
+                gettext("識別子 {slug} の大会が既にあります。別の識別子を指定して読み込んでください。")
+                .format(slug=repr(values["slug"])))
         created_at = values.pop("created_at", None)
         tournament = Tournament(version=version, **values)
         try:
@@ -468,7 +478,7 @@ class _Importer:
         for index, row in enumerate(self.data.get("staff") or []):
             where = f"staff[{index}]"
             if not isinstance(row, dict) or row.get("role") not in Role.values:
-                raise self.fail(where, "役割が正しくありません")
+                raise self.fail(where, gettext("役割が正しくありません"))
             Membership.objects.get_or_create(tournament=tournament,
                                              user=self.user(row.get("user"), where),
                                              role=row["role"])
@@ -476,18 +486,19 @@ class _Importer:
     def records(self, tournament: Tournament) -> None:
         records = self.data.get("records") or {}
         if not isinstance(records, dict):
-            raise self.fail("records", "形式が違います")
+            raise self.fail("records", gettext("形式が違います"))
         specs = file_models()
         known = {spec.key for spec in specs}
         unknown = set(records) - known
         if unknown:
             raise TournamentFileError(
-                f"このアプリが知らない記録 {sorted(unknown)} があります。"
-                "新しい版のアプリで書き出されたファイルです。アプリを更新してください。")
+                gettext("このアプリが知らない記録 {names} があります。"
+                        "新しい版のアプリで書き出されたファイルです。アプリを更新してください。")
+                .format(names=sorted(unknown)))
         for spec in specs:
             rows = records.get(spec.key) or []
             if not isinstance(rows, list):
-                raise self.fail(f"records.{spec.key}", "形式が違います")
+                raise self.fail(f"records.{spec.key}", gettext("形式が違います"))
             self.create(spec.model, spec.key, rows, tournament)
 
     def create(self, model: type[models.Model], key: str, rows: list[Any],
@@ -503,16 +514,17 @@ class _Importer:
         for index, row in enumerate(rows):
             where = f"records.{key}[{index}]"
             if not isinstance(row, dict):
-                raise self.fail(where, "形式が違います")
+                raise self.fail(where, gettext("形式が違います"))
             file_id = row.get("id")
             if not isinstance(file_id, int) or isinstance(file_id, bool) or file_id in seen:
-                raise self.fail(where, "id が正しくないか重複しています")
+                raise self.fail(where, gettext("id が正しくないか重複しています"))
             seen.add(file_id)
             unknown = set(row) - set(fields) - set(m2m) - {"id"}
             if unknown:
                 raise TournamentFileError(
-                    f"{where} にこのアプリが知らない項目 {sorted(unknown)} があります"
-                    "（新しい版のアプリのファイル？）。")
+                    gettext("{where} にこのアプリが知らない項目 {names} があります"
+                            "（新しい版のアプリのファイル？）。").format(
+                        where=where, names=sorted(unknown)))
             obj = model()
             for name, field in fields.items():
                 if isinstance(field, models.ForeignKey) and field.related_model is Tournament:
@@ -523,14 +535,14 @@ class _Importer:
                             and not field.has_default():
                         setattr(obj, field.attname, "")
                     elif not field.has_default() and not field.null and name not in timestamps:
-                        raise self.fail(where, f"{name} がありません")
+                        raise self.fail(where, gettext("{name} がありません").format(name=name))
                     continue
                 value = row[name]
                 if isinstance(field, models.ForeignKey):
                     target = field.related_model
                     if value is None:
                         if not field.null:
-                            raise self.fail(f"{where}.{name}", "空にできない参照が空です")
+                            raise self.fail(f"{where}.{name}", gettext("空にできない参照が空です"))
                         setattr(obj, field.name, None)
                     elif target is get_user_model():
                         setattr(obj, field.name, self.user(value, f"{where}.{name}"))
@@ -539,14 +551,15 @@ class _Importer:
                                 self.catalog_item(target, value, f"{where}.{name}"))
                     elif target is model:
                         if not field.null:
-                            raise self.fail(f"{where}.{name}", "自己参照は空にできる項目だけです")
+                            raise self.fail(f"{where}.{name}", gettext("自己参照は空にできる項目だけです"))
                         deferred.append((obj, field.attname, value))
                     else:
                         target_key = target._meta.model_name or ""
                         pk = self.ids.get((target_key, value)) if isinstance(value, int) else None
                         if pk is None:
                             raise self.fail(f"{where}.{name}",
-                                            f"{target_key} の id {value!r} がありません")
+                                            gettext("{model} の id {id} がありません").format(
+                                                model=target_key, id=repr(value)))
                         setattr(obj, field.attname, pk)
                 else:
                     setattr(obj, field.attname, self.convert(field, value, f"{where}.{name}"))
@@ -559,14 +572,15 @@ class _Importer:
                 model.objects.bulk_create(objs, batch_size=500)
         except IntegrityError as exc:
             raise TournamentFileError(
-                f"ファイルの記録（{key}）がデータベースの制約に合いません：{exc}") from None
+                gettext("ファイルの記録（{key}）がデータベースの制約に合いません：{error}").format(
+                    key=key, error=exc)) from None
         for obj, row in zip(objs, rows, strict=True):
             self.ids[(key, row["id"])] = obj.pk
         updates: set[str] = set(timestamps)
         for obj, attname, value in deferred:
             pk = self.ids.get((key, value)) if isinstance(value, int) else None
             if pk is None:
-                raise self.fail(f"records.{key}.{attname}", f"id {value!r} がありません")
+                raise self.fail(f"records.{key}.{attname}", gettext("id {id} がありません").format(id=repr(value)))
             setattr(obj, attname, pk)
             updates.add(attname.removesuffix("_id"))
         for obj, row in zip(objs, rows, strict=True):
@@ -580,15 +594,16 @@ class _Importer:
                 model.objects.bulk_update(objs, sorted(updates), batch_size=500)
             except IntegrityError as exc:
                 raise TournamentFileError(
-                    f"ファイルの記録（{key}）がデータベースの制約に合いません：{exc}") from None
+                    gettext("ファイルの記録（{key}）がデータベースの制約に合いません：{error}").format(
+                    key=key, error=exc)) from None
         for obj, name, values in pending_m2m:
             target = m2m[name].related_model
             target_key = target._meta.model_name or ""
             if not isinstance(values, list):
-                raise self.fail(f"records.{key}.{name}", "形式が違います")
+                raise self.fail(f"records.{key}.{name}", gettext("形式が違います"))
             pks = [self.ids.get((target_key, v)) for v in values]
             if None in pks:
-                raise self.fail(f"records.{key}.{name}", "参照先がありません")
+                raise self.fail(f"records.{key}.{name}", gettext("参照先がありません"))
             getattr(obj, name).set(pks)
 
 

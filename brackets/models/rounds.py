@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from brackets.models.entrants import Entrant
@@ -141,7 +142,7 @@ class Seat(models.Model):
         return self.entrant_id is None
 
     def __str__(self) -> str:
-        return f"{self.group} サテ{self.number}"
+        return gettext("{group} サテ{number}").format(group=self.group, number=self.number)
 
 
 class MatchFact(models.Model):

@@ -20,6 +20,7 @@ from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from brackets import engine_adapter as ea
@@ -173,14 +174,14 @@ def parse_setting(spec: Setting, raw: Any) -> Any:
         try:
             return int(text)
         except ValueError:
-            raise ValueError("整数で入力してください。") from None
+            raise ValueError(gettext("整数で入力してください。")) from None
     if kind == "decimal":
         try:
             number = Decimal(text)
         except InvalidOperation:
-            raise ValueError("数値で入力してください。") from None
+            raise ValueError(gettext("数値で入力してください。")) from None
         if not number.is_finite():
-            raise ValueError("数値で入力してください。")
+            raise ValueError(gettext("数値で入力してください。"))
         return str(number)
     if kind == "int_list":
         out = []
@@ -190,7 +191,7 @@ def parse_setting(spec: Setting, raw: Any) -> Any:
             try:
                 out.append(int(part))
             except ValueError:
-                raise ValueError("回戦番号をカンマ区切りの整数で入力してください（例：1,2）。"
+                raise ValueError(gettext("回戦番号をカンマ区切りの整数で入力してください（例：1,2）。")
                                  ) from None
         return out
     return text
@@ -202,34 +203,40 @@ def _message(exc: EngineError, labels: Mapping[str, str]) -> tuple[str, str]:
     key = str(params.get("key", ""))
     label = labels.get(key, key)
     if exc.code == "setting_unknown":
-        return "", f"このプリセットにない設定です：{', '.join(params.get('keys', []))}"
+        return "", gettext("このプリセットにない設定です：{keys}").format(
+            keys=", ".join(params.get("keys", [])))
     if exc.code == "tie_break_unknown":
         key = next((k for k in ("wildcard_chain", "tie_break") if k in labels), "")
-        return key, "知らないタイブレークが含まれています。"
+        return key, gettext("知らないタイブレークが含まれています。")
     if exc.code == "unknown_format":
-        return ("dummy_format" if "dummy_format" in labels else ""), "カタログにない形式です。"
+        return ("dummy_format" if "dummy_format" in labels else ""), gettext("カタログにない形式です。")
     if exc.code == "setting_invalid":
         if "a" in params and "b" in params:
-            return "r3_capacity_a", (f"ルールA（{params['a']}名）とルールB（{params['b']}名）の"
-                                     f"合計を3回戦の人数（{params['r3_size']}名）にし、"
-                                     "それぞれ4の倍数にしてください。")
+            return "r3_capacity_a", gettext(
+                "ルールA（{a}名）とルールB（{b}名）の合計を3回戦の人数（{r3_size}名）にし、"
+                "それぞれ4の倍数にしてください。").format(a=params["a"], b=params["b"],
+                                                         r3_size=params.get("r3_size"))
         if key == "pinpoint_min_q":
-            return key, "ピンポイントのQはボンバーマンのQ以下にしてください。"
+            return key, gettext("ピンポイントのQはボンバーマンのQ以下にしてください。")
         if "choices" in params:
-            return key, f"{label}：選べない値です。"
+            return key, gettext("{label}：選べない値です。").format(label=label)
         if "minimum" in params and isinstance(params.get("value"), list):
             if params["minimum"] == 1 and all(isinstance(v, int) for v in params["value"]) \
                     and params["value"]:
-                return key, f"{label}：回戦番号は1以上です。"
-            return key, f"{label}：少なくとも{params['minimum']}つ選んでください。"
+                return key, gettext("{label}：回戦番号は1以上です。").format(label=label)
+            return key, gettext("{label}：少なくとも{minimum}つ選んでください。").format(
+                label=label, minimum=params["minimum"])
         if "minimum" in params:
-            return key, f"{label}は{params['minimum']}以上にしてください。"
+            return key, gettext("{label}は{minimum}以上にしてください。").format(
+                label=label, minimum=params["minimum"])
         if "maximum" in params:
-            return key, f"{label}は{params['maximum']}以下にしてください。"
+            return key, gettext("{label}は{maximum}以下にしてください。").format(
+                label=label, maximum=params["maximum"])
         if isinstance(params.get("value"), list):
-            return key, f"{label}：同じ項目が重なっているか、値が正しくありません。"
-        return key, f"{label}の値が正しくありません。"
-    return key, f"設定が正しくありません（{exc}）。"
+            return key, gettext("{label}：同じ項目が重なっているか、値が正しくありません。").format(
+                label=label)
+        return key, gettext("{label}の値が正しくありません。").format(label=label)
+    return key, gettext("設定が正しくありません（{error}）。").format(error=exc)
 
 
 # ------------------------------------------------------------------ writing
@@ -248,15 +255,16 @@ def settings_save(*, tournament: Tournament, by: Any, values: Mapping[str, Any] 
     """
     t = Tournament.objects.select_for_update().get(id=tournament.id)
     if settings_locked(t):
-        raise SettingsError("1回戦の抽選後はルール設定を変更できません。"
-                            "変更が必要なら、抽選を取り消してから変更してください。")
+        raise SettingsError(gettext("1回戦の抽選後はルール設定を変更できません。"
+                                    "変更が必要なら、抽選を取り消してから変更してください。"))
     values = dict(values or {})
     slug, before = ea.preset_source(t)
     specs = {s.key: s for s in preset_settings(slug)}
     labels = {k: str(SETTING_LABELS.get(k, k)) for k in specs}
     unknown = sorted((set(values) | set(reset)) - set(specs))
     if unknown:
-        raise SettingsError(f"このプリセットにない設定です：{', '.join(unknown)}")
+        raise SettingsError(gettext("このプリセットにない設定です：{keys}").format(
+            keys=", ".join(unknown)))
     after = {k: v for k, v in before.items() if k not in reset}
     for key, value in values.items():
         after[key] = value
@@ -314,8 +322,8 @@ def _replan(tournament: Tournament, by: Any) -> None:
     if not rounds.exists():
         return
     if SpecialFact.objects.filter(round__in=rounds).exists():
-        raise SettingsError("回戦に記録（ルール選択用紙など）があるため、ルール設定を変更"
-                            "できません。")
+        raise SettingsError(gettext("回戦に記録（ルール選択用紙など）があるため、ルール設定を変更"
+                                    "できません。"))
     rounds.delete()
     try:
         rounds_configure(tournament=tournament, by=by)

@@ -27,6 +27,7 @@ MIN_ROW = 2.9 * mm
 MAX_COLUMN = 80 * mm
 BOX_GAP_ROWS = 0.6
 ADVANCED = colors.Color(0.86, 0.94, 0.86)
+CHAMPION = colors.Color(1.0, 0.85, 0.35)
 PATH = colors.Color(0.15, 0.45, 0.15)
 
 
@@ -37,6 +38,44 @@ class Box:
     column: int
     y_top: float = 0.0
     page: int = 0
+    #: Rows drawn as the champion's (gold, framed): the final's winner (K10).
+    gold: frozenset[int] = frozenset()
+
+
+def _series_box(doc: RoundDoc, index: int) -> Box:
+    """The final (K10) as one box: both finalists with their game wins, 優勝 / 準優勝 once
+    decided (the champion in gold), their partners, then every game's winner and the two
+    finalists' scores; a game not needed after the series was decided says so."""
+    games = [g for g in doc.groups if not g.unneeded]
+    first = doc.groups[0]
+    seats = {s.number: s for s in first.seats}
+    contenders = [seats[n] for n in (1, 4) if n in seats and not seats[n].is_dummy]
+    labels = dict(zip(doc.final_order, ("優勝", "準優勝")))
+    rows: list[tuple[str, str, str, bool, int | None, bool]] = []
+    gold: set[int] = set()
+    for seat in contenders:
+        wins = sum(1 for g in games if g.winner_id is not None and g.winner_id == seat.entrant_id)
+        label = labels.get(seat.entrant_id or 0, "")
+        if label == "優勝":
+            gold.add(len(rows))
+        rows.append((str(seat.number), f"{seat.name}　{label}" if label else seat.name,
+                     f"{wins}勝", False, seat.entrant_id, True))
+    for n in (2, 3):
+        if n in seats and not seats[n].is_dummy:
+            rows.append((str(n), f"（P）{seats[n].name}", "", False, seats[n].entrant_id, False))
+    for g in doc.groups:
+        by_seat = {s.number: s for s in g.seats}
+        if g.unneeded:
+            rows.append(("", f"第{g.game}試合　行わない（決着済み）", "", False, None, False))
+            continue
+        score = ""
+        if g.has_result and 1 in by_seat and 4 in by_seat:
+            score = f"{by_seat[1].score}–{by_seat[4].score}"
+        # Two lines a game: the finalists' scores (seat 1–seat 4) would crowd out the
+        # winner's name in a narrow column.
+        rows.append(("", f"第{g.game}試合（サテ1–4）", score, False, None, False))
+        rows.append(("", f"　{g.outcome or '未入力'}", "", False, None, False))
+    return Box(f"{doc.name}（3本勝負）", rows, index, gold=frozenset(gold))
 
 
 @dataclass
@@ -47,9 +86,9 @@ class Column:
 
 def _box_rows(doc: RoundDoc, index: int) -> list[Box]:
     boxes = []
+    if doc.kind == "series" and doc.groups:
+        return [_series_box(doc, index)]
     for group in doc.groups:
-        if doc.kind == "series" and group.game > 1:
-            continue
         rows = []
         if doc.kind in ("partner", "series"):
             # Contenders first (seats 1 and 4), then their partners: placements of one
@@ -65,6 +104,8 @@ def _box_rows(doc: RoundDoc, index: int) -> list[Box]:
             mark = (f"{seat.place}" if seat.place and group.has_result
                     and doc.kind not in ("partner", "series") else f"{seat.number}")
             name = seat.name if contender else f"（P）{seat.name}"
+            if doc.kind == "partner" and doc.final_order and contender:
+                name += "　3位" if seat.entrant_id == doc.final_order[0] else "　4位"
             rows.append((mark, name, seat.score if doc.kind != "series" else "",
                          bool(seat.advanced), seat.entrant_id, contender))
         title = f"{group.label}組" if doc.kind in ("groups", "rule_select", "ranked_final") \
@@ -134,7 +175,13 @@ class ChartPage(Flowable):
                 c.drawString(x + 1.5 * mm, top - self.row_h + self.row_h * 0.28, box.title)
                 for r, (mark, name, score, advanced, entrant_id, player) in enumerate(box.rows):
                     y = top - self.row_h * (r + 2)
-                    if advanced:
+                    if r in box.gold:
+                        c.setFillColor(CHAMPION)
+                        c.setStrokeColor(colors.Color(0.6, 0.45, 0.0))
+                        c.setLineWidth(1.4)
+                        c.rect(x, y, col_w, self.row_h, stroke=1, fill=1)
+                        c.setLineWidth(0.6)
+                    elif advanced:
                         c.setFillColor(ADVANCED)
                         c.rect(x, y, col_w, self.row_h, stroke=0, fill=1)
                     c.setFillColor(colors.black)

@@ -306,6 +306,8 @@ class GroupDoc:
     outcome: str = ""
     #: A best-of-3 game after the series was decided (K10): not played, not counted.
     unneeded: bool = False
+    #: Pair matches: the contender who won this game (engine), once it has a result.
+    winner_id: int | None = None
 
     def placed(self) -> list[SeatDoc]:
         """Real players in placement order (those without a result last, by seat)."""
@@ -343,6 +345,8 @@ class RoundDoc:
     per_group: int
     #: Pair rounds: the series or match result ("優勝：…", "3位：…").
     summary: str = ""
+    #: Last rounds: entrant ids in the engine's final order (champion first), once decided.
+    final_order: tuple[int, ...] = ()
 
     @property
     def title(self) -> str:
@@ -441,15 +445,18 @@ def round_document(tournament: Tournament, number: int) -> RoundDoc:
                 advanced=advanced_text(key),
                 used_genres=tuple(used["genres"]), used_groups=tuple(used["groups"])))
         outcome = ""
+        winner_id = None
         if rnd.kind in ("partner", "series"):
             outcome = _pair_outcome(gv, entrants)
+            winner_id = next((int(k) for k, role in sel.pair_roles(gv).items()
+                              if role == "winner"), None)
         cards = contexts.get((gv.group.id, "card_draw"),
                              contexts.get((None, "card_draw"), {})).get("cards", [])
         bans = contexts.get((gv.group.id, "ban_reveal"), {}).get("banned", [])
         groups.append(GroupDoc(gv.label, gv.group.rule, gv.group.game, rows,
                                gv.result is not None, tuple(tuple(c) for c in cards),
                                tuple(bans), gv.error, outcome,
-                               unneeded=gv.status == sel.UNUSED))
+                               unneeded=gv.status == sel.UNUSED, winner_id=winner_id))
     table: list[StandingDoc] = []
     if rnd.kind in ("groups", "rule_select", "ranked_final"):
         for order, row in enumerate(sel.round_table(rv), start=1):
@@ -459,10 +466,12 @@ def round_document(tournament: Tournament, number: int) -> RoundDoc:
                 entrant.name if entrant else "?", entrant.card_name if entrant else "",
                 _money(row.score), str(row.ratio), advanced_text(row.player)))
     summary = ""
+    last_order: list[str] = []
+    if rnd.kind in ("partner", "series", "ranked_final"):
+        last_order = sel.final_order(rv)
     if rnd.kind in ("partner", "series"):
-        order = sel.final_order(rv)
-        if order:
-            first = entrants.get(int(order[0]))
+        if last_order:
+            first = entrants.get(int(last_order[0]))
             label = "優勝" if rnd.kind == "series" else "勝ち（3位）"
             summary = f"{label}：{first.name if first else '?'}"
     dummy = tuple(rnd.spec.get("dummy_set") or ("ノンジャンル", "ランダム", "HARD"))
@@ -473,7 +482,8 @@ def round_document(tournament: Tournament, number: int) -> RoundDoc:
         advanced_confirmed=advancers is not None,
         dummy_set=(str(dummy[0]), str(dummy[1]), str(dummy[2])),
         restriction=str(rnd.spec.get("restriction", "basic")),
-        per_group=int(rnd.advance_per_group), summary=summary)
+        per_group=int(rnd.advance_per_group), summary=summary,
+        final_order=tuple(int(x) for x in last_order))
 
 
 def _pair_outcome(gv: Any, entrants: Any) -> str:

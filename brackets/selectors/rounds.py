@@ -15,6 +15,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.db.models import Q
+from django.utils.translation import gettext_noop as N_
 
 from brackets import engine_adapter as ea
 from brackets.engine.advancement import (
@@ -512,6 +513,64 @@ def final_order(rv: RoundView) -> list[str]:
     if rv.groups and rv.groups[0].result is not None:
         return rv.groups[0].result.ranking()
     return []
+
+
+#: Who takes each podium place, per kind of last round (K9: the third-place match decides
+#: 3位; K10: the final decides 優勝 and 準優勝; H1: a ranked final ranks all four).
+PODIUM_LABELS = {"series": (N_("優勝"), N_("準優勝")), "partner": (N_("3位"),),
+                 "ranked_final": (N_("優勝"), N_("準優勝"), N_("3位"))}
+
+
+@dataclass(frozen=True)
+class PodiumRow:
+    label: str
+    player: str
+    name: str
+    champion: bool
+
+
+def podium_from(orders: Iterable[tuple[str, list[str]]],
+                names: Mapping[str, str]) -> list[PodiumRow]:
+    """The podium from each last round's engine order (kind, final_order): the final's
+    places first, then the third-place match's. Nothing for a round not yet decided."""
+    rows: list[PodiumRow] = []
+    ranked = sorted(((k, o) for k, o in orders if k in PODIUM_LABELS and o),
+                    key=lambda ko: ko[0] == "partner")
+    for kind, order in ranked:
+        for label, player in zip(PODIUM_LABELS[kind], order):
+            rows.append(PodiumRow(label, player, names.get(player, player), label == "優勝"))
+    return rows
+
+
+def podium(tournament: Tournament, views: Iterable[RoundView] = ()) -> list[PodiumRow]:
+    """The podium of the tournament; ``views`` already built are reused (no new query)."""
+    known = {rv.round.id: rv for rv in views}
+    orders = []
+    names: dict[str, str] = {}
+    for rnd in Round.objects.filter(tournament=tournament, kind__in=list(PODIUM_LABELS)):
+        rnd.tournament = tournament
+        rv = known.get(rnd.id) or round_view(rnd)
+        orders.append((rnd.kind, final_order(rv)))
+        names.update(seated_names(rv.groups))
+    return podium_from(orders, names)
+
+
+def pair_roles(gv: GroupView) -> dict[str, str]:
+    """K9/K10: each player's part in one pair game: "winner" / "loser" for the contenders
+    (once the game has a result), "contender" before, "partner" for partners, whose
+    placements do not count."""
+    pm = partner_match_of(gv)
+    if pm is None:
+        return {}
+    roles = {pm.first: "contender", pm.second: "contender",
+             pm.first_partner: "partner", pm.second_partner: "partner"}
+    if gv.result is not None and gv.status != UNUSED:
+        try:
+            outcome = partner_match_winner(pm, gv.result)
+        except EngineError:
+            return roles
+        roles[outcome.winner], roles[outcome.loser] = "winner", "loser"
+    return roles
 
 
 # -------------------------------------------------------------- history & choices

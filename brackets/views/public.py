@@ -21,6 +21,7 @@ from django.urls import reverse
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from brackets import engine_adapter as ea
 from brackets import tables_rounds as rt
@@ -52,13 +53,63 @@ def _round_payload(tournament: Tournament, rnd: Round) -> dict[str, Any]:
     cross = rt.cross_table(rv, outcomes, player_url=url, people=people)
     wild_tables = rt.wildcard_tables(rv, outcomes, row_classes=rt.PUBLIC_ROWS, player_url=url,
                                      near_cut=5, people=people)
+    pair = rnd.kind in ("partner", "series")
     return {"tournament": tournament, "round": rnd, "rv": rv, "names": names,
+            "pair": pair,
+            # K9/K10: per game, who won and who only partnered (their places do not count).
+            "pair_rows": {g.group.id: _pair_rows(g, names) for g in rv.groups} if pair else {},
+            "podium": (sel.podium(tournament, [rv]) if rnd.kind in sel.PODIUM_LABELS
+                       else []),
             "wild_tables": wild_tables,
             "status_labels": sel.STATUS_LABELS, "outcomes": outcomes, "cross": cross,
             "advancers": [ea.player_key(a) for a in advancers or []],
             "wildcards": step_data.get("wildcards", []),
             "final_order": sel.final_order(rv) if rnd.kind in ("partner", "series",
                                                                "ranked_final") else []}
+
+
+_ROLE_ORDER = {"winner": 0, "loser": 1, "contender": 1, "partner": 2}
+
+
+def _pair_rows(g: sel.GroupView, names: dict[str, str]) -> list[dict[str, Any]]:
+    """One pair game (K9/K10) as shown to the public: the contenders first (winner, then
+    loser), then the partners, labelled as such and without a placement."""
+    roles = sel.pair_roles(g)
+    placed = {p.player: p for p in g.result.players} if g.result is not None else {}
+    rows = []
+    for seat in g.seats:
+        if seat.entrant_id is None:
+            continue
+        key = ea.player_key(seat.entrant_id)
+        row = placed.get(key)
+        rows.append({"player": key, "name": names.get(key, key), "seat": seat.number,
+                     "role": roles.get(key, "contender"),
+                     "score": row.score if row is not None else None})
+    rows.sort(key=lambda r: (_ROLE_ORDER[r["role"]], r["seat"]))
+    return rows
+
+
+_ROLE_TEXT = {"winner": gettext_noop("勝ち"), "loser": gettext_noop("負け"),
+              "partner": gettext_noop("パートナー"), "contender": ""}
+
+
+def _pair_card_rows(rows: list[dict[str, Any]], url: Any) -> str:
+    out = []
+    for r in rows:
+        role = r["role"]
+        cls = {"winner": "table-success fw-bold", "partner": "partner-row text-muted"}.get(
+            role, "")
+        badge = ""
+        if role != "contender":
+            tone = {"winner": "text-bg-success", "loser": "text-bg-secondary",
+                    "partner": "text-bg-light border"}[role]
+            badge = f'<span class="badge {tone}">{escape(_(_ROLE_TEXT[role]))}</span>'
+        score = "" if r["score"] is None else str(r["score"])
+        if role == "partner" and score:
+            score = f'<small>{score}</small>'
+        out.append(f'<tr class="{cls}"><td>{badge}</td><td><a href="{url(r["player"])}">'
+                   f'{escape(r["name"])}</a></td><td class="num">{score}</td></tr>')
+    return "".join(out)
 
 
 def _player_url(tournament: Tournament) -> Any:
@@ -83,7 +134,13 @@ def _group_cards_html(payload: dict[str, Any]) -> str:
             f'<div class="card-header d-flex justify-content-between py-1"><strong>'
             f'{escape(g.label)}{rule}</strong><span class="badge status-badge-{g.status}">'
             f'{escape(labels[g.status])}</span></div><table class="table table-sm mb-0">')
-        if g.result is not None:
+        if payload["pair"]:
+            # Bootstrap shows a table's caption (first child) under its rows.
+            if any(r["role"] == "partner" for r in payload["pair_rows"][g.group.id]):
+                out.append(f'<caption class="small px-2 py-1">'
+                           f'{escape(_("パートナーの順位は数えません。"))}</caption>')
+            out.append(_pair_card_rows(payload["pair_rows"][g.group.id], url))
+        elif g.result is not None:
             for p in g.result.players:
                 cls = ("table-warning" if p.player in wild else "table-success"
                        ) if p.player in adv else ""
@@ -245,6 +302,8 @@ def public_bracket(request: HttpRequest, tournament: Tournament) -> HttpResponse
                                 {"tournament": tournament, "payloads": payloads,
                                  "names": names, "version": version,
                                  "ranking_html": ranking_html,
+                                 "podium": sel.podium(tournament,
+                                                      [p["rv"] for p in payloads]),
                                  "status_labels": sel.STATUS_LABELS}, request=None)
 
     body = _cached("bracket", f"{tournament.id}:{version}", build)

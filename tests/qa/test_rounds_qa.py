@@ -1,0 +1,93 @@
+"""QA regressions of the rounds area: the final's podium, partners, withdrawals, labels,
+match-page feedback and the tournament's status (K9, K10).
+
+Each test names what a person saw, so a later change that brings it back fails here.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from brackets.models import Round, Tournament
+from brackets.selectors import rounds as sel
+from tests.conftest import client_for
+from tests.printing.world import build_kyushu
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def kyushu_done(tournament: Tournament, cast: dict[str, Any]) -> Tournament:
+    build_kyushu(tournament, cast["organiser"], count=20, seeds=4)
+    tournament.refresh_from_db()
+    return tournament
+
+
+def _podium(t: Tournament) -> dict[str, str]:
+    return {row.label: row.name for row in sel.podium(t)}
+
+
+def test_final_page_announces_champion_runner_up_and_third(kyushu_done: Tournament) -> None:
+    """The final's public page listed two names in an <ol> and nothing said who won."""
+    t = kyushu_done
+    podium = _podium(t)
+    assert set(podium) == {"優勝", "準優勝", "3位"}
+    final = Round.objects.get(tournament=t, kind="series")
+    html = client_for(None).get(f"/p/{t.slug}/r/{final.number}/").content.decode()
+    champion = re.search(r'podium-champion">\s*<span class="podium-label">(.*?)</span>\s*'
+                         r'<a class="podium-name"[^>]*>(.*?)</a>', html, re.S)
+    assert champion is not None
+    assert champion.group(1).strip() == "優勝" and champion.group(2) == podium["優勝"]
+    assert podium["準優勝"] in html and podium["3位"] in html
+    bracket = client_for(None).get(f"/p/{t.slug}/bracket/").content.decode()
+    assert 'id="podium"' in bracket and "podium-champion" in bracket
+    assert podium["優勝"] in bracket.split('id="podium"')[1].split("</section>")[0]
+
+
+def test_partners_are_labelled_not_placed(kyushu_done: Tournament) -> None:
+    """A partner placed 1st on the screen showed as 「1. name」 in the final's game card,
+    as if they had won the game (K9/K10: partners' results do not count)."""
+    t = kyushu_done
+    final = Round.objects.get(tournament=t, kind="series")
+    rv = sel.round_view(final)
+    game = rv.groups[0]
+    roles = sel.pair_roles(game)
+    assert sorted(roles.values()) == ["loser", "partner", "partner", "winner"]
+    html = client_for(None).get(f"/p/{t.slug}/r/{final.number}/").content.decode()
+    card = html.split('id="pg-第1試合"')[1].split("</table>")[0]
+    names = sel.seated_names([game])
+    for player, role in roles.items():
+        row = next(r for r in card.split("<tr")[1:] if names[player] in r)
+        if role == "partner":
+            assert "パートナー" in row and "table-success" not in row
+        elif role == "winner":
+            assert "勝ち" in row and "table-success" in row
+    assert "パートナーの順位は数えません" in card
+    third = Round.objects.get(tournament=t, kind="partner")
+    page = client_for(None).get(f"/p/{t.slug}/r/{third.number}/").content.decode()
+    assert "パートナー" in page and 'id="podium"' in page
+
+
+def test_bracket_chart_final_box_shows_games_and_champion(kyushu_done: Tournament) -> None:
+    """The A3 chart's 決勝 box showed game 1's seats only: no scores, no winner, no 優勝."""
+    from brackets.printing.bracket_chart import _series_box
+    from brackets.printing.registry import get_document
+    from brackets.selectors.documents import round_document
+    from tests.printing.pdfcheck import pdf_text
+
+    t = kyushu_done
+    final = Round.objects.get(tournament=t, kind="series")
+    doc = round_document(t, final.number)
+    box = _series_box(doc, 0)
+    champion = _podium(t)["優勝"]
+    gold = [box.rows[i] for i in box.gold]
+    assert len(gold) == 1 and gold[0][1] == f"{champion}　優勝" and gold[0][2] == "2勝"
+    played = [g for g in doc.groups if not g.unneeded]
+    for g in played:
+        i = next(i for i, r in enumerate(box.rows) if r[1].startswith(f"第{g.game}試合"))
+        assert "–" in box.rows[i][2] and "勝ち：" in box.rows[i + 1][1]
+    text = re.sub(r"\s+", "", pdf_text(get_document("bracket-chart").render(t)[2]))
+    assert f"{champion}優勝" in text and f"勝ち：{champion}" in text

@@ -472,6 +472,23 @@ def _preset_results(
 
 
 @transaction.atomic
+def _fed_entrants(tp: Any, round_slug: str, results: Any, ranks: Any, **kwargs: Any) -> Any:
+    """The engine's seating of a preset round from the rounds that feed it; an engine
+    refusal (feeding round unfinished or missing) becomes a message for staff."""
+    from brackets.engine.buzzer.presets import entrants
+
+    try:
+        return entrants(tp, round_slug, results, ranks, **kwargs)
+    except EngineError as error:
+        messages = {
+            "round_not_over": _("前のラウンドがまだ終わっていません。"),
+            "missing_result": _("前のラウンドがまだ作成されていません。"),
+        }
+        raise BuzzerRefused(
+            error.code, messages.get(error.code) or engine_message(error.code, error.params)
+        ) from error
+
+
 def preset_round_seat(
     *,
     tournament: Tournament,
@@ -489,7 +506,7 @@ def preset_round_seat(
     first), needed by rounds fed from "1r"; later rounds reuse the ranking their sources
     were seated with.
     """
-    from brackets.engine.buzzer.presets import PRESETS, entrants
+    from brackets.engine.buzzer.presets import PRESETS
 
     try:
         tp = PRESETS.get(preset)
@@ -521,16 +538,7 @@ def preset_round_seat(
     ranks = {row["key"]: index for index, row in enumerate(rows, start=1)}
     names = {row["key"]: row["name"] for row in rows}
     entrant_ids = {row["key"]: row.get("entrant") for row in rows}
-    try:
-        split = entrants(tp, round_slug, results, ranks, groups=groups)
-    except EngineError as error:
-        messages = {
-            "round_not_over": _("前のラウンドがまだ終わっていません。"),
-            "missing_result": _("前のラウンドがまだ作成されていません。"),
-        }
-        raise BuzzerRefused(
-            error.code, messages.get(error.code) or engine_message(error.code, error.params)
-        ) from error
+    split = _fed_entrants(tp, round_slug, results, ranks, groups=groups)
     if rp.feed.grouping == "courses":
         raise BuzzerRefused(
             "courses",
@@ -623,7 +631,7 @@ def preset_courses_seat(
     decide who plays where; each course becomes one round, seated in priority order.
     """
     from brackets.engine.buzzer.assignment import number10_courses
-    from brackets.engine.buzzer.presets import PRESETS, entrants
+    from brackets.engine.buzzer.presets import PRESETS
 
     try:
         tp = PRESETS.get(preset)
@@ -644,16 +652,7 @@ def preset_courses_seat(
         raise BuzzerRefused("missing_result", _("前のラウンドがまだ作成されていません。"))
     ranks = {row["key"]: index for index, row in enumerate(rows, start=1)}
     names = {row["key"]: row["name"] for row in rows}
-    try:
-        priority_specs = entrants(tp, slugs[0], results, ranks)[0]
-    except EngineError as error:
-        messages = {
-            "round_not_over": _("前のラウンドがまだ終わっていません。"),
-            "missing_result": _("前のラウンドがまだ作成されていません。"),
-        }
-        raise BuzzerRefused(
-            error.code, messages.get(error.code) or engine_message(error.code, error.params)
-        ) from error
+    priority_specs = _fed_entrants(tp, slugs[0], results, ranks)[0]
     specs = {spec.id: spec for spec in priority_specs}
     priority = [spec.id for spec in priority_specs]
     key_of = {names[pid]: pid for pid in priority}

@@ -36,8 +36,11 @@ def _names_for(rvs: list[sel.RoundView]) -> dict[str, str]:
     return sel.seated_names(g for rv in rvs for g in rv.groups)
 
 
-def _round_payload(tournament: Tournament, rnd: Round) -> dict[str, Any]:
+def _round_payload(tournament: Tournament, rnd: Round,
+                   withdrawn: set[str] | None = None) -> dict[str, Any]:
     rv = sel.round_view(rnd)
+    if withdrawn is None:
+        withdrawn = {ea.player_key(i) for i in sel.withdrawn_ids(tournament)}
     names = _names_for([rv])
     advancers = sel.advancers_of(rnd)
     step_data = {}
@@ -55,7 +58,7 @@ def _round_payload(tournament: Tournament, rnd: Round) -> dict[str, Any]:
                                      near_cut=5, people=people)
     pair = rnd.kind in ("partner", "series")
     return {"tournament": tournament, "round": rnd, "rv": rv, "names": names,
-            "pair": pair,
+            "pair": pair, "withdrawn": withdrawn,
             # K9/K10: per game, who won and who only partnered (their places do not count).
             "pair_rows": {g.group.id: _pair_rows(g, names) for g in rv.groups} if pair else {},
             "podium": (sel.podium(tournament, [rv]) if rnd.kind in sel.PODIUM_LABELS
@@ -93,7 +96,7 @@ _ROLE_TEXT = {"winner": gettext_noop("勝ち"), "loser": gettext_noop("負け"),
               "partner": gettext_noop("パートナー"), "contender": ""}
 
 
-def _pair_card_rows(rows: list[dict[str, Any]], url: Any) -> str:
+def _pair_card_rows(rows: list[dict[str, Any]], url: Any, gone: set[str]) -> str:
     out = []
     for r in rows:
         role = r["role"]
@@ -107,8 +110,10 @@ def _pair_card_rows(rows: list[dict[str, Any]], url: Any) -> str:
         score = "" if r["score"] is None else str(r["score"])
         if role == "partner" and score:
             score = f'<small>{score}</small>'
+        quit_badge = (f' <span class="badge text-bg-dark withdrawn-badge">'
+                      f'{escape(_("棄権"))}</span>' if r["player"] in gone else "")
         out.append(f'<tr class="{cls}"><td>{badge}</td><td><a href="{url(r["player"])}">'
-                   f'{escape(r["name"])}</a></td><td class="num">{score}</td></tr>')
+                   f'{escape(r["name"])}</a>{quit_badge}</td><td class="num">{score}</td></tr>')
     return "".join(out)
 
 
@@ -123,6 +128,9 @@ def _group_cards_html(payload: dict[str, Any]) -> str:
     tournament, names = payload["tournament"], payload["names"]
     url = _player_url(tournament)
     adv, wild = set(payload["advancers"]), set(payload["wildcards"])
+    gone = payload["withdrawn"]
+    quit_badge = (f' <span class="badge text-bg-dark withdrawn-badge">'
+                  f'{escape(_("棄権"))}</span>')
     labels = sel.STATUS_LABELS
     out: list[str] = []
     for g in payload["rv"].groups:
@@ -139,7 +147,7 @@ def _group_cards_html(payload: dict[str, Any]) -> str:
             if any(r["role"] == "partner" for r in payload["pair_rows"][g.group.id]):
                 out.append(f'<caption class="small px-2 py-1">'
                            f'{escape(_("パートナーの順位は数えません。"))}</caption>')
-            out.append(_pair_card_rows(payload["pair_rows"][g.group.id], url))
+            out.append(_pair_card_rows(payload["pair_rows"][g.group.id], url, gone))
         elif g.result is not None:
             for p in g.result.players:
                 cls = ("table-warning" if p.player in wild else "table-success"
@@ -147,6 +155,8 @@ def _group_cards_html(payload: dict[str, Any]) -> str:
                 extra = ' <span class="wildcard-mark">WC</span>' if p.player in wild else ""
                 if p.disqualified:
                     extra += f' <span class="badge text-bg-danger">{escape(_("失格"))}</span>'
+                if p.player in gone:
+                    extra += quit_badge
                 pen = (f' <small class="text-danger">(−{p.penalty})</small>'
                        if p.penalty else "")
                 ratio = g.ratios.get(p.player)
@@ -161,6 +171,8 @@ def _group_cards_html(payload: dict[str, Any]) -> str:
                     who, cls = escape(_("ダミー")), "dummy-row"
                 else:
                     who = (f'<a href="{url(seat.entrant_id)}">{escape(seat.entrant.name)}</a>')
+                    if ea.player_key(seat.entrant_id) in gone:
+                        who += quit_badge
                     cls = ""
                 chosen = g.selection_rows.get(seat.number)
                 shown = (escape(f"{chosen.genre}/{chosen.format}")
@@ -287,7 +299,8 @@ def public_bracket(request: HttpRequest, tournament: Tournament) -> HttpResponse
 
     def build() -> str:
         rounds = sel.tournament_rounds(tournament)
-        payloads = [_round_payload(tournament, r) for r in rounds]
+        gone = {ea.player_key(i) for i in sel.withdrawn_ids(tournament)}
+        payloads = [_round_payload(tournament, r, gone) for r in rounds]
         names: dict[str, str] = {}
         for p in payloads:
             names.update(p["names"])

@@ -80,8 +80,12 @@ def _round_context(tournament: Tournament, rnd: Round) -> dict[str, Any]:
             "last_step": sel.last_step(rnd)}
 
 
-def _staff_cards_html(tournament: Tournament, rv: sel.RoundView, names: dict[str, str]) -> str:
-    """Every group card of the round page, built in Python (256 cards at 1,024 entrants)."""
+def _staff_cards_html(tournament: Tournament, rv: sel.RoundView, names: dict[str, str],
+                      withdrawn: set[int] | None = None) -> str:
+    """Every group card of the round page, built in Python (256 cards at 1,024 entrants).
+    A withdrawn player (棄権) is marked wherever they sit."""
+    quit_badge = (f' <span class="badge text-bg-dark withdrawn-badge">{escape(_("棄権"))}'
+                  f'</span>')
     base = reverse("match_page", args=[tournament.slug, 0])[: -len("0/")]
     out: list[str] = []
     for g in rv.groups:
@@ -97,6 +101,8 @@ def _staff_cards_html(tournament: Tournament, rv: sel.RoundView, names: dict[str
         adjusted = {p.seat: p for p in g.result.players} if g.result is not None else {}
         for seat in g.seats:
             who = escape(_("ダミー")) if seat.entrant_id is None else escape(seat.entrant.name)
+            if seat.entrant_id is not None and seat.entrant_id in (withdrawn or ()):
+                who += quit_badge
             r = g.result_rows.get(seat.number)
             score = "" if r is None else str(r.score)
             placed = adjusted.get(seat.number)
@@ -132,7 +138,8 @@ def _round_grid(tournament: Tournament, rnd: Round) -> dict[str, Any]:
     rv = sel.round_view(rnd)
     grid = render_to_string("brackets/rounds/_grid.html", {
         "tournament": tournament, "rv": rv,
-        "cards": _staff_cards_html(tournament, rv, sel.seated_names(rv.groups))})
+        "cards": _staff_cards_html(tournament, rv, sel.seated_names(rv.groups),
+                                   sel.withdrawn_ids(tournament))})
     built = {"grid": grid, "counts": rv.counts(), "all_done": rv.all_done}
     cache.set(key, built, 300)
     return built

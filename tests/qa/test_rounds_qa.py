@@ -91,3 +91,37 @@ def test_bracket_chart_final_box_shows_games_and_champion(kyushu_done: Tournamen
         assert "–" in box.rows[i][2] and "勝ち：" in box.rows[i + 1][1]
     text = re.sub(r"\s+", "", pdf_text(get_document("bracket-chart").render(t)[2]))
     assert f"{champion}優勝" in text and f"勝ち：{champion}" in text
+
+
+def test_withdrawal_is_shown_on_round_bracket_and_player_pages(
+        tournament: Tournament, cast: dict[str, Any]) -> None:
+    """After 棄権を記録 nothing on the round page, public pages or bracket said the player
+    had withdrawn; they still looked like they would play their group."""
+    from brackets.models import Seat
+    from brackets.services import rounds as svc
+
+    t = tournament
+    build_kyushu(t, cast["organiser"], count=20, seeds=4, upto=1)
+    r2 = Round.objects.get(tournament=t, number=2)
+    seat = Seat.objects.filter(group__round=r2, entrant__isnull=False).select_related(
+        "entrant").first()
+    quitter = seat.entrant
+    badge = 'withdrawn-badge">棄権</span>'
+
+    def marked(html: str) -> bool:
+        i = html.find(quitter.name)
+        return i >= 0 and badge in html[i:i + 400]
+
+    staff = client_for(cast["bracket"])
+    assert not marked(staff.get(f"/t/{t.slug}/rounds/2/").content.decode())
+    response = staff.post(f"/t/{t.slug}/rounds/2/special/",
+                          {"action": "withdraw", "entrant": quitter.id, "reason": "体調不良"})
+    assert response.status_code == 302
+    assert marked(staff.get(f"/t/{t.slug}/rounds/2/").content.decode())
+    public = client_for(None)
+    assert marked(public.get(f"/p/{t.slug}/r/2/").content.decode())
+    bracket = public.get(f"/p/{t.slug}/bracket/").content.decode()
+    assert 'withdrawn-badge">棄権</small>' in bracket
+    player = public.get(f"/p/{t.slug}/players/{quitter.id}/").content.decode()
+    assert 'id="withdrawn"' in player and badge in player
+    assert "体調不良" not in player  # the reason is a staff note

@@ -343,9 +343,16 @@ def _match_context(request: HttpRequest, tournament: Tournament, group: Group,
     deck = svc._deck(catalog, rnd.spec) if rnd.spec.get("cards") else []
     deck_genres = list(dict.fromkeys(c.genre for c in deck))
     deck_groups = list(dict.fromkeys(c.group for c in deck))
+    # A refused physical draw comes back with the cards staff picked, not blank selects.
+    drawn_back = posted is not None and posted.get("action") == "cards_physical"
+    card_rows = [{"i": i,
+                  "genre": posted.get(f"card_genre_{i}", "") if drawn_back else "",
+                  "group": posted.get(f"card_group_{i}", "") if drawn_back else ""}
+                 for i in range(1, 4)]
     return {"tournament": tournament, "group": group, "round": rnd, "gv": gv, "seats": seats,
             "set_order": set_order_row, "banned": banned,
             "deck_genres": deck_genres, "deck_groups": deck_groups,
+            "card_rows": card_rows, "cards_error": extra.get("error", "") if drawn_back else "",
             "series_winner": series_winner,
             "can_reseat": not gv.selection_rows and not gv.result_rows,
             "catalog": catalog, "dummy_set": rnd.spec.get("dummy_set"),
@@ -496,6 +503,10 @@ def match_special(request: HttpRequest, tournament: Tournament, group_id: int) -
                 g, grp = post.get(f"card_genre_{i}", ""), post.get(f"card_group_{i}", "")
                 if g and grp:
                     cards.append((g, grp))
+                elif g or grp:  # half a card was silently dropped before
+                    raise svc.RoundError(
+                        _("カード{i}はジャンルと形式群の両方を選んでください。").format(i=i),
+                        field="cards")
             svc.card_draw(group=group, by=request.user, cards=cards)
         elif action == "ban":
             entrant = get_object_or_404(Entrant, id=int(post.get("entrant", "0")),

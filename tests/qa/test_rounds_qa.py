@@ -125,3 +125,51 @@ def test_withdrawal_is_shown_on_round_bracket_and_player_pages(
     player = public.get(f"/p/{t.slug}/players/{quitter.id}/").content.decode()
     assert 'id="withdrawn"' in player and badge in player
     assert "体調不良" not in player  # the reason is a staff note
+
+
+def test_refused_physical_card_draw_keeps_the_cards_staff_picked(
+        tournament: Tournament, cast: dict[str, Any]) -> None:
+    """A refused 下関 physical draw (K7: two cards sharing a genre need a third) came back
+    with every select blank; staff had to pick all cards again."""
+    import random
+
+    from django.utils.html import escape
+
+    from brackets import engine_adapter as ea
+    from brackets.models import Group, SpecialFact
+    from brackets.services import rounds as svc
+    from tests.printing.world import play_round
+
+    t = tournament
+    user = cast["organiser"]
+    build_kyushu(t, user, count=20, seeds=4, upto=2)
+    r3 = Round.objects.get(tournament=t, number=3)
+    play_round(r3, user, random.Random(3))
+    svc.round_advance(round=r3, by=user)
+    r4 = Round.objects.get(tournament=t, number=4)
+    svc.round_draw(round=r4, by=user)
+    group = Group.objects.filter(round=r4).order_by("number").first()
+    deck = svc._deck(ea.catalog_for(t.version_id), r4.spec)
+    genre = deck[0].genre
+    groups = [c.group for c in deck if c.genre == genre]
+    first, second = groups[0], next(g for g in groups if g != groups[0])
+    staff = client_for(cast["bracket"])
+    response = staff.post(f"/t/{t.slug}/match/{group.id}/special/", {
+        "action": "cards_physical", "card_genre_1": genre, "card_group_1": first,
+        "card_genre_2": genre, "card_group_2": second})
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert 'id="cards-error"' in html
+    form = html.split('id="cards-physical"')[1].split("</form>")[0]
+    for name, value in (("card_genre_1", genre), ("card_group_1", first),
+                        ("card_genre_2", genre), ("card_group_2", second)):
+        select = form.split(f'name="{name}"')[1].split("</select>")[0]
+        assert f"<option selected>{escape(value)}</option>" in select
+    assert 'name="card_genre_3"' in form and "<option selected>" not in form.split(
+        'name="card_genre_3"')[1].split("</select>")[0]
+    assert not SpecialFact.objects.filter(group=group, kind="card_draw").exists()
+    half = staff.post(f"/t/{t.slug}/match/{group.id}/special/", {
+        "action": "cards_physical", "card_genre_1": genre, "card_group_1": first,
+        "card_genre_2": deck[-1].genre})
+    assert half.status_code == 400
+    assert "カード2はジャンルと形式群の両方を選んでください" in half.content.decode()

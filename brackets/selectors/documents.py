@@ -12,18 +12,22 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.urls import NoReverseMatch, reverse
+from django.utils.translation import gettext_lazy, gettext_noop
 
 from brackets.models import Entrant, Genre, Rank, Tournament
 
 MODE_LABELS = {"free": "フリー", "pinpoint": "ピンポイント", "bomber": "ボンバーマン"}
 COUNTING_LABELS = {"grouped": "高火力", "individual": "低火力"}
-LOT_REASONS = {
-    "national_title": "全国大会タイトル",
-    "shiga_winner": "滋賀大会優勝",
-    "seed_or_invitation": "シード・招待権",
-    "volunteer": "修羅の道",
-    "extra": "追加",
+#: 修羅 lot reasons as printed on Japanese sheets (entry sheets, 修羅くじ記録).
+LOT_REASON_TEXT = {
+    "national_title": gettext_noop("全国大会タイトル"),
+    "shiga_winner": gettext_noop("滋賀大会優勝"),
+    "seed_or_invitation": gettext_noop("シード・招待権"),
+    "volunteer": gettext_noop("修羅の道"),
+    "extra": gettext_noop("追加"),
 }
+#: The same reasons for web pages (the 修羅 desk): translated into the reader's language.
+LOT_REASONS = {code: gettext_lazy(text) for code, text in LOT_REASON_TEXT.items()}
 #: Names tried, in order, for a public page of one player (the public area may add one).
 PLAYER_URL_NAMES = ("public_entrant", "public_player", "public_entrant_detail")
 _URL_SENTINEL = 987654321
@@ -189,7 +193,7 @@ def _restriction(tournament: Tournament, kind: str, entrant: Entrant,
             error = "くじ数が上限を超えています（受付で確認）"
     rules = player_rules_of(tournament, kind, entrant, lots)
     mode = mode_label(rules, shura=bool(count or error), opt_up=bool(entrant.opt_up))
-    return mode, count, tuple(LOT_REASONS.get(r, r) for r in reasons), error
+    return mode, count, tuple(LOT_REASON_TEXT.get(r, r) for r in reasons), error
 
 
 def _drawn_lots(tournament: Tournament) -> dict[int, dict[str, Any]]:

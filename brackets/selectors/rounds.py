@@ -834,6 +834,21 @@ def used_summary(rows: list[HistoryRow], catalog: Catalog) -> dict[str, Any]:
     return {"genres": genres, "groups": groups}
 
 
+#: History windows as players read them: the main window runs to the semi-final; the
+#: final starts a new one (K10: history reset at the final).
+WINDOW_LABELS = {"main": N_("決勝前"), "final": N_("決勝・履歴リセット後")}
+
+
+def used_by_window(rows: list[HistoryRow], catalog: Catalog) -> list[tuple[str, dict[str, Any]]]:
+    """:func:`used_summary` per history window, in the order the windows were played, so
+    the final's sets (a fresh window, K10) are not mixed with what was used before it."""
+    windows: list[str] = []
+    for h in rows:
+        if h.window is not None and h.recorded and h.window not in windows:
+            windows.append(h.window)
+    return [(w, used_summary([h for h in rows if h.window == w], catalog)) for w in windows]
+
+
 def ratio_display(ratio: Ratio | None) -> Decimal | None:
     return None if ratio is None else ratio.display()
 

@@ -361,6 +361,11 @@ def public_player(request: HttpRequest, tournament: Tournament, entrant_id: int)
         if choices is not None:
             remaining = choices.choices.summary()
     used = sel.used_summary(history, catalog)
+    windows = sel.used_by_window(history, catalog)
+    # One heading while only the main window was played; per window once the final (a
+    # fresh history, K10) has sets, so pre-final use is not read as the final's.
+    used_windows = [(_(sel.WINDOW_LABELS.get(w, w)) if len(windows) > 1 else "", u)
+                    for w, u in windows]
     lots = sel.lots_of(tournament, [entrant.id]).get(entrant.id)
     withdrawn = entrant.id in sel.withdrawn_ids(tournament)
     standing = None
@@ -379,7 +384,8 @@ def public_player(request: HttpRequest, tournament: Tournament, entrant_id: int)
                     "counting": str(rules.counting)}
     return render(request, "brackets/public/player.html",
                   {"tournament": tournament, "entrant": entrant, "played": played,
-                   "used": used, "remaining": remaining, "lots": lots, "rounds": rounds,
+                   "used": used, "used_windows": used_windows, "remaining": remaining,
+                   "lots": lots, "rounds": rounds,
                    "withdrawn": withdrawn, "standing": standing,
                    "mode_label": {"free": "フリー", "pinpoint": "ピンポイント",
                                   "bomber": "ボンバーマン"},

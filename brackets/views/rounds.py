@@ -35,6 +35,40 @@ COUNTING_LABELS = {"grouped": "高火力", "individual": "低火力"}
 QUESTION_ORDER_LABELS = {"simple": "単純", "alternating": "交互"}
 
 
+def seat_rule_label(conf: dict[str, Any], rules: Any) -> str:
+    """The restriction that actually applies to a seat, in the organisers' words: the
+    player's mode only where the round keeps a history (K1); K6 rule B and the
+    third-place match have none (K9), the final restarts it per pair (K10)."""
+    mode = (f"{_(MODE_LABELS.get(str(rules.mode), str(rules.mode)))}・"
+            f"{_(COUNTING_LABELS.get(str(rules.counting), ''))}")
+    pair = _("2セットでジャンル・形式群が重複不可") if conf.get("pair_sets") else ""
+    if conf.get("window") is None:
+        return pair or _("制限なし（履歴に残らない）")
+    if conf.get("pair_history"):
+        text = _("決勝内でペアごとに基本ルール")
+        return f"{text}・{pair}" if pair else text
+    return mode
+
+
+def round_summary(rnd: Round) -> str:
+    """What decides the round, for its page header: groups advance n each, but a pair
+    round or a ranked final has no 「各組の勝ち抜け」 (K6 rules each have their own)."""
+    if rnd.kind == "series":
+        return _("3本勝負：先に{n}勝した方が優勝（対戦者の順位で勝敗、パートナーは数えない）").format(
+            n=int(rnd.spec.get("wins_needed") or 2))
+    if rnd.kind == "partner":
+        return _("対戦者2人のうち上位が3位（パートナーの順位は数えない）")
+    if rnd.kind == "ranked_final":
+        return _("順位決定：この試合の順位が最終順位")
+    if rnd.kind == "rule_select" and rnd.spec.get("rules"):
+        return "・".join(_("ルール{r}：各組の勝ち抜け {n}").format(r=r, n=conf.get("per_group"))
+                        for r, conf in rnd.spec["rules"].items())
+    text = _("各組の勝ち抜け") + f" {rnd.advance_per_group}"
+    if rnd.target_size:
+        text += " · " + _("次の回戦") + f" {rnd.target_size}" + _("名")
+    return text
+
+
 def _round(tournament: Tournament, number: int) -> Round:
     return get_object_or_404(Round, tournament=tournament, number=number)
 
@@ -150,6 +184,7 @@ def round_detail(request: HttpRequest, tournament: Tournament, number: int) -> H
     """Every group's status; staff move between groups in one tap."""
     rnd = _round(tournament, number)
     ctx: dict[str, Any] = {"tournament": tournament, "round": rnd,
+                           "round_summary": round_summary(rnd),
                            "status_labels": sel.STATUS_LABELS,
                            "last_step": sel.last_step(rnd), **_round_grid(tournament, rnd)}
     if rnd.kind == "rule_select" and rnd.status == Round.Status.CONFIGURED:
@@ -281,6 +316,7 @@ def _match_context(request: HttpRequest, tournament: Tournament, group: Group,
     seats = []
     posted = extra.get("posted")
     places = list(range(1, len(gv.seats) + 1))
+    conf = sel.round_conf(group.round, group)
     for seat in gv.seats:
         current = gv.result_rows.get(seat.number)
         row: dict[str, Any] = {"seat": seat, "selection": gv.selection_rows.get(seat.number),
@@ -311,8 +347,7 @@ def _match_context(request: HttpRequest, tournament: Tournament, group: Group,
                 chosen = posted.get("set", "")
             legal, illegal = _seat_options_html(catalog, sc, names, chosen)
             row.update(legal=legal, illegal=illegal, rules=sc.rules,
-                       mode_label=f"{MODE_LABELS.get(str(sc.rules.mode), sc.rules.mode)}・"
-                                  f"{COUNTING_LABELS.get(str(sc.rules.counting), '')}",
+                       mode_label=seat_rule_label(conf, sc.rules),
                        lots=[*sc.rules.lot_genres, *sc.rules.lot_formats],
                        placed=gv.row_of(key), ratio=gv.ratios.get(key),
                        penalties=[p for p in gv.penalty_rows if p.seat_id == seat.id],

@@ -38,7 +38,7 @@ def test_final_page_announces_champion_runner_up_and_third(kyushu_done: Tourname
     final = Round.objects.get(tournament=t, kind="series")
     html = client_for(None).get(f"/p/{t.slug}/r/{final.number}/").content.decode()
     champion = re.search(r'podium-champion">\s*<span class="podium-label">(.*?)</span>\s*'
-                         r'<a class="podium-name"[^>]*>(.*?)</a>', html, re.S)
+                         r'<a class="podium-name"[^>]*>(.*?)</a>', html, re.DOTALL)
     assert champion is not None
     assert champion.group(1).strip() == "優勝" and champion.group(2) == podium["優勝"]
     assert podium["準優勝"] in html and podium["3位"] in html
@@ -98,7 +98,6 @@ def test_withdrawal_is_shown_on_round_bracket_and_player_pages(
     """After 棄権を記録 nothing on the round page, public pages or bracket said the player
     had withdrawn; they still looked like they would play their group."""
     from brackets.models import Seat
-    from brackets.services import rounds as svc
 
     t = tournament
     build_kyushu(t, cast["organiser"], count=20, seeds=4, upto=1)
@@ -173,3 +172,47 @@ def test_refused_physical_card_draw_keeps_the_cards_staff_picked(
         "card_genre_2": deck[-1].genre})
     assert half.status_code == 400
     assert "カード2はジャンルと形式群の両方を選んでください" in half.content.decode()
+
+
+def test_pair_rounds_label_the_rule_that_applies(kyushu_done: Tournament,
+                                                 cast: dict[str, Any]) -> None:
+    """The third-place match's seats said 「ボンバーマン・高火力」 though K9 has no history
+    restriction; the final and third-place pages said 「各組の勝ち抜け 2」."""
+    from brackets.models import Group
+
+    t = kyushu_done
+    staff = client_for(cast["bracket"])
+    third = Round.objects.get(tournament=t, kind="partner")
+    final = Round.objects.get(tournament=t, kind="series")
+    page = staff.get(f"/t/{t.slug}/match/{Group.objects.filter(round=third).first().id}/")
+    html = page.content.decode()
+    assert "ボンバーマン・高火力" not in html
+    assert html.count("2セットでジャンル・形式群が重複不可") == 4
+    game = Group.objects.filter(round=final).order_by("number").first()
+    html = staff.get(f"/t/{t.slug}/match/{game.id}/").content.decode()
+    assert html.count("決勝内でペアごとに基本ルール") == 4
+    semi = Round.objects.get(tournament=t, number=final.number - 2)
+    html = staff.get(f"/t/{t.slug}/match/{Group.objects.filter(round=semi).first().id}/")
+    assert "ボンバーマン・高火力" in html.content.decode()  # a round with a history keeps it
+    for rnd in (third, final):
+        summary = staff.get(f"/t/{t.slug}/rounds/{rnd.number}/").content.decode().split(
+            'id="round-summary"')[1].split("</p>")[0]
+        assert "各組の勝ち抜け" not in summary
+    assert "先に2勝" in staff.get(f"/t/{t.slug}/rounds/{final.number}/").content.decode()
+    assert "各組の勝ち抜け 2" in staff.get(f"/t/{t.slug}/rounds/1/").content.decode()
+
+
+def test_player_page_separates_pre_final_use_from_the_final(kyushu_done: Tournament) -> None:
+    """A finalist's 使用済み mixed the sets of the final (a fresh history, K10) with those
+    before it, so it looked as if the final had banned what they used in round 1."""
+    from brackets.models import SelectionFact
+
+    t = kyushu_done
+    final = Round.objects.get(tournament=t, kind="series")
+    fact = SelectionFact.objects.filter(group__round=final, seat__number=1).select_related(
+        "seat").first()
+    html = client_for(None).get(f"/p/{t.slug}/players/{fact.seat.entrant_id}/").content.decode()
+    assert "使用済み（決勝前）" in html
+    assert "使用済み（決勝・履歴リセット後）" in html
+    after = html.split("使用済み（決勝・履歴リセット後）")[1].split("</p>")[0]
+    assert fact.genre in after

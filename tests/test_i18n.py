@@ -217,6 +217,20 @@ def test_po_is_up_to_date_with_the_sources(tmp_path: Path, catalogue: list[PoEnt
     )
 
 
+def test_translations_inside_javascript_quotes_have_no_quote(catalogue: list[PoEntry]) -> None:
+    """``confirm('{% trans "…" %}')``: an apostrophe in the English text would end the JS string
+    and the button would stop asking (or stop working)."""
+    by_id = {e.msgid: e for e in messages(catalogue)}
+    quoted = re.compile(r"""(['`])\{%\s*trans(?:late)?\s+"([^"]+)"[^%]*%\}\1""")
+    bad: list[str] = []
+    for template in (ROOT / "templates").rglob("*.html"):
+        for quote, msgid in quoted.findall(template.read_text(encoding="utf-8")):
+            entry = by_id.get(msgid)
+            if entry is not None and any(quote in form for form in entry.msgstr.values()):
+                bad.append(f"{template.relative_to(ROOT)}: {msgid!r} -> {entry.msgstr[0]!r}")
+    assert not bad, "translations that break a JavaScript string:\n" + "\n".join(bad)
+
+
 # --- pages ----------------------------------------------------------------------------------
 
 

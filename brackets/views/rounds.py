@@ -413,11 +413,23 @@ def match_page(request: HttpRequest, tournament: Tournament, group_id: int) -> H
 
 def _refused(request: HttpRequest, tournament: Tournament, group: Group,
              exc: svc.RoundError) -> HttpResponse:
+    """The match page again, with what staff typed and the error beside it (HTTP 400, or
+    409 for a stale version). Nothing was saved. ``page_url`` lets match.js put the match
+    page's own URL in the address bar (history.replaceState), so reloading it is a plain
+    GET instead of a re-post of the refused form."""
     status = 409 if isinstance(exc, svc.StaleVersion) else 400
     ctx = _match_context(request, tournament, group, error=exc.message, error_field=exc.field,
                          changes=getattr(exc, "changes", []), posted=request.POST,
                          reasons=exc.extra.get("reasons", []))
+    ctx["page_url"] = reverse("match_page", args=[tournament.slug, group.id])
     return render(request, "brackets/rounds/match.html", ctx, status=status)
+
+
+def _saved(request: HttpRequest, tournament: Tournament, group: Group) -> HttpResponse:
+    """POST/redirect/GET: back on the match page with 「保存しました」, so a reload there
+    is a plain GET and the tablet sees at once that the tap was recorded."""
+    messages.success(request, _("保存しました"))
+    return redirect("match_page", slug=tournament.slug, group_id=group.id)
 
 
 def _base(request: HttpRequest) -> int | None:
@@ -441,12 +453,12 @@ def match_selection(request: HttpRequest, tournament: Tournament, group_id: int)
                            confirm_illegal=post.get("confirm_illegal") == "1",
                            key=post.get("key", ""))
     except svc.Duplicate:
-        pass
+        pass  # the first tap was recorded: same outcome as a save
     except svc.RoundError as exc:
         return _refused(request, tournament, group, exc)
     except ValueError:
         return _refused(request, tournament, group, svc.RoundError(_("サテを選んでください。")))
-    return redirect("match_page", slug=tournament.slug, group_id=group.id)
+    return _saved(request, tournament, group)
 
 
 @require_POST
@@ -462,10 +474,10 @@ def match_results(request: HttpRequest, tournament: Tournament, group_id: int) -
         svc.results_save(group=group, by=request.user, rows=rows, base_version=_base(request),
                          key=post.get("key", ""))
     except svc.Duplicate:
-        pass
+        pass  # the first tap was recorded: same outcome as a save
     except svc.RoundError as exc:
         return _refused(request, tournament, group, exc)
-    return redirect("match_page", slug=tournament.slug, group_id=group.id)
+    return _saved(request, tournament, group)
 
 
 @require_POST
@@ -502,12 +514,12 @@ def match_action(request: HttpRequest, tournament: Tournament, group_id: int) ->
         else:
             raise svc.RoundError(_("操作を選んでください。"))
     except svc.Duplicate:
-        pass
+        pass  # the first tap was recorded: same outcome as a save
     except svc.RoundError as exc:
         return _refused(request, tournament, group, exc)
     except ValueError:
         return _refused(request, tournament, group, svc.RoundError(_("入力を確認してください。")))
-    return redirect("match_page", slug=tournament.slug, group_id=group.id)
+    return _saved(request, tournament, group)
 
 
 @require_POST
@@ -554,7 +566,7 @@ def match_special(request: HttpRequest, tournament: Tournament, group_id: int) -
             raise svc.RoundError(_("操作を選んでください。"))
     except svc.RoundError as exc:
         return _refused(request, tournament, group, exc)
-    return redirect("match_page", slug=tournament.slug, group_id=group.id)
+    return _saved(request, tournament, group)
 
 
 @role_required(*STAFF)

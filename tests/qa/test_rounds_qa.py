@@ -216,3 +216,37 @@ def test_player_page_separates_pre_final_use_from_the_final(kyushu_done: Tournam
     assert "使用済み（決勝・履歴リセット後）" in html
     after = html.split("使用済み（決勝・履歴リセット後）")[1].split("</p>")[0]
     assert fact.genre in after
+
+
+def test_match_saves_redirect_with_a_saved_message(tournament: Tournament,
+                                                   cast: dict[str, Any]) -> None:
+    """After 出題を登録 / 結果を登録 the tablet came back to the page with no sign the tap
+    had been recorded; a refused save sat on the POST URL (a reload re-posted it)."""
+    from brackets import engine_adapter as ea
+    from brackets.models import Group, Seat
+    from tests.rounds.conftest import running_round_one
+
+    rnd = running_round_one(tournament, 16, cast["organiser"])
+    group = Group.objects.filter(round=rnd).order_by("number").first()
+    staff = client_for(cast["bracket"])
+    page = f"/t/{tournament.slug}/match/{group.id}/"
+    gv = sel.group_view(group)
+    sc = sel.seat_choices(gv, ea.catalog_for(tournament.version_id))[1]
+    legal = next(o for o in sc.choices.options() if o.legal)
+    response = staff.post(f"{page}selection/", {"seat": "1", "set": f"{legal.genre}|{legal.format}",
+                                                "difficulty": "HARD", "key": "qa-k1"})
+    assert response.status_code == 302 and response["Location"] == page
+    assert "保存しました" in staff.get(page).content.decode()
+    again = staff.post(f"{page}selection/", {"seat": "1", "set": f"{legal.genre}|{legal.format}",
+                                             "difficulty": "HARD", "key": "qa-k1"})
+    assert again.status_code == 302  # the double tap is the same save, said the same way
+    assert "保存しました" in staff.get(page).content.decode()
+    seats = Seat.objects.filter(group=group).count()
+    rows = {f"score_{n}": str(300 - n) for n in range(1, seats + 1)}
+    rows.update({f"place_{n}": "1" for n in range(1, seats + 1)})  # 1位 twice: refused
+    refused = staff.post(f"{page}results/", {**rows, "key": "qa-k2"})
+    assert refused.status_code == 400
+    html = refused.content.decode()
+    assert f'data-page-url="{page}"' in html
+    assert 'value="299"' in html  # what staff typed is still there
+    assert "保存しました" not in html

@@ -2,6 +2,12 @@
 // reveal the explicit confirmation, and block a second tap on a form being submitted
 // (the server's idempotency key makes a double submit record once anyway).
 (function () {
+  // A refused save is shown at the POST endpoint's URL; swap in the match page's own URL
+  // (no navigation, the typed values stay) so a reload is a GET, never a re-post.
+  var refused = document.getElementById("match-error");
+  if (refused && refused.dataset.pageUrl && window.history.replaceState) {
+    window.history.replaceState(null, "", refused.dataset.pageUrl);
+  }
   document.querySelectorAll(".selection-form").forEach(function (form) {
     var select = form.querySelector(".set-select");
     var reason = form.querySelector(".illegal-reason");

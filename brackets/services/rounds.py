@@ -190,6 +190,44 @@ def _step(rnd: Round, action: str, status: str, by: Any, data: dict[str, Any] | 
     return step
 
 
+def _tournament_status_change(rnd: Round, action: str) -> list[str] | None:
+    """[before, after] when this round step moves the tournament's status, else None.
+
+    Drawing round 1 starts the event (進行中); confirming the last round (the final, K10,
+    whose order is the champion first) finishes it (終了). The change is written and kept
+    in the step's data, so undoing the step puts back exactly the status it replaced.
+    """
+    tournament = Tournament.objects.select_for_update().get(id=rnd.tournament_id)
+    before = tournament.status
+    after = None
+    if action == "draw" and rnd.number == 1 and before in (Tournament.Status.PREPARING,
+                                                           Tournament.Status.ENTRY):
+        after = Tournament.Status.RUNNING
+    elif action == "advance" and before != Tournament.Status.FINISHED and not (
+            Round.objects.filter(tournament_id=rnd.tournament_id, number__gt=rnd.number)
+            .exists()):
+        after = Tournament.Status.FINISHED
+    if after is None:
+        return None
+    Tournament.objects.filter(id=tournament.id).update(status=after)
+    rnd.tournament.status = after
+    return [str(before), str(after)]
+
+
+def _tournament_status_restore(rnd: Round, undone: RoundStep) -> list[str] | None:
+    """Undo the status change an undone step made (only if nobody changed it since)."""
+    change = undone.data.get("tournament_status")
+    if not change:
+        return None
+    before, after = change
+    tournament = Tournament.objects.select_for_update().get(id=rnd.tournament_id)
+    if tournament.status != after:
+        return None
+    Tournament.objects.filter(id=tournament.id).update(status=before)
+    rnd.tournament.status = before
+    return [after, before]
+
+
 def _require(rnd: Round, *statuses: str) -> None:
     if rnd.status not in statuses:
         raise RoundError(f"{rnd.name}は今「{rnd.get_status_display()}」のため、この操作はできません。")
@@ -267,8 +305,11 @@ def round_draw(*, round: Round, by: Any) -> Round:
     rnd.lottery_seed = seed
     rnd.lottery_purpose = purpose
     Round.objects.filter(id=rnd.id).update(lottery_seed=seed, lottery_purpose=purpose)
-    _step(rnd, "draw", Round.Status.DRAWN, by,
-          {"seed": seed, "purpose": purpose, "groups": layout})
+    data: dict[str, Any] = {"seed": seed, "purpose": purpose, "groups": layout}
+    change = _tournament_status_change(rnd, "draw")
+    if change:
+        data["tournament_status"] = change
+    _step(rnd, "draw", Round.Status.DRAWN, by, data)
     return rnd
 
 
@@ -373,8 +414,11 @@ def round_advance(*, round: Round, by: Any) -> list[int]:
     _check_done(rv)
     if rnd.kind in ("partner", "series", "ranked_final"):
         order = sel.final_order(rv)
-        _step(rnd, "advance", Round.Status.ADVANCED, by, {"advancers": order[:1],
-                                                           "final_order": order})
+        data: dict[str, Any] = {"advancers": order[:1], "final_order": order}
+        change = _tournament_status_change(rnd, "advance")
+        if change:
+            data["tournament_status"] = change
+        _step(rnd, "advance", Round.Status.ADVANCED, by, data)
         return [int(p) for p in order[:1]]
     outcomes = sel.advancement_preview(rnd, rv)
     advancers: list[str] = []
@@ -385,8 +429,11 @@ def round_advance(*, round: Round, by: Any) -> list[int]:
                 raise RoundError("ボーダーで同率の選手がいます。抽選を記録してください。")
         advancers += outcome.players
         wildcards += [a.player for a in outcome.advancers if a.reason == "wildcard"]
-    _step(rnd, "advance", Round.Status.ADVANCED, by,
-          {"advancers": advancers, "wildcards": wildcards})
+    step_data: dict[str, Any] = {"advancers": advancers, "wildcards": wildcards}
+    change = _tournament_status_change(rnd, "advance")
+    if change:
+        step_data["tournament_status"] = change
+    _step(rnd, "advance", Round.Status.ADVANCED, by, step_data)
     return [int(p) for p in advancers]
 
 
@@ -411,7 +458,11 @@ def round_undo(*, round: Round, by: Any) -> Round:
     previous = (RoundStep.objects.filter(round=rnd, undoes__isnull=True, undone_by__isnull=True)
                 .exclude(id=step.id).order_by("-id").first())
     status = previous.status_after if previous else Round.Status.CONFIGURED
-    _step(rnd, "undo", status, by, {"undid": step.action}, undoes=step)
+    undo_data: dict[str, Any] = {"undid": step.action}
+    restored = _tournament_status_restore(rnd, step)
+    if restored:
+        undo_data["tournament_status"] = restored
+    _step(rnd, "undo", status, by, undo_data, undoes=step)
     return rnd
 
 

@@ -148,7 +148,14 @@ def _staff_cards_html(tournament: Tournament, rv: sel.RoundView, names: dict[str
                        f'<td class="text-muted">{seat.number}</td><td>{who}</td>'
                        f'<td class="num">{score}</td></tr>')
         out.append("</table>")
-        if g.result is not None:
+        pair = rv.round.kind in ("partner", "series")
+        if g.result is not None and pair:
+            # K9/K10: the game is decided by the contenders; partners' places do not count.
+            won = [k for k, role in sel.pair_roles(g).items() if role == "winner"]
+            if won:
+                text = escape(_("勝ち：{name}").format(name=names.get(won[0], won[0])))
+                out.append(f'<div class="card-footer small py-1 pair-outcome">{text}</div>')
+        elif g.result is not None:
             parts = [f'{p.place}. {escape(names.get(p.player, p.player))} '
                      f'<span class="text-muted">{g.ratios.get(p.player, "")}</span>'
                      for p in g.result.players]

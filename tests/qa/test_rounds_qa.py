@@ -291,3 +291,20 @@ def test_tournament_finishes_with_the_final_and_reopens_on_undo(kyushu_done: Tou
     svc.round_advance(round=Round.objects.get(id=final.id), by=user)
     t.refresh_from_db()
     assert t.status == Tournament.Status.FINISHED
+
+
+def test_staff_round_page_of_the_final_names_each_games_winner(kyushu_done: Tournament,
+                                                                cast: dict[str, Any]) -> None:
+    """The final's round page footer listed 「1. partner · 2. …」 placements per game, as if a
+    partner placed 1st had won it."""
+    t = kyushu_done
+    final = Round.objects.get(tournament=t, kind="series")
+    rv = sel.round_view(final)
+    html = client_for(cast["bracket"]).get(f"/t/{t.slug}/rounds/{final.number}/").content.decode()
+    names = sel.seated_names(rv.groups)
+    played = [g for g in rv.groups if g.status == sel.DONE]
+    assert html.count('pair-outcome">') == len(played)
+    for g in played:
+        winner = next(k for k, role in sel.pair_roles(g).items() if role == "winner")
+        assert f'pair-outcome">勝ち：{names[winner]}</div>' in html
+    assert "1. " not in html.split('id="round-summary"')[1]

@@ -342,11 +342,11 @@ def round_view(rnd: Round) -> RoundView:
     views = group_views(groups, rnd.tournament)
     rv = RoundView(round=rnd, groups=views, spec=rnd.spec)
     if rnd.kind == "series":
-        _mark_series(rv)
+        mark_series(rv)
     return rv
 
 
-def _mark_series(rv: RoundView) -> None:
+def mark_series(rv: RoundView) -> None:
     """Games after the series is decided (K10: first to n wins) are not needed, even one
     whose result was entered before an earlier game was corrected: it does not count."""
     for gv in rv.groups:

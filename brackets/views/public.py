@@ -345,6 +345,11 @@ def public_player(request: HttpRequest, tournament: Tournament, entrant_id: int)
                                                                    "group__game"))
     groups = [s.group for s in seats]
     views = {gv.group.id: gv for gv in sel.group_views(groups, tournament)} if groups else {}
+    for rnd in {g.round.id: g.round for g in groups if g.round.kind == "series"}.values():
+        # A finalist or partner sits in every game of the final: its games are all here,
+        # so a game after the series was decided reads 不要, not 待機 (K10).
+        sel.mark_series(sel.RoundView(rnd, [v for v in views.values()
+                                            if v.group.round_id == rnd.id], rnd.spec))
     for seat in seats:
         gv = views[seat.group_id]
         row = gv.row_of(key)

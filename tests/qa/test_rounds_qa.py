@@ -308,3 +308,14 @@ def test_staff_round_page_of_the_final_names_each_games_winner(kyushu_done: Tour
         winner = next(k for k, role in sel.pair_roles(g).items() if role == "winner")
         assert f'pair-outcome">勝ち：{names[winner]}</div>' in html
     assert "1. " not in html.split('id="round-summary"')[1]
+
+
+def test_player_page_marks_an_unneeded_final_game(tournament: Tournament,
+                                                  cast: dict[str, Any]) -> None:
+    """After a 2–0 final the finalist's page listed 第3試合 as 「待機」, as if still to play."""
+    from tests.qa.test_qa_fixes import _final_two_nil
+
+    _final, groups, people = _final_two_nil(tournament, cast["bracket"])
+    html = client_for(None).get(f"/p/{tournament.slug}/players/{people[0].id}/").content.decode()
+    row = html.split(">第3試合</a>")[1].split("</tr>")[0]
+    assert "不要" in row and "待機" not in row

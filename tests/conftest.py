@@ -8,7 +8,9 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.conf import settings as django_settings
 from django.test import Client, override_settings
+from django.utils import translation
 
 from brackets.models import Membership, QmaVersion, Role, Tournament
 from brackets.services.catalog import catalog_load_builtin
@@ -23,6 +25,14 @@ def fast_password_hashing() -> Iterator[None]:
     ``settings`` fixture, whose name engine tests use for their own parameters."""
     with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
         yield
+
+
+@pytest.fixture(autouse=True)
+def default_language_after_each_test() -> Iterator[None]:
+    """A request in English (LocaleMiddleware) leaves English active in the thread; put the
+    default language back so the next test sees Japanese as a fresh visitor would."""
+    yield
+    translation.activate(django_settings.LANGUAGE_CODE)
 
 
 @pytest.fixture

@@ -100,61 +100,19 @@ def _newest(rows: Iterable[Any], key: Any) -> dict[Any, Any]:
 def current_seats(group_ids: list[int]) -> dict[int, list[Seat]]:
     """Seats per group (newest row per seat number), entrants loaded.
 
-    Two queries, seats then the groups' entrants, attached as select_related would: for
-    the match page and the result save their SQL is compiled once (see _compiled_rows)
-    instead of a two-join query compiled at every tap.
+    Two queries, seats then the groups' entrants, attached as select_related would (two
+    plain queries are cheaper for Django to build than one two-join query).
     """
     out: dict[int, list[Seat]] = defaultdict(list)
-    seats = list(_compiled_rows(("current_seats",), Seat, group_ids, lambda ids: (
-        Seat.objects.filter(group_id__in=ids, superseded_by__isnull=True)
-        .order_by("group_id", "number", "id"))))
+    seats = list(Seat.objects.filter(group_id__in=group_ids, superseded_by__isnull=True)
+                 .order_by("group_id", "number", "id"))
     if any(seat.entrant_id is not None for seat in seats):
-        entrants = {e.id: e for e in _compiled_rows(
-            ("seated_entrants",), Entrant, group_ids,
-            lambda ids: Entrant.objects.filter(seats__group_id__in=ids))}
+        entrants = {e.id: e for e in Entrant.objects.filter(seats__group_id__in=group_ids)}
     for seat in seats:
         if seat.entrant_id is not None:
             seat.entrant = entrants[seat.entrant_id]
         out[seat.group_id].append(seat)
     return out
-
-
-_COMPILED: dict[tuple[Any, ...], str] = {}
-
-
-def _rows_in(model: Any, lookup: str, ids: list[int]) -> Any:
-    """``model.objects.filter(<lookup>__in=ids)``, for the match page and the result save.
-
-    Those run the same few fact queries on one group at every tap, and Django spends
-    ~0.3 ms compiling each one against ~0.1 ms to run it; see :func:`_compiled_rows`.
-    """
-    return _compiled_rows((lookup,), model, ids,
-                          lambda v: model.objects.filter(**{f"{lookup}__in": v}))
-
-
-def _compiled_rows(name: tuple[Any, ...], model: Any, ids: list[int],
-                   build: Any) -> Any:
-    """``build(ids)`` (a queryset of ``model`` whose only parameters are ``ids``), run
-    through the SQL text Django generated for it the first time.
-
-    For short id lists the text is kept per (name, model, count, database) and re-run
-    through ``raw()`` with the new ids: same SQL, same ordering, same model instances. It
-    is kept only when Django's parameters are exactly the ids (so duplicates, or any
-    version of Django that adds parameters of its own, simply stay on the ORM path).
-    """
-    from django.db import connection
-
-    if not ids or len(ids) > 32:
-        return build(ids)
-    key = (name, model, len(ids), connection.alias, connection.vendor)
-    sql = _COMPILED.get(key)
-    if sql is not None:
-        return model.objects.raw(sql, list(ids))
-    qs = build(ids)
-    sql, params = qs.query.sql_with_params()
-    if list(params) == list(ids):
-        _COMPILED[key] = sql
-    return qs
 
 
 def group_views(groups: list[Group], tournament: Tournament,
@@ -170,7 +128,7 @@ def group_views(groups: list[Group], tournament: Tournament,
         handling cost more than the query, then bucketed once instead of rescanned for
         every group."""
         out: dict[int, list[Any]] = defaultdict(list)
-        for row in _rows_in(model, "seat__group_id", ids):
+        for row in model.objects.filter(seat__group_id__in=ids):
             gid = seat_group.get(row.seat_id)
             if gid is not None:
                 out[gid].append(row)
@@ -182,11 +140,11 @@ def group_views(groups: list[Group], tournament: Tournament,
     pens_by_group = current(PenaltyFact)
     dqs_by_group = current(DisqualificationFact)
     rematches: dict[int, list[RematchFact]] = defaultdict(list)
-    for rm in _rows_in(RematchFact, "group_id", ids):
+    for rm in RematchFact.objects.filter(group_id__in=ids):
         rematches[rm.group_id].append(rm)
     confirmations: dict[int, set[int]] = defaultdict(set)
     if tournament.two_person_confirmation:
-        for c in _rows_in(ConfirmationFact, "group_id", ids):
+        for c in ConfirmationFact.objects.filter(group_id__in=ids):
             confirmations[c.group_id].add(c.version)
     views = []
     for group in groups:

@@ -102,3 +102,17 @@ def preset_title(preset: object) -> str:
     """The display title of a whole-tournament preset; the engine's name if it has none."""
     title = PRESET_TITLES.get(str(getattr(preset, "slug", "")))
     return str(title) if title is not None else str(getattr(preset, "name", preset))
+
+
+@register.filter
+def course_rounds(preset: object) -> list[object]:
+    """The preset's Number10 course rounds, in preset order.
+
+    Why: the course-choice form numbers the courses 1, 2, 3, … as the default draw order; looping
+    over every round of the preset numbered them by their place in the whole tournament (3–6).
+    """
+    return [
+        r
+        for r in getattr(preset, "rounds", ())
+        if getattr(r, "feed", None) is not None and r.feed.grouping == "courses"
+    ]

@@ -213,10 +213,19 @@ def buzzer_presets(request: HttpRequest, tournament: Tournament) -> HttpResponse
         round_slug = request.POST.get("round_slug", "")
         try:
             if request.POST.get("courses"):
-                order = sorted(
-                    (k.removeprefix("order-") for k in request.POST if k.startswith("order-")),
-                    key=lambda slug: int(request.POST.get(f"order-{slug}") or 0),
-                )
+                raw_order = {
+                    k.removeprefix("order-"): request.POST.get(k, "").strip()
+                    for k in request.POST
+                    if k.startswith("order-")
+                }
+                # A typed "a" or "-1" used to reach int() and give a server error page.
+                if not all(v.isdigit() and int(v) > 0 for v in raw_order.values()):
+                    messages.error(request, _("コースの順番は1以上の数字で入力してください。"))
+                    return redirect("buzzer_presets", slug=tournament.slug)
+                if len({int(v) for v in raw_order.values()}) != len(raw_order):
+                    messages.error(request, _("コースの順番が重複しています。"))
+                    return redirect("buzzer_presets", slug=tournament.slug)
+                order = sorted(raw_order, key=lambda slug: int(raw_order[slug]))
                 created = preset_courses_seat(
                     tournament=tournament,
                     preset=slug,

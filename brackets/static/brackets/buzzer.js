@@ -597,7 +597,7 @@
       var children = [
         el("div", { className: "bzb-seat", text: String(p.seat) }),
         el("div", { className: "bzb-main", style: "--len:" + Math.max(String(points ? p.points : p.correct).length, 1), text: String(points ? p.points : p.correct) }),
-        el("div", { className: "bzb-unit", text: points ? "pts" : "○" }),
+        el("div", { className: "bzb-unit", text: points ? "P" : "○" }),
         el("div", { className: "bzb-wrong", text: p.wrong ? "×" + p.wrong : "" }),
         el("div", { className: "bzb-name", text: p.name }),
         el("div", { className: "bzb-tags" }, [

@@ -363,6 +363,39 @@ def match_rules(
     )
 
 
+def require_cards(conf: Mapping[str, Any], drawn: Sequence[Sequence[str]] | None,
+                  label: str = "") -> None:
+    """Raise the engine's ``cards_missing`` while a round that plays with 下関 cards (K7)
+    has no draw for this match yet.
+
+    The cards decide what a player may choose, so nothing may be selected before them. The
+    engine's :meth:`~brackets.engine.presets.RoundRestrictions.match_rules` is what refuses
+    a carded round's match without cards; it is asked here rather than the rule restated.
+    ``conf`` is the round's (or K6 rule's) restriction pieces as stored in ``Round.spec``;
+    ``drawn`` the recorded cards as [genre, group] pairs, None before any draw.
+    """
+    from brackets.engine.presets import RoundRestrictions
+    from brackets.engine.special import Card, CardDraw
+
+    if not conf.get("cards"):
+        return
+    draw = (None if drawn is None else
+            CardDraw(tuple(Card(str(c[0]), str(c[1])) for c in drawn), recorded=True))
+    RoundRestrictions(read_window=None, record_window=None, lots=False,
+                      cards=True).match_rules(label, cards=draw)
+
+
+def cards_pending(conf: Mapping[str, Any], drawn: Sequence[Sequence[str]] | None) -> bool:
+    """:func:`require_cards` as a flag for pages: True while the match waits for its cards."""
+    try:
+        require_cards(conf, drawn)
+    except EngineError as exc:
+        if exc.code == "cards_missing":
+            return True
+        raise
+    return False
+
+
 def choices_for(catalog: Catalog, rules: PlayerRules, history: Sequence[HistoryEntry],
                 rules_of_match: MatchRules) -> Choices:
     return legal_choices(catalog, rules, history, rules_of_match)
@@ -438,6 +471,9 @@ ERROR_TEXT = {
                              "ジャンルか同じ形式群なら3枚目も、そうでなければ2枚だけ記録してください"),
     "card_twice": _("同じカードが2回記録されています"),
     "card_unknown": _("山札にないカードが記録されています"),
+    # K7: the cards decide what a player may choose, so selections wait for the draw.
+    "cards_missing": _("下関カードがまだ引かれていません。先にこの試合のカードを引いてから出題を"
+                       "登録してください（出題は保存していません）。"),
 }
 
 

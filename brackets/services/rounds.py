@@ -550,6 +550,17 @@ def selection_save(*, group: Group, by: Any, seat_number: int, genre: str, forma
     seat = _seat(g, seat_number)
     if seat.entrant_id is None:
         raise RoundError("ダミーの出題は固定です。", field="seat")
+    gv = sel.group_view(g)
+    mctx = sel.match_context(gv)
+    # K7: the drawn 下関 cards decide what may be chosen, so no selection before the draw
+    # (whoever calls: the tablet page, a replay, a script).
+    card_fact = mctx.get("cards")
+    try:
+        ea.require_cards(sel.round_conf(g.round, g),
+                         None if card_fact is None else card_fact.data.get("cards", []),
+                         g.round.name)
+    except EngineError as exc:
+        raise RoundError(ea.error_text(exc), field="cards") from exc
     catalog = ea.catalog_for(g.round.tournament.version_id)
     selection = Selection(genre, format, difficulty)
     try:
@@ -557,8 +568,7 @@ def selection_save(*, group: Group, by: Any, seat_number: int, genre: str, forma
     except EngineError as exc:
         raise RoundError(f"「{genre} / {format} / {difficulty}」はこの大会のカタログにありません。",
                          field="genre") from exc
-    gv = sel.group_view(g)
-    choices = sel.seat_choices(gv, catalog)[seat_number].choices
+    choices = sel.seat_choices(gv, catalog, mctx)[seat_number].choices
     check = choices.check(selection, penalty=ea.penalty_points(g.round.spec))
     reasons = [ea.violation_text(v) for v in check.violations]
     if not check.ok and g.round.spec.get("illegal_selection") == "refuse":

@@ -408,7 +408,10 @@ def _match_context(request: HttpRequest, tournament: Tournament, group: Group,
                 .order_by("number").values("id", "label")],
             "selection_url": reverse("match_selection", args=[tournament.slug, group.id]),
             "two_person": tournament.two_person_confirmation,
-            "accepting": rnd.status in (Round.Status.DRAWN, Round.Status.RUNNING), **extra}
+            "accepting": rnd.status in (Round.Status.DRAWN, Round.Status.RUNNING),
+            # K7: no selection form until the 下関 cards are drawn (the service refuses too).
+            "cards_pending": ea.cards_pending(conf, mctx["cards"].data.get("cards", [])
+                                              if mctx["cards"] else None), **extra}
 
 
 @role_required(*STAFF)

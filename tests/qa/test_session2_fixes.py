@@ -1,0 +1,125 @@
+"""QA regressions, second session: K7 selections before the 下関 draw, the player page's
+「まだ選べるもの」 after the final's history reset (K10), and the admin's preset settings.
+
+Each test names what a person saw, so a later change that brings it back fails here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from brackets.models import Group, Round, Seat, SelectionFact, SpecialFact, Tournament
+from brackets.services import rounds as svc
+from tests.conftest import client_for
+from tests.rounds.helpers import add_entrants
+
+pytestmark = pytest.mark.django_db
+
+
+# ------------------------------------------------------------ K7: cards before selections
+
+
+def _card_round_group(tournament: Tournament, user: Any, per: str = "match") -> Group:
+    """A running 九州杯IX round 4 (下関ルール・改, K7) with one four-player group, no cards yet.
+
+    Built directly (as the other QA tests do) rather than by playing rounds 1–3.
+    """
+    from brackets.services import preset_settings as pss
+
+    tournament.preset = "kyushu-cup-ix"
+    tournament.save()
+    if per != "match":
+        pss.settings_save(tournament=tournament, by=user, values={"k7_draw_per": per})
+    people = add_entrants(tournament, 8)
+    svc.rounds_configure(tournament=tournament, by=user)
+    r4 = Round.objects.get(tournament=tournament, number=4)
+    assert r4.spec.get("cards") and r4.spec.get("k7_draw_per") == per
+    Round.objects.filter(id=r4.id).update(status=Round.Status.RUNNING)
+    groups = []
+    for number, label in ((1, "A"), (2, "B")):
+        group = Group.objects.create(round=r4, number=number, label=label)
+        for n, e in enumerate(people[(number - 1) * 4:number * 4], start=1):
+            Seat.objects.create(group=group, number=n, entrant=e)
+        groups.append(group)
+    return groups[0]
+
+
+def test_selection_before_the_card_draw_is_refused(tournament: Tournament,
+                                                   cast: dict[str, Any]) -> None:
+    """In round 4 a tablet could save 芸能/四択 before the 下関 cards were drawn, although
+    the cards decide what may be chosen; now the service refuses it in Japanese, saving
+    nothing, and accepts a set the drawn cards allow."""
+    user = cast["bracket"]
+    group = _card_round_group(tournament, user)
+    version = Group.objects.get(id=group.id).version
+    with pytest.raises(svc.RoundError, match="下関カードがまだ引かれていません") as refused:
+        svc.selection_save(group=group, by=user, seat_number=1, genre="芸能", format="四択",
+                           difficulty="HARD")
+    assert refused.value.field == "cards"
+    assert "保存していません" in refused.value.message
+    assert not SelectionFact.objects.filter(group=group).exists()
+    assert Group.objects.get(id=group.id).version == version
+
+    svc.card_draw(group=group, by=user, cards=[("芸能", "セレクト"), ("社会", "パネル")])
+    fact = svc.selection_save(group=Group.objects.get(id=group.id), by=user, seat_number=1,
+                              genre="芸能", format="四択", difficulty="HARD")
+    assert fact.accepted_illegal is False
+
+
+def test_one_draw_per_round_unlocks_every_match(tournament: Tournament,
+                                                cast: dict[str, Any]) -> None:
+    """With k7_draw_per = round the round's one draw (recorded on any match) serves every
+    match, so the other matches may select once it exists, and not before."""
+    user = cast["bracket"]
+    group = _card_round_group(tournament, user, per="round")
+    other = Group.objects.get(round=group.round, label="B")
+    with pytest.raises(svc.RoundError, match="下関カード"):
+        svc.selection_save(group=other, by=user, seat_number=2, genre="社会", format="四択",
+                           difficulty="HARD")
+    svc.card_draw(group=group, by=user, cards=[("芸能", "セレクト"), ("社会", "パネル")])
+    fact = svc.selection_save(group=Group.objects.get(id=other.id), by=user, seat_number=2,
+                              genre="社会", format="四択", difficulty="HARD")
+    assert fact.group_id == other.id
+
+
+def test_match_page_waits_for_the_cards(tournament: Tournament, cast: dict[str, Any]) -> None:
+    """The match page offered the selection form before the draw; it now says the cards
+    come first, and a posted selection is refused with that message (HTTP 400)."""
+    user = cast["bracket"]
+    group = _card_round_group(tournament, user)
+    client = client_for(user)
+    url = f"/t/{tournament.slug}/match/{group.id}/"
+    html = client.get(url).content.decode()
+    assert "下関カードを引くまで出題は登録できません" in html
+    assert 'class="selection-form"' not in html
+    assert 'name="card_group_1"' in html  # the draw itself is still offered
+
+    response = client.post(f"{url}selection/", {"seat": "1", "set": "芸能|四択",
+                                                 "difficulty": "HARD", "key": "s2-k7"})
+    assert response.status_code == 400
+    assert "下関カードがまだ引かれていません" in response.content.decode()
+    assert not SelectionFact.objects.filter(group=group).exists()
+
+    svc.card_draw(group=group, by=user)
+    assert SpecialFact.objects.filter(group=group, kind="card_draw").exists()
+    html = client.get(url).content.decode()
+    assert "下関カードを引くまで出題は登録できません" not in html
+    assert 'class="selection-form"' in html
+
+
+def test_rounds_without_cards_are_not_held_back(tournament: Tournament,
+                                                cast: dict[str, Any]) -> None:
+    """Only the card round waits for a draw: a round-1 selection saves as before."""
+    user = cast["bracket"]
+    tournament.preset = "kyushu-cup-ix"
+    tournament.save()
+    add_entrants(tournament, 8)
+    r1 = svc.rounds_configure(tournament=tournament, by=user)[0]
+    assert not r1.spec.get("cards")
+    svc.round_draw(round=r1, by=user)
+    group = Group.objects.filter(round=r1).order_by("number").first()
+    fact = svc.selection_save(group=group, by=user, seat_number=1, genre="芸能",
+                              format="四択", difficulty="HARD")
+    assert fact.id

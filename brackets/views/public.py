@@ -27,6 +27,7 @@ from brackets import engine_adapter as ea
 from brackets import tables_rounds as rt
 from brackets.models import Entrant, Round, SpecialFact, Tournament
 from brackets.permissions import public_tournament
+from brackets.selectors import players as player_sel
 from brackets.selectors import rounds as sel
 
 POLL_SECONDS = 3
@@ -337,7 +338,6 @@ def public_player(request: HttpRequest, tournament: Tournament, entrant_id: int)
     rounds = sel.tournament_rounds(tournament)
     key = ea.player_key(entrant.id)
     played = []
-    remaining = None
     from brackets.models import Seat
 
     seats = list(Seat.objects.filter(entrant=entrant, superseded_by__isnull=True)
@@ -358,13 +358,6 @@ def public_player(request: HttpRequest, tournament: Tournament, entrant_id: int)
                        "selection": sel_row, "row": row, "ratio": gv.ratios.get(key),
                        "penalties": [p for p in gv.penalty_rows if p.seat_id == seat.id],
                        "status": sel.STATUS_LABELS[gv.status]})
-    current = next((p for p in reversed(played)
-                    if p["row"] is None and p["round"].status in ("drawn", "running")), None)
-    if current is not None:
-        gv = views[current["group"].id]
-        choices = sel.seat_choices(gv, catalog).get(current["seat"])
-        if choices is not None:
-            remaining = choices.choices.summary()
     used = sel.used_summary(history, catalog)
     windows = sel.used_by_window(history, catalog)
     # One heading while only the main window was played; per window once the final (a
@@ -373,25 +366,27 @@ def public_player(request: HttpRequest, tournament: Tournament, entrant_id: int)
                     for w, u in windows]
     lots = sel.lots_of(tournament, [entrant.id]).get(entrant.id)
     withdrawn = entrant.id in sel.withdrawn_ids(tournament)
+    # What the engine allows in the player's current match or next round, as the match
+    # page computes it: not the whole history, since the final resets it (K10), the
+    # third-place match ignores it (K9) and round 4's cards narrow it (K7).
+    upcoming = player_sel.next_choices(tournament, entrant, catalog, seats=seats, views=views,
+                                       rounds=rounds, history=history, lots=lots)
     standing = None
-    if rounds:
-        # What the engine still allows in the main history window (K1 / H2–H5).
-        first = rounds[0].spec
-        rules = ea.player_rules(first.get("restriction", "basic"),
-                                ea.rules_input_from_entrant(entrant, lots),
-                                first.get("preset", ""),
-                                settings=first.get("preset_settings"))
-        hist = ea.history_of((h.selection, h.round_name, h.window, h.recorded)
-                             for h in history)
-        choices = ea.choices_for(catalog, rules, hist, ea.match_rules(
-            label="", window="main", apply_lots=bool(first.get("lots", True))))
-        standing = {**choices.summary(), "mode": str(rules.mode),
-                    "counting": str(rules.counting)}
+    rules = (upcoming.rules if upcoming is not None
+             else player_sel.standing_rules(entrant, rounds, lots))
+    if upcoming is not None:
+        standing = {**upcoming.summary(), "round": upcoming.round, "group": upcoming.group,
+                    "prospective": upcoming.prospective,
+                    "cards_pending": upcoming.cards_pending,
+                    "window": upcoming.window,
+                    "window_label": (_(sel.WINDOW_LABELS[upcoming.window])
+                                     if upcoming.window in sel.WINDOW_LABELS else "")}
     return render(request, "brackets/public/player.html",
                   {"tournament": tournament, "entrant": entrant, "played": played,
-                   "used": used, "used_windows": used_windows, "remaining": remaining,
+                   "used": used, "used_windows": used_windows,
                    "lots": lots, "rounds": rounds,
                    "withdrawn": withdrawn, "standing": standing,
+                   "mode": str(rules.mode) if rules is not None else "",
                    "mode_label": {"free": "フリー", "pinpoint": "ピンポイント",
                                   "bomber": "ボンバーマン"},
                    "kinds": SpecialFact.Kind})

@@ -268,11 +268,7 @@ def settings_save(*, tournament: Tournament, by: Any, values: Mapping[str, Any] 
     after = {k: v for k, v in before.items() if k not in reset}
     for key, value in values.items():
         after[key] = value
-    try:
-        resolved = ea.preset_for(slug, after).settings
-    except EngineError as exc:
-        field, msg = _message(exc, labels)
-        raise SettingsError(msg, {field: msg}) from exc
+    resolved = _resolve(slug, after, labels)
     # Store only what differs from the default, in JSON form.
     stored = {k: _plain(resolved[k]) for k in after if resolved[k] != specs[k].default}
     changes = []
@@ -290,6 +286,60 @@ def settings_save(*, tournament: Tournament, by: Any, values: Mapping[str, Any] 
     tournament.preset_settings = stored
     _replan(t, by)
     return changes
+
+
+def _resolve(slug: str, values: Mapping[str, Any], labels: Mapping[str, str]
+             ) -> Mapping[str, Any]:
+    """Every setting's value once ``values`` are applied, as the engine builds the preset
+    from them; an engine refusal becomes a :class:`SettingsError` naming the setting."""
+    try:
+        return ea.preset_for(slug, values).settings
+    except EngineError as exc:
+        field, msg = _message(exc, labels)
+        raise SettingsError(msg, {field: msg}) from exc
+
+
+def settings_check(*, tournament: Tournament | None, preset: str, stored: Any
+                   ) -> dict[str, Any]:
+    """Validate a whole stored-settings value typed outside the settings screen (the Django
+    admin's JSON field) as :func:`settings_save` validates the screen's values, so a bad
+    value cannot reach the rounds by another door.
+
+    ``stored`` must be a JSON object of this ``preset``'s settings; every value is checked
+    by building the preset through the engine (``EngineError`` → the same Japanese message
+    per setting). A change is refused once a round of ``tournament`` is drawn, or while its
+    configured rounds carry records that re-planning would lose. Returns the values to store
+    (only those differing from the defaults, in JSON form); raises :class:`SettingsError`.
+    """
+    if not isinstance(stored, Mapping):
+        raise SettingsError(gettext('ルール設定は {"設定名": 値, …} の形（JSONのオブジェクト）で'
+                                    "入力してください。"))
+    slug = ea.PRESET_ALIASES.get(preset, preset)
+    try:
+        specs = {s.key: s for s in preset_settings(slug)}
+    except EngineError as exc:
+        raise SettingsError(gettext("ルールプリセット「{preset}」はありません。").format(
+            preset=preset)) from exc
+    unknown = sorted(set(stored) - set(specs))
+    if unknown:
+        raise SettingsError(gettext("このプリセットにない設定です：{keys}").format(
+            keys=", ".join(unknown)))
+    labels = {k: str(SETTING_LABELS.get(k, k)) for k in specs}
+    resolved = _resolve(slug, stored, labels)
+    normalized = {k: _plain(resolved[k]) for k in stored if resolved[k] != specs[k].default}
+    if tournament is None or tournament.pk is None:
+        return normalized
+    current = Tournament.objects.filter(pk=tournament.pk).values_list(
+        "preset_settings", flat=True).first()
+    if (current or {}) == normalized:
+        return normalized
+    if settings_locked(tournament):
+        raise SettingsError(gettext("1回戦の抽選後はルール設定を変更できません。"
+                                    "変更が必要なら、抽選を取り消してから変更してください。"))
+    if SpecialFact.objects.filter(round__tournament=tournament).exists():
+        raise SettingsError(gettext("回戦に記録（ルール選択用紙など）があるため、ルール設定を変更"
+                                    "できません。"))
+    return normalized
 
 
 @transaction.atomic

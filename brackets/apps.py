@@ -6,3 +6,8 @@ class BracketsConfig(AppConfig):
     name = "brackets"
     verbose_name = _("大会運営")
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from brackets import revision
+
+        revision.connect()

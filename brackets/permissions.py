@@ -22,18 +22,33 @@ from django.shortcuts import get_object_or_404
 from brackets.models import Membership, Role, Tournament
 
 
+def _implied(roles: set[str]) -> set[str]:
+    """Organiser implies every role."""
+    return roles | {Role.DESK, Role.BRACKET} if Role.ORGANISER in roles else roles
+
+
 def user_roles(user: Any, tournament: Tournament) -> set[str]:
     """The roles ``user`` holds in ``tournament`` (organiser implies every role)."""
     if not user.is_authenticated:
         return set()
     if user.is_superuser:
         return {Role.ORGANISER, Role.DESK, Role.BRACKET}
-    roles = set(
+    return _implied(set(
         Membership.objects.filter(tournament=tournament, user=user).values_list("role", flat=True)
-    )
-    if Role.ORGANISER in roles:
-        roles |= {Role.DESK, Role.BRACKET}
-    return roles
+    ))
+
+
+def _tournament_and_roles(user: Any, slug: str) -> tuple[Tournament, set[str]]:
+    """The tournament (404 if none) and the user's roles in it: one query for a member,
+    which is every request of a staff page that is allowed."""
+    if user.is_authenticated and not user.is_superuser:
+        mine = list(Membership.objects.filter(tournament__slug=slug, user=user)
+                    .select_related("tournament"))
+        if mine:
+            return mine[0].tournament, _implied({m.role for m in mine})
+        return get_object_or_404(Tournament, slug=slug), set()
+    tournament = get_object_or_404(Tournament, slug=slug)
+    return tournament, user_roles(user, tournament)
 
 
 def has_role(user: Any, tournament: Tournament, *roles: str) -> bool:
@@ -53,10 +68,9 @@ def role_required(*roles: str) -> Callable[[ViewFunc], ViewFunc]:
     def decorator(view: ViewFunc) -> ViewFunc:
         @wraps(view)
         def wrapper(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
-            tournament = get_object_or_404(Tournament, slug=slug)
+            tournament, granted = _tournament_and_roles(request.user, slug)
             if not request.user.is_authenticated:
                 return redirect_to_login(request.get_full_path())
-            granted = user_roles(request.user, tournament)
             if not granted & set(roles):
                 raise PermissionDenied
             request.tournament = tournament  # type: ignore[attr-defined]

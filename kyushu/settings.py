@@ -101,6 +101,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "brackets.page_cache.csrf_hole",
             ],
         },
     },
@@ -129,6 +130,21 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Per-process memory caches. Nothing in them is the only copy of anything: "default" holds
+# sessions in front of the database (cached_db: a staff request reads its session without
+# a query; the database copy survives restarts and serves other server processes) and the
+# public pages' fragments; "pages" holds rendered page bodies keyed by the tournament's
+# revision (brackets/page_cache.py), apart so big pages never push sessions out.
+# `manage.py up` serves from one process. Running several server processes, point
+# "default" at a shared cache (Redis, Memcached) so a logout reaches every process.
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                "LOCATION": "default", "OPTIONS": {"MAX_ENTRIES": 5000}},
+    "pages": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+              "LOCATION": "pages", "OPTIONS": {"MAX_ENTRIES": 1000}},
+}
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.cache import caches
 from django.conf import settings as django_settings
 from django.test import Client, override_settings
 from django.utils import translation
@@ -25,6 +26,15 @@ def fast_password_hashing() -> Iterator[None]:
     ``settings`` fixture, whose name engine tests use for their own parameters."""
     with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
         yield
+
+
+@pytest.fixture(autouse=True)
+def empty_caches() -> Iterator[None]:
+    """Each test's database is rolled back, so ids and revisions repeat from test to
+    test; pages cached by an earlier test must not be served to the next."""
+    for cache in caches.all():
+        cache.clear()
+    yield
 
 
 @pytest.fixture(autouse=True)

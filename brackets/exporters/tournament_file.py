@@ -46,6 +46,10 @@ from brackets.printing.registry import Document, register
 
 FORMAT = "kyushu-tournament"
 VERSION = 1
+# Tournament fields that are not part of the file: the catalog is named separately, and
+# the revision is page-cache bookkeeping (brackets/revision.py) that a new database starts
+# afresh.
+NOT_TOURNAMENT_DATA = ("version", "revision")
 CONTENT_TYPE = "application/json"
 
 CATALOG_MODELS: tuple[type[models.Model], ...] = (
@@ -242,7 +246,7 @@ def tournament_file_data(*, tournament: Tournament) -> dict[str, Any]:
     exporter = _Exporter(tournament)
     settings = {}
     for field in Tournament._meta.concrete_fields:
-        if field.primary_key or field.name == "version":
+        if field.primary_key or field.name in NOT_TOURNAMENT_DATA:
             continue
         settings[field.name] = _plain(field, getattr(tournament, field.attname))
     records = exporter.records()
@@ -445,7 +449,7 @@ class _Importer:
         self.version = version
         settings = self.section("tournament", dict)
         known = {f.name: f for f in Tournament._meta.concrete_fields
-                 if not f.primary_key and f.name != "version"}
+                 if not f.primary_key and f.name not in NOT_TOURNAMENT_DATA}
         unknown = set(settings) - set(known)
         if unknown:
             raise self.fail("tournament", gettext(

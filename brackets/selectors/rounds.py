@@ -696,42 +696,13 @@ def seat_choices(gv: GroupView, catalog: Catalog,
 
 
 def tournament_version(tournament: Tournament) -> str:
-    """A cheap fingerprint that changes with every write to the tournament's rounds.
-
-    One query: every match write bumps its group's version, every lifecycle step, special
-    fact and second-person confirmation adds a row, so (sum of versions, groups, newest
-    step, newest fact, newest confirmation) moves on every change that can alter a page.
-    Plain SQL because every public and round page asks for it: the same query through the
-    ORM's correlated subqueries took ~50× longer to compile than SQLite took to run it.
-    """
-    from django.db import connection
-
-    with connection.cursor() as cursor:
-        cursor.execute(_version_sql(), [tournament.pk] * 5)
-        row = cursor.fetchone()
-    return ".".join(str(int(v or 0)) for v in row)
-
-
-_VERSION_SQL: list[str] = []
-
-
-def _version_sql() -> str:
-    """The fingerprint query, table names from the models (built once per process)."""
-    if not _VERSION_SQL:
-        from django.db import connection
-
-        g, r, st, sf, cf = (connection.ops.quote_name(m._meta.db_table) for m in (
-            Group, Round, RoundStep, SpecialFact, ConfirmationFact))
-        in_t = f"JOIN {r} r ON g.round_id = r.id WHERE r.tournament_id = %s"
-        _VERSION_SQL.append(
-            f"SELECT (SELECT COALESCE(SUM(g.version), 0) FROM {g} g {in_t}),"
-            f" (SELECT COUNT(g.id) FROM {g} g {in_t}),"
-            f" (SELECT COALESCE(MAX(s.id), 0) FROM {st} s JOIN {r} r ON s.round_id = r.id"
-            f"  WHERE r.tournament_id = %s),"
-            f" (SELECT COALESCE(MAX(f.id), 0) FROM {sf} f WHERE f.tournament_id = %s),"
-            f" (SELECT COALESCE(MAX(c.id), 0) FROM {cf} c JOIN {g} g ON c.group_id = g.id"
-            f"  {in_t})")
-    return _VERSION_SQL[0]
+    """The fingerprint of everything the tournament's pages show: its revision, which
+    moves in the same transaction as every write (brackets/revision.py). Read from
+    ``tournament`` as loaded, so load it in the request that renders the page (the
+    permission decorators do). The id and creation time come first because cache keys
+    are built on it: a deleted tournament's id may be reused by a new one whose revision
+    counts up from 0 again."""
+    return f"{tournament.pk}.{tournament.created_at:%y%m%d%H%M%S%f}.{tournament.revision}"
 
 
 def group_history(group: Group) -> list[dict[str, Any]]:

@@ -26,6 +26,7 @@ from django.db.models import F
 from django.utils.translation import gettext as _
 
 from brackets import engine_adapter as ea
+from brackets import revision
 from brackets.engine.catalog import Selection
 from brackets.engine.draws import draw_groups
 from brackets.engine.errors import EngineError
@@ -513,6 +514,7 @@ def _finish(group: Group, key: str, kind: str, by: Any) -> int:
     """
     Group.objects.filter(id=group.id).update(version=F("version") + 1)
     group.version += 1
+    revision.touch(group.round.tournament_id)  # update() sends no signal (a save may add no fact)
     if key:
         Submission.objects.create(key=key, group=group, kind=kind,
                                   result_version=group.version, by=by)

@@ -2,7 +2,7 @@
 player pages. They never show staff-only data (notes, who entered what).
 
 Freshness without cost: every page carries the tournament's change fingerprint
-(:func:`brackets.selectors.rounds.tournament_version`, a few aggregate queries). The
+(:func:`brackets.selectors.rounds.tournament_version`: the tournament's revision). The
 rendered fragment is cached under that fingerprint, so a new entry shows on the next poll
 (htmx, every few seconds) and an unchanged tournament costs only the fingerprint; the live
 endpoint answers 204 when the client already has the current version.
@@ -26,7 +26,7 @@ from django.utils.translation import gettext_noop
 from brackets import engine_adapter as ea
 from brackets import tables_rounds as rt
 from brackets.models import Entrant, Round, SpecialFact, Tournament
-from brackets.permissions import public_tournament
+from brackets.page_cache import public_page
 from brackets.selectors import players as player_sel
 from brackets.selectors import rounds as sel
 
@@ -249,7 +249,7 @@ def _round_build(tournament: Tournament, number: int, version: str,
     return built
 
 
-@public_tournament
+@public_page
 def public_round(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
     version = sel.tournament_version(tournament)
     built = _round_cached(tournament, number, version)
@@ -257,7 +257,7 @@ def public_round(request: HttpRequest, tournament: Tournament, number: int) -> H
                   {"tournament": tournament, "number": number, **built})
 
 
-@public_tournament
+@public_page
 def public_round_live(request: HttpRequest, tournament: Tournament,
                       number: int) -> HttpResponse:
     version = sel.tournament_version(tournament)
@@ -266,7 +266,7 @@ def public_round_live(request: HttpRequest, tournament: Tournament,
     return HttpResponse(_round_cached(tournament, number, version)["body"])
 
 
-@public_tournament
+@public_page
 def public_projector(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
     """Large type for a projector: the round's groups, or (?view=table) the 惜敗率 table."""
     rnd = get_object_or_404(Round, tournament=tournament, number=number)
@@ -291,7 +291,7 @@ def public_projector(request: HttpRequest, tournament: Tournament, number: int) 
                   {"tournament": tournament, "round": rnd, "body": body, "view": view})
 
 
-@public_tournament
+@public_page
 def public_bracket(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """Rounds as columns, groups as boxes, each advancer's path to the next round."""
     version = sel.tournament_version(tournament)
@@ -328,7 +328,7 @@ def public_bracket(request: HttpRequest, tournament: Tournament) -> HttpResponse
                    "rounds": sel.tournament_rounds(tournament)})
 
 
-@public_tournament
+@public_page
 def public_player(request: HttpRequest, tournament: Tournament, entrant_id: int) -> HttpResponse:
     """Everything a player asks staff: rounds, sets, scores, places, 惜敗率, penalties,
     修羅 lots, and what genres and format groups remain."""

@@ -8,11 +8,9 @@ selectors; a refused save re-renders the page with the service's message (HTTP 4
 
 from __future__ import annotations
 
-import uuid
 from typing import Any
 
 from django.contrib import messages
-from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -25,6 +23,7 @@ from django.views.decorators.http import require_POST
 from brackets import engine_adapter as ea
 from brackets import tables_rounds as rt
 from brackets.models import Entrant, Group, Role, Round, SpecialFact, Tournament
+from brackets.page_cache import render_page
 from brackets.permissions import role_required
 from brackets.selectors import rounds as sel
 from brackets.services import rounds as svc
@@ -76,10 +75,6 @@ def _round(tournament: Tournament, number: int) -> Round:
 def _group(tournament: Tournament, group_id: int) -> Group:
     return get_object_or_404(Group.objects.select_related("round", "round__tournament"),
                              id=group_id, round__tournament=tournament)
-
-
-def _key() -> str:
-    return uuid.uuid4().hex
 
 
 @role_required(*STAFF)
@@ -169,41 +164,38 @@ def _staff_cards_html(tournament: Tournament, rv: sel.RoundView, names: dict[str
 
 
 def _round_grid(tournament: Tournament, rnd: Round) -> dict[str, Any]:
-    """The group grid of the round page, rendered once per change of the tournament
-    (every match write bumps the fingerprint), so a busy round page stays cheap."""
-    version = sel.tournament_version(tournament)
-    key = f"brackets:staff:grid:{rnd.id}:{rnd.status}:{version}"
-    hit = cache.get(key)
-    if hit is not None:
-        return dict(hit)
+    """The group grid of the round page (cached with the page body: round_detail)."""
     rv = sel.round_view(rnd)
     grid = render_to_string("brackets/rounds/_grid.html", {
         "tournament": tournament, "rv": rv,
         "cards": _staff_cards_html(tournament, rv, sel.seated_names(rv.groups),
                                    sel.withdrawn_ids(tournament))})
-    built = {"grid": grid, "counts": rv.counts(), "all_done": rv.all_done}
-    cache.set(key, built, 300)
-    return built
+    return {"grid": grid, "counts": rv.counts(), "all_done": rv.all_done}
 
 
 @role_required(*STAFF)
 def round_detail(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
     """Every group's status; staff move between groups in one tap."""
-    rnd = _round(tournament, number)
-    ctx: dict[str, Any] = {"tournament": tournament, "round": rnd,
-                           "round_summary": round_summary(rnd),
-                           "status_labels": sel.STATUS_LABELS,
-                           "last_step": sel.last_step(rnd), **_round_grid(tournament, rnd)}
-    if rnd.kind == "rule_select" and rnd.status == Round.Status.CONFIGURED:
-        try:
-            ctx["assignment"] = svc.rule_assignment_preview(rnd)
-        except (svc.RoundError, Exception) as exc:  # noqa: BLE001 - shown to staff
-            ctx["assignment_error"] = getattr(exc, "message", str(exc))
-    if rnd.status == Round.Status.CONFIGURED and rnd.number == 1:
-        ctx["players_count"] = len(svc.round_players(rnd)[0])
-    ctx["can_withdraw"] = rnd.status in (Round.Status.DRAWN, Round.Status.RUNNING,
-                                         Round.Status.CLOSED)
-    return render(request, "brackets/rounds/round.html", ctx)
+    def build() -> dict[str, Any]:
+        rnd = _round(tournament, number)
+        ctx: dict[str, Any] = {"tournament": tournament, "round": rnd, "frame": {
+                                   "round": {"name": rnd.name}},
+                               "round_summary": round_summary(rnd),
+                               "status_labels": sel.STATUS_LABELS,
+                               "last_step": sel.last_step(rnd), **_round_grid(tournament, rnd)}
+        if rnd.kind == "rule_select" and rnd.status == Round.Status.CONFIGURED:
+            try:
+                ctx["assignment"] = svc.rule_assignment_preview(rnd)
+            except (svc.RoundError, Exception) as exc:  # noqa: BLE001 - shown to staff
+                ctx["assignment_error"] = getattr(exc, "message", str(exc))
+        if rnd.status == Round.Status.CONFIGURED and rnd.number == 1:
+            ctx["players_count"] = len(svc.round_players(rnd)[0])
+        ctx["can_withdraw"] = rnd.status in (Round.Status.DRAWN, Round.Status.RUNNING,
+                                             Round.Status.CLOSED)
+        return ctx
+
+    return render_page(request, "brackets/rounds/round.html", "brackets/rounds/_round_body.html",
+                       build, tournament=tournament, cache_as=("round", number))
 
 
 @require_POST
@@ -398,7 +390,7 @@ def _match_context(request: HttpRequest, tournament: Tournament, group: Group,
             "series_winner": series_winner,
             "can_reseat": not gv.selection_rows and not gv.result_rows,
             "catalog": catalog, "dummy_set": rnd.spec.get("dummy_set"),
-            "places": places, "key": _key(),
+            "places": places,
             "status_label": sel.STATUS_LABELS[gv.status], "mctx": mctx,
             # Nearby groups only: one tap to the neighbours, the round page for the rest
             # (a 256-group round would otherwise put 256 tabs on every match page).
@@ -414,11 +406,23 @@ def _match_context(request: HttpRequest, tournament: Tournament, group: Group,
                                               if mctx["cards"] else None), **extra}
 
 
+def _match_response(request: HttpRequest, tournament: Tournament, group_id: int, *,
+                    cache: bool, status: int = 200, **extra: Any) -> HttpResponse:
+    """The match page; its body comes from the page cache unless it shows what this
+    request posted (``cache=False``)."""
+    def build() -> dict[str, Any]:
+        group = _group(tournament, group_id)
+        return {**_match_context(request, tournament, group, **extra),
+                "frame": {"title": f"{group.round.name} {group.label}"}}
+
+    return render_page(request, "brackets/rounds/match.html", "brackets/rounds/_match_body.html",
+                       build, tournament=tournament,
+                       cache_as=("match", group_id) if cache else None, status=status)
+
+
 @role_required(*STAFF)
 def match_page(request: HttpRequest, tournament: Tournament, group_id: int) -> HttpResponse:
-    group = _group(tournament, group_id)
-    return render(request, "brackets/rounds/match.html",
-                  _match_context(request, tournament, group))
+    return _match_response(request, tournament, group_id, cache=True)
 
 
 def _refused(request: HttpRequest, tournament: Tournament, group: Group,
@@ -428,11 +432,11 @@ def _refused(request: HttpRequest, tournament: Tournament, group: Group,
     page's own URL in the address bar (history.replaceState), so reloading it is a plain
     GET instead of a re-post of the refused form."""
     status = 409 if isinstance(exc, svc.StaleVersion) else 400
-    ctx = _match_context(request, tournament, group, error=exc.message, error_field=exc.field,
-                         changes=getattr(exc, "changes", []), posted=request.POST,
-                         reasons=exc.extra.get("reasons", []))
-    ctx["page_url"] = reverse("match_page", args=[tournament.slug, group.id])
-    return render(request, "brackets/rounds/match.html", ctx, status=status)
+    return _match_response(request, tournament, group.id, cache=False, status=status,
+                           error=exc.message, error_field=exc.field,
+                           changes=getattr(exc, "changes", []), posted=request.POST,
+                           reasons=exc.extra.get("reasons", []),
+                           page_url=reverse("match_page", args=[tournament.slug, group.id]))
 
 
 def _saved(request: HttpRequest, tournament: Tournament, group: Group) -> HttpResponse:

@@ -15,6 +15,7 @@ from brackets.models import (
     Seat,
     SelectionFact,
     Submission,
+    Tournament,
 )
 from brackets.selectors import rounds as sel
 from brackets.services import rounds as svc
@@ -381,10 +382,11 @@ def test_every_kind_of_write_moves_the_public_fingerprint(group: Group,
     t = group.round.tournament
     t.two_person_confirmation = True
     t.save()
-    seen = {sel.tournament_version(t)}
+    seen = {sel.tournament_version(Tournament.objects.get(pk=t.pk))}
 
     def moved() -> None:
-        now = sel.tournament_version(t)
+        # As a page does: the tournament loaded afresh by the request.
+        now = sel.tournament_version(Tournament.objects.get(pk=t.pk))
         assert now not in seen
         seen.add(now)
 
@@ -399,3 +401,19 @@ def test_every_kind_of_write_moves_the_public_fingerprint(group: Group,
     svc.withdrawal_record(tournament=t, entrant=Entrant.objects.filter(tournament=t).first(),
                           by=cast["organiser"], reason="x")
     moved()
+    # Desk edits change names on every page: they move it too (the old aggregate
+    # fingerprint missed them).
+    entrant = Entrant.objects.filter(tournament=t).last()
+    entrant.name = "改名した人"
+    entrant.save()
+    moved()
+    # A rolled-back write moves nothing.
+    from django.db import transaction
+    before = sel.tournament_version(Tournament.objects.get(pk=t.pk))
+    try:
+        with transaction.atomic():
+            svc.results_save(group=group, by=cast["bracket"], rows=GOOD)
+            raise RuntimeError("abort")
+    except RuntimeError:
+        pass
+    assert sel.tournament_version(Tournament.objects.get(pk=t.pk)) == before

@@ -1,0 +1,139 @@
+"""Rendered page bodies, cached per tournament revision, with per-request holes.
+
+A staff page's body (the match page's four seats with every option and the engine's
+reason for each, a round's 256 group cards) costs far more to build than to send, and it
+changes only when the tournament does. So the body is rendered once per
+``Tournament.revision`` (which moves in the same transaction as every write:
+brackets/revision.py) and served from the cache until the next write.
+
+What must differ per request is never cached: the body is rendered without the request
+(no user, no messages; base.html around it is rendered per request) and with two holes,
+filled on the way out:
+
+- ``csrf_token``: this session's token, so a cached form posts for whoever loads it;
+- ``key``: a fresh idempotency key per page load. Two tablets that loaded the same cached
+  page must not share a key, or the second save would be taken for a double tap of the
+  first and dropped.
+
+The cache key also carries the language and the viewer's roles, so a page never shows
+another language or another role's controls.
+"""
+
+from __future__ import annotations
+
+import uuid
+from functools import wraps
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from django.core.cache import caches
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.middleware.csrf import get_token
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
+
+from brackets.selectors.rounds import tournament_version
+
+# Letters only, so template escaping leaves them as they are.
+CSRF_HOLE = "csrfHoleQx7w"
+KEY_HOLE = "keyHoleQx7w"
+# A page that is not read again is dropped after this; a new revision never hits it anyway.
+TTL_SECONDS = 600
+
+
+def render_page(request: HttpRequest, frame: str, body: str,
+                build: Callable[[], dict[str, Any]], *, tournament: Any,
+                cache_as: Iterable[Any] | None, status: int = 200) -> HttpResponse:
+    """The page ``frame`` (base.html around ``{{ body }}``, rendered per request) with
+    ``body`` rendered from ``build()``'s context, holes filled for this request.
+
+    ``build()`` may put plain values the frame needs (its title) under ``"frame"``; they
+    are cached with the body, so a cached page runs no query of its own — ``build``
+    itself must therefore check that what it shows belongs to ``tournament`` (a 404 there
+    is never cached). ``cache_as`` names the page (``("match", group_id)``); ``None``
+    renders without the cache, for a page that shows what this request posted."""
+    key = None
+    entry = None
+    if cache_as is not None:
+        roles = ",".join(sorted(getattr(request, "roles", ())))
+        key = ":".join(str(part) for part in (
+            "page", *cache_as, tournament_version(tournament), get_language(), roles))
+        entry = caches["pages"].get(key)
+    if entry is None:
+        context = build()
+        frame_values = context.pop("frame", {})
+        context.update(csrf_token=CSRF_HOLE, key=KEY_HOLE)
+        entry = (render_to_string(body, context), frame_values)
+        if key is not None:
+            caches["pages"].set(key, entry, TTL_SECONDS)
+    html, frame_values = entry
+    return render(request, frame, {"tournament": tournament, **frame_values,
+                                   "body": fill_holes(request, html)}, status=status)
+
+
+def fill_holes(request: HttpRequest, html: str) -> SafeString:
+    """This request's CSRF token and a fresh idempotency key in place of the holes."""
+    return mark_safe(html.replace(CSRF_HOLE, get_token(request))
+                     .replace(KEY_HOLE, uuid.uuid4().hex))
+
+
+# A visitor's page may show a tournament as it was this long ago at most: the public
+# pages trust the revision they last read for this long instead of reading it on every
+# request (the pages promise results no more than 2 s old, and poll every few seconds).
+PUBLIC_FRESH_SECONDS = 1
+
+
+def csrf_hole(request: HttpRequest) -> dict[str, str]:
+    """Context processor: a page being rendered for the public cache gets the CSRF hole
+    (filled per request) instead of this visitor's token."""
+    return {"csrf_token": CSRF_HOLE} if getattr(request, "csrf_hole", False) else {}
+
+
+def public_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A public read-only page of one tournament (like ``permissions.public_tournament``)
+    whose whole response is cached for visitors.
+
+    Only for pages that show nothing but what the tournament's revision covers (rounds,
+    results, entrants; not the buzzer rounds, whose taps are not revisions). A logged-in
+    viewer or a pending message skips the cache: those pages differ per person."""
+    from brackets.models import Tournament
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
+        cacheable = (request.method == "GET" and not request.user.is_authenticated
+                     and "messages" not in request.COOKIES)
+        if cacheable:
+            version = caches["default"].get(f"public-version:{slug}")
+            if version is not None:
+                page = caches["pages"].get(_public_key(request, version))
+                if page is not None:
+                    return HttpResponse(_fill_csrf(request, page))
+        tournament = get_object_or_404(Tournament, slug=slug)
+        request.tournament = tournament  # type: ignore[attr-defined]
+        if not cacheable:
+            return view(request, tournament, *args, **kwargs)
+        version = tournament_version(tournament)
+        caches["default"].set(f"public-version:{slug}", version, PUBLIC_FRESH_SECONDS)
+        request.csrf_hole = True  # type: ignore[attr-defined]
+        response = view(request, tournament, *args, **kwargs)
+        if response.streaming:
+            return response
+        # Kept as the bytes sent (a round page is ~300 KB: no decoding, escaping or
+        # re-encoding per hit, only the token put in).
+        if response.status_code == 200 and response["Content-Type"] == "text/html; charset=utf-8":
+            caches["pages"].set(_public_key(request, version), response.content, TTL_SECONDS)
+        response.content = _fill_csrf(request, response.content)
+        return response
+
+    wrapper.required_roles = ()  # type: ignore[attr-defined]
+    return wrapper
+
+
+def _fill_csrf(request: HttpRequest, page: bytes) -> bytes:
+    return page.replace(CSRF_HOLE.encode(), get_token(request).encode())
+
+
+def _public_key(request: HttpRequest, version: str) -> str:
+    return f"public:{version}:{get_language()}:{request.get_full_path()}"

@@ -88,6 +88,9 @@ def test_every_load_of_a_cached_page_gets_its_own_keys_and_this_sessions_token(
     assert keys(page_a1) and not set(keys(page_a1)) & set(keys(page_a2))
     assert not set(keys(page_a1)) & set(keys(page_b))
     assert "Hole" not in page_a2 and "Hole" not in page_b
+    assert "page_cache.py" not in page_a1  # the template's own comment stays a comment
+    round_page = a.get(reverse("round_detail", args=[group.round.tournament.slug, 1]))
+    assert "page_cache.py" not in round_page.content.decode()
     # The token in the cached body is the one this session's own requests must post.
     token = csrf(page_b)[-1]
     checked = Client(enforce_csrf_checks=True)

@@ -15,7 +15,8 @@ from decimal import Decimal
 from typing import Any
 
 from django.db.models import Q
-from django.utils.translation import gettext_noop as N_
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, gettext_noop
 
 from brackets import engine_adapter as ea
 from brackets.engine.advancement import (
@@ -49,8 +50,11 @@ from brackets.models import (
 
 WAITING, SELECTING, PLAYING, CONFIRMING, DONE, UNUSED = (
     "waiting", "selecting", "playing", "confirming", "done", "unused")
-STATUS_LABELS = {WAITING: "待機", SELECTING: "出題入力中", PLAYING: "対戦中",
-                 CONFIRMING: "確認待ち", DONE: "終了", UNUSED: "不要"}
+#: Lazy so every page, fragment and f-string that shows them translates at render time
+#: (the page caches are keyed by language).
+STATUS_LABELS = {WAITING: gettext_lazy("待機"), SELECTING: gettext_lazy("出題入力中"),
+                 PLAYING: gettext_lazy("対戦中"), CONFIRMING: gettext_lazy("確認待ち"),
+                 DONE: gettext_lazy("終了"), UNUSED: gettext_lazy("不要")}
 
 
 # ---------------------------------------------------------------- plain snapshots
@@ -475,8 +479,12 @@ def final_order(rv: RoundView) -> list[str]:
 
 #: Who takes each podium place, per kind of last round (K9: the third-place match decides
 #: 3位; K10: the final decides 優勝 and 準優勝; H1: a ranked final ranks all four).
-PODIUM_LABELS = {"series": (N_("優勝"), N_("準優勝")), "partner": (N_("3位"),),
-                 "ranked_final": (N_("優勝"), N_("準優勝"), N_("3位"))}
+#: Marked with gettext_noop (kept Japanese: podium_from compares with 優勝); shown through
+#: ``{% trans row.label %}`` / ``gettext(row.label)``.
+PODIUM_LABELS = {"series": (gettext_noop("優勝"), gettext_noop("準優勝")),
+                 "partner": (gettext_noop("3位"),),
+                 "ranked_final": (gettext_noop("優勝"), gettext_noop("準優勝"),
+                                  gettext_noop("3位"))}
 
 
 @dataclass(frozen=True)
@@ -712,34 +720,35 @@ def group_history(group: Group) -> list[dict[str, Any]]:
     seat_of = {s.id: s for s in seat_rows}
     events: list[dict[str, Any]] = []
     for s in seat_rows:
-        events.append({"at": s.at, "by": s.by, "kind": "席", "seat": s.number,
-                       "text": s.entrant.name if s.entrant else "ダミー", "base": None,
+        events.append({"at": s.at, "by": s.by, "kind": _("席"), "seat": s.number,
+                       "text": s.entrant.name if s.entrant else _("ダミー"), "base": None,
                        "corrects": s.supersedes_id is not None})
     for r in SelectionFact.objects.filter(seat_id__in=seat_ids).select_related("by"):
         text = f"{r.genre} / {r.format} / {r.difficulty}"
         if r.violations:
-            text += f"（違反承知・−{r.penalty}）"
-        events.append({"at": r.at, "by": r.by, "kind": "出題", "seat": seat_of[r.seat_id].number,
+            text += _("（違反承知・−{n}）").format(n=r.penalty)
+        events.append({"at": r.at, "by": r.by, "kind": _("出題"), "seat": seat_of[r.seat_id].number,
                        "text": text, "base": r.base_version, "corrects": bool(r.supersedes_id)})
     for r in ResultFact.objects.filter(seat_id__in=seat_ids).select_related("by"):
-        events.append({"at": r.at, "by": r.by, "kind": "結果", "seat": seat_of[r.seat_id].number,
-                       "text": f"{r.score} 点 / {r.placement} 位", "base": r.base_version,
+        events.append({"at": r.at, "by": r.by, "kind": _("結果"), "seat": seat_of[r.seat_id].number,
+                       "text": _("{score} 点 / {placement} 位").format(
+                           score=r.score, placement=r.placement), "base": r.base_version,
                        "corrects": bool(r.supersedes_id)})
     for r in PenaltyFact.objects.filter(seat_id__in=seat_ids).select_related("by"):
-        events.append({"at": r.at, "by": r.by, "kind": "ペナルティ",
+        events.append({"at": r.at, "by": r.by, "kind": _("ペナルティ"),
                        "seat": seat_of[r.seat_id].number,
-                       "text": ("取消 " if r.revoked else "") + f"−{r.points}：{r.reason}",
+                       "text": (_("取消") + " " if r.revoked else "") + f"−{r.points}：{r.reason}",
                        "base": r.base_version, "corrects": bool(r.supersedes_id)})
     for r in DisqualificationFact.objects.filter(seat_id__in=seat_ids).select_related("by"):
-        events.append({"at": r.at, "by": r.by, "kind": "失格", "seat": seat_of[r.seat_id].number,
-                       "text": ("取消 " if r.revoked else "") + r.reason, "base": r.base_version,
+        events.append({"at": r.at, "by": r.by, "kind": _("失格"), "seat": seat_of[r.seat_id].number,
+                       "text": (_("取消") + " " if r.revoked else "") + r.reason, "base": r.base_version,
                        "corrects": bool(r.supersedes_id)})
     for r in RematchFact.objects.filter(group=group).select_related("by"):
-        events.append({"at": r.at, "by": r.by, "kind": "再試合", "seat": None, "text": r.reason,
+        events.append({"at": r.at, "by": r.by, "kind": _("再試合"), "seat": None, "text": r.reason,
                        "base": r.base_version, "corrects": False})
     for r in ConfirmationFact.objects.filter(group=group).select_related("by"):
-        events.append({"at": r.at, "by": r.by, "kind": "確認", "seat": None,
-                       "text": f"版 {r.version}", "base": r.base_version, "corrects": False})
+        events.append({"at": r.at, "by": r.by, "kind": _("確認"), "seat": None,
+                       "text": _("版 {v}").format(v=r.version), "base": r.base_version, "corrects": False})
     for r in SpecialFact.objects.filter(group=group).select_related("by", "entrant"):
         events.append({"at": r.at, "by": r.by, "kind": r.get_kind_display(), "seat": None,
                        "text": f"{r.entrant.name if r.entrant else ''} {r.data}",
@@ -765,7 +774,7 @@ def used_summary(rows: list[HistoryRow], catalog: Catalog) -> dict[str, Any]:
 
 #: History windows as players read them: the main window runs to the semi-final; the
 #: final starts a new one (K10: history reset at the final).
-WINDOW_LABELS = {"main": N_("決勝前"), "final": N_("決勝・履歴リセット後")}
+WINDOW_LABELS = {"main": gettext_noop("決勝前"), "final": gettext_noop("決勝・履歴リセット後")}
 
 
 def used_by_window(rows: list[HistoryRow], catalog: Catalog) -> list[tuple[str, dict[str, Any]]]:

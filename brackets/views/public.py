@@ -21,7 +21,7 @@ from django.urls import reverse
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import get_language, gettext_noop
 
 from brackets import engine_adapter as ea
 from brackets import tables_rounds as rt
@@ -31,6 +31,9 @@ from brackets.selectors import players as player_sel
 from brackets.selectors import rounds as sel
 
 POLL_SECONDS = 3
+#: The player's mode (player page heading), marked for makemessages, translated per request.
+PLAYER_MODE_LABELS = {"free": gettext_noop("フリー"), "pinpoint": gettext_noop("ピンポイント"),
+                      "bomber": gettext_noop("ボンバーマン")}
 
 
 def _names_for(rvs: list[sel.RoundView]) -> dict[str, str]:
@@ -195,7 +198,8 @@ def _cross_tables_html(payload: dict[str, Any]) -> tuple[str, list[tuple[str, st
 
 
 def _cached(name: str, version: str, build: Any) -> str:
-    key = f"brackets:pub:{name}:{version}"
+    # The language is part of the key: the fragment holds translated text.
+    key = f"brackets:pub:{name}:{version}:{get_language()}"
     html = cache.get(key)
     if html is None:
         html = build()
@@ -221,7 +225,7 @@ def _build_lock(name: str) -> threading.Lock:
 
 def _round_cached(tournament: Tournament, number: int, version: str) -> dict[str, Any]:
     """The rendered round (name, nav, live body) for one version; built once per change."""
-    key = f"brackets:pub:round:{tournament.id}:{number}:{version}"
+    key = f"brackets:pub:round:{tournament.id}:{number}:{version}:{get_language()}"
     hit = cache.get(key)
     if hit is not None:
         return dict(hit)
@@ -387,6 +391,5 @@ def public_player(request: HttpRequest, tournament: Tournament, entrant_id: int)
                    "lots": lots, "rounds": rounds,
                    "withdrawn": withdrawn, "standing": standing,
                    "mode": str(rules.mode) if rules is not None else "",
-                   "mode_label": {"free": "フリー", "pinpoint": "ピンポイント",
-                                  "bomber": "ボンバーマン"},
+                   "mode_label": {k: _(v) for k, v in PLAYER_MODE_LABELS.items()},
                    "kinds": SpecialFact.Kind})

@@ -18,6 +18,7 @@ from django.urls import reverse
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_POST
 
 from brackets import engine_adapter as ea
@@ -29,9 +30,11 @@ from brackets.selectors import rounds as sel
 from brackets.services import rounds as svc
 
 STAFF = (Role.ORGANISER, Role.BRACKET)
-MODE_LABELS = {"free": "フリー", "pinpoint": "ピンポイント", "bomber": "ボンバーマン"}
-COUNTING_LABELS = {"grouped": "高火力", "individual": "低火力"}
-QUESTION_ORDER_LABELS = {"simple": "単純", "alternating": "交互"}
+#: Marked with gettext_noop so makemessages collects them; translated where shown (_()).
+MODE_LABELS = {"free": gettext_noop("フリー"), "pinpoint": gettext_noop("ピンポイント"),
+               "bomber": gettext_noop("ボンバーマン")}
+COUNTING_LABELS = {"grouped": gettext_noop("高火力"), "individual": gettext_noop("低火力")}
+QUESTION_ORDER_LABELS = {"simple": gettext_noop("単純"), "alternating": gettext_noop("交互")}
 
 
 def seat_rule_label(conf: dict[str, Any], rules: Any) -> str:
@@ -361,7 +364,7 @@ def _match_context(request: HttpRequest, tournament: Tournament, group: Group,
         setup = sel.special_facts(tournament, SpecialFact.Kind.FINAL_SETUP, round=rnd)
         if setup:
             qo = setup[0].data["question_order"]
-            set_order_row = {"label": QUESTION_ORDER_LABELS.get(qo, qo),
+            set_order_row = {"label": _(QUESTION_ORDER_LABELS.get(qo, qo)),
                              "order": set_order(qo, group.game)}
     series_winner = ""
     if rnd.kind == "series" and group.game > 1:
@@ -702,7 +705,7 @@ def _special_context(tournament: Tournament, rnd: Round) -> dict[str, Any]:
             from brackets.engine.special import set_order
 
             qo = ctx["setup"]["question_order"]
-            ctx["question_order_label"] = QUESTION_ORDER_LABELS.get(qo, qo)
+            ctx["question_order_label"] = _(QUESTION_ORDER_LABELS.get(qo, qo))
             games = 2 * int(rnd.spec.get("wins_needed") or 2) - 1
             ctx["set_orders"] = [(g, set_order(qo, g)) for g in range(1, games + 1)]
         ctx["names"] = {ea.player_key(e.id): e.name for e in ctx["contenders"]}

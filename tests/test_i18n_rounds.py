@@ -66,3 +66,16 @@ def test_refused_save_shows_english_error(
     html = response.content.decode()
     assert "結果が揃っていません。" not in html
     assert "Results are not complete" in html
+
+
+def test_refused_results_name_the_cabinet_in_english(
+        clients: dict[str, Client], tournament: Tournament, group: Group) -> None:  # noqa: F811
+    """A formatted message (named placeholder) comes back in English with the seat number."""
+    url = reverse("match_results", args=[tournament.slug, group.id])
+    client = _lang(clients["organiser"], "en")
+    post = {"version": group.version, "score_1": "abc", "place_1": "1"}
+    for n in (2, 3, 4):
+        post.update({f"score_{n}": str(100 - n), f"place_{n}": str(n)})
+    html = client.post(url, post, follow=True).content.decode()
+    assert "の得点" not in html
+    assert "Cab. 1&#x27;s score &quot;abc&quot; is not a number." in html

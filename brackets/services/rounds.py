@@ -107,7 +107,7 @@ class StaleVersion(RoundError):
     """Someone saved this match after the tablet loaded it, on the same fields."""
 
     def __init__(self, changes: list[str]) -> None:
-        super().__init__("他の端末がこの組を先に更新しました。変更内容を確認して、もう一度入力してください。",
+        super().__init__(_("他の端末がこの組を先に更新しました。変更内容を確認して、もう一度入力してください。"),
                          changes=changes)
         self.changes = changes
 
@@ -135,7 +135,8 @@ def rounds_configure(*, tournament: Tournament, by: Any) -> list[Round]:
         entrants, seeds = _plan_counts(tournament)
         plan = ea.round_plan(tournament, entrants, seeds)
     except EngineError as exc:
-        raise RoundError(f"ルールプリセット {tournament.preset} で回戦を作れません：{exc}") from exc
+        raise RoundError(_("ルールプリセット {preset} で回戦を作れません：{error}").format(
+            preset=tournament.preset, error=exc)) from exc
     rounds = []
     for number, spec in enumerate(plan["rounds"], start=1):
         full = dict(spec)
@@ -231,7 +232,8 @@ def _tournament_status_restore(rnd: Round, undone: RoundStep) -> list[str] | Non
 
 def _require(rnd: Round, *statuses: str) -> None:
     if rnd.status not in statuses:
-        raise RoundError(f"{rnd.name}は今「{rnd.get_status_display()}」のため、この操作はできません。")
+        raise RoundError(_("{round}は今「{status}」のため、この操作はできません。").format(
+            round=rnd.name, status=rnd.get_status_display()))
 
 
 def round_players(rnd: Round) -> tuple[list[int], list[int]]:
@@ -250,7 +252,7 @@ def round_players(rnd: Round) -> tuple[list[int], list[int]]:
     prev = Round.objects.get(tournament=tournament, number=rnd.number - 1)
     advanced = sel.advancers_of(prev)
     if advanced is None:
-        raise RoundError(f"{prev.name}の勝ち抜けがまだ確定していません。")
+        raise RoundError(_("{round}の勝ち抜けがまだ確定していません。").format(round=prev.name))
     seeds = [e.id for e in sel.seeds_entering(rnd)]
     players = [p for p in advanced if p not in gone] + seeds
     return players, seeds
@@ -291,7 +293,7 @@ def round_draw(*, round: Round, by: Any) -> Round:
             draws.append(("", draw_groups(keys, method=rnd.spec.get("draw", "random"),
                                           lottery=lottery, seeds=seed_keys)))
     except EngineError as exc:
-        raise RoundError(f"抽選できません：{exc}") from exc
+        raise RoundError(_("抽選できません：{error}").format(error=exc)) from exc
     index = 0
     layout = []
     for rule, draw in draws:
@@ -332,7 +334,7 @@ def _rule_assignment(rnd: Round, players: list[int]) -> Any:
         return assign_rules([r.player for r in order], wishes, caps)
     except EngineError as exc:
         if exc.code == "wish_missing":
-            raise RoundError("ルール選択用紙が未入力の選手がいます。") from exc
+            raise RoundError(_("ルール選択用紙が未入力の選手がいます。")) from exc
         raise
 
 
@@ -354,7 +356,7 @@ def _draw_partner_round(rnd: Round, by: Any) -> Round:
     for place in places:
         contenders += [row.player for row in table if row.place == place]
     if len(contenders) != 2:
-        raise RoundError("対戦する2人が決まっていません。")
+        raise RoundError(_("対戦する2人が決まっていません。"))
     partners = {ea.player_key(f.entrant_id): ea.player_key(int(f.data["partner"]))
                 for f in sel.special_facts(rnd.tournament, SpecialFact.Kind.PARTNER, round=rnd)}
     present = [ea.player_key(e.id) for e in Entrant.objects.filter(
@@ -363,7 +365,7 @@ def _draw_partner_round(rnd: Round, by: Any) -> Round:
     try:
         match = partner_match((contenders[0], contenders[1]), partners, present=present)
     except EngineError as exc:
-        raise RoundError(f"パートナーを確認してください：{exc}") from exc
+        raise RoundError(_("パートナーを確認してください：{error}").format(error=exc)) from exc
     setup = sel.special_facts(rnd.tournament, SpecialFact.Kind.FINAL_SETUP, round=rnd)
     if setup and setup[0].data.get("first") == match.second:
         match = partner_match((match.second, match.first), partners, present=present)
@@ -400,10 +402,11 @@ def round_close(*, round: Round, by: Any) -> Round:
 def _check_done(rv: sel.RoundView) -> None:
     pending = [g.label for g in rv.groups if g.status not in (sel.DONE, sel.UNUSED)]
     if pending:
-        raise RoundError("まだ結果が揃っていない組があります：" + "、".join(pending))
+        raise RoundError(_("まだ結果が揃っていない組があります：{groups}").format(
+            groups="、".join(pending)))
     errors = [f"{g.label}：{g.error}" for g in rv.groups if g.error]
     if errors:
-        raise RoundError("結果に問題がある組があります：" + "／".join(errors))
+        raise RoundError(_("結果に問題がある組があります：{groups}").format(groups="／".join(errors)))
 
 
 @transaction.atomic
@@ -427,7 +430,7 @@ def round_advance(*, round: Round, by: Any) -> list[int]:
     for _rule, outcome in outcomes:
         for w in outcome.warnings:
             if w.code == "unresolved_tie_at_cut":
-                raise RoundError("ボーダーで同率の選手がいます。抽選を記録してください。")
+                raise RoundError(_("ボーダーで同率の選手がいます。抽選を記録してください。"))
         advancers += outcome.players
         wildcards += [a.player for a in outcome.advancers if a.reason == "wildcard"]
     step_data: dict[str, Any] = {"advancers": advancers, "wildcards": wildcards}
@@ -444,15 +447,16 @@ def round_undo(*, round: Round, by: Any) -> Round:
     rnd = Round.objects.select_for_update().get(id=round.id)
     step = sel.last_step(rnd)
     if step is None:
-        raise RoundError("取り消す操作がありません。")
+        raise RoundError(_("取り消す操作がありません。"))
     nxt = Round.objects.filter(tournament=rnd.tournament, number=rnd.number + 1).first()
     if step.action == "advance" and nxt is not None and nxt.status != Round.Status.CONFIGURED:
-        raise RoundError(f"{nxt.name}の抽選が済んでいるため取り消せません。先に{nxt.name}を取り消してください。")
+        raise RoundError(_("{round}の抽選が済んでいるため取り消せません。先に{round}を取り消してください。")
+                         .format(round=nxt.name))
     if step.action == "draw":
         groups = Group.objects.filter(round=rnd)
         if (SelectionFact.objects.filter(group__in=groups).exists()
                 or ResultFact.objects.filter(group__in=groups).exists()):
-            raise RoundError("出題や結果が入力済みのため抽選を取り消せません。")
+            raise RoundError(_("出題や結果が入力済みのため抽選を取り消せません。"))
         SpecialFact.objects.filter(group__in=groups).exists() and None
         Seat.objects.filter(group__in=groups).delete()
         groups.delete()
@@ -478,7 +482,8 @@ def _lock(group: Group, base_version: int | None, key: str, kind: str,
     if key and Submission.objects.filter(key=key).exists():
         raise Duplicate()
     if locked.round.status not in (Round.Status.DRAWN, Round.Status.RUNNING):
-        raise RoundError(f"{locked.round.name}は入力を受け付けていません（{locked.round.get_status_display()}）。")
+        raise RoundError(_("{round}は入力を受け付けていません（{status}）。").format(
+            round=locked.round.name, status=locked.round.get_status_display()))
     if base_version is not None and base_version != locked.version:
         changes = _changes_since(locked, base_version, touched)
         if changes:
@@ -492,17 +497,19 @@ def _changes_since(group: Group, base: int, touched: set[tuple[str, int]]) -> li
     for r in SelectionFact.objects.filter(group=group, base_version__gte=base).select_related(
             "seat", "by"):
         if ("selection", r.seat.number) in touched:
-            out.append(f"サテ{r.seat.number} 出題 → {r.genre}/{r.format}/{r.difficulty}"
-                       f"（{r.by or '?'}）")
+            out.append(_("サテ{n} 出題 → {genre}/{format}/{difficulty}（{by}）").format(
+                n=r.seat.number, genre=r.genre, format=r.format, difficulty=r.difficulty,
+                by=r.by or "?"))
     for r in ResultFact.objects.filter(group=group, base_version__gte=base).select_related(
             "seat", "by"):
         if ("result", r.seat.number) in touched:
-            out.append(f"サテ{r.seat.number} 結果 → {r.score}点 {r.placement}位（{r.by or '?'}）")
+            out.append(_("サテ{n} 結果 → {score}点 {placement}位（{by}）").format(
+                n=r.seat.number, score=r.score, placement=r.placement, by=r.by or "?"))
     for r in RematchFact.objects.filter(group=group, base_version__gte=base):
-        out.append(f"再試合が記録されました：{r.reason}")
+        out.append(_("再試合が記録されました：{reason}").format(reason=r.reason))
     if ("all", 0) in touched:
         if not out:
-            out.append("この組の内容が更新されています")
+            out.append(_("この組の内容が更新されています"))
     return out
 
 
@@ -536,7 +543,7 @@ def _refuse_unneeded_game(group: Group) -> None:
 def _seat(group: Group, number: int) -> Seat:
     seat = Seat.objects.filter(group=group, number=number, superseded_by__isnull=True).first()
     if seat is None:
-        raise RoundError(f"サテ{number}はこの組にありません。", field=f"seat_{number}")
+        raise RoundError(_("サテ{n}はこの組にありません。").format(n=number), field=f"seat_{number}")
     return seat
 
 
@@ -551,7 +558,7 @@ def selection_save(*, group: Group, by: Any, seat_number: int, genre: str, forma
     _refuse_unneeded_game(g)
     seat = _seat(g, seat_number)
     if seat.entrant_id is None:
-        raise RoundError("ダミーの出題は固定です。", field="seat")
+        raise RoundError(_("ダミーの出題は固定です。"), field="seat")
     gv = sel.group_view(g)
     mctx = sel.match_context(gv)
     # K7: the drawn 下関 cards decide what may be chosen, so no selection before the draw
@@ -568,17 +575,19 @@ def selection_save(*, group: Group, by: Any, seat_number: int, genre: str, forma
     try:
         catalog.validate(selection)
     except EngineError as exc:
-        raise RoundError(f"「{genre} / {format} / {difficulty}」はこの大会のカタログにありません。",
+        raise RoundError(_("「{genre} / {format} / {difficulty}」はこの大会のカタログにありません。")
+                         .format(genre=genre, format=format, difficulty=difficulty),
                          field="genre") from exc
     choices = sel.seat_choices(gv, catalog, mctx)[seat_number].choices
     check = choices.check(selection, penalty=ea.penalty_points(g.round.spec))
     reasons = [ea.violation_text(v) for v in check.violations]
     if not check.ok and g.round.spec.get("illegal_selection") == "refuse":
-        raise RoundError("この出題は規定違反のため登録できません：" + "、".join(reasons) + "。",
+        raise RoundError(_("この出題は規定違反のため登録できません：{reasons}。").format(
+            reasons="、".join(reasons)),
                          field="set", reasons=reasons)
     if not check.ok and not confirm_illegal:
-        raise RoundError("この出題は規定違反です：" + "、".join(reasons)
-                         + "。違反を承知で登録する場合は確認にチェックしてください。",
+        raise RoundError(_("この出題は規定違反です：{reasons}。違反を承知で登録する場合は確認にチェックして"
+                           "ください。").format(reasons="、".join(reasons)),
                          field="confirm_illegal", reasons=reasons)
     previous = (SelectionFact.objects.filter(seat=seat).order_by("-id").first())
     fact = SelectionFact.objects.create(
@@ -594,9 +603,10 @@ def parse_score(raw: Any, seat: int) -> Decimal:
     try:
         value = Decimal(str(raw).strip())
     except (InvalidOperation, ValueError) as exc:
-        raise RoundError(f"サテ{seat}の得点「{raw}」が数値ではありません。", field=f"score_{seat}") from exc
+        raise RoundError(_("サテ{n}の得点「{raw}」が数値ではありません。").format(n=seat, raw=raw),
+                         field=f"score_{seat}") from exc
     if not value.is_finite():
-        raise RoundError(f"サテ{seat}の得点が数値ではありません。", field=f"score_{seat}")
+        raise RoundError(_("サテ{n}の得点が数値ではありません。").format(n=seat), field=f"score_{seat}")
     return value
 
 
@@ -656,23 +666,27 @@ def _results_check(g: Group, gv: sel.GroupView, rows: Mapping[int, tuple[Any, An
     seats = {s.number: s for s in gv.seats}
     unknown = [n for n in rows if n not in seats]
     if unknown:
-        raise RoundError(f"サテ{unknown[0]}はこの組にありません（この組にいない選手の結果です）。",
+        raise RoundError(_("サテ{n}はこの組にありません（この組にいない選手の結果です）。").format(
+            n=unknown[0]),
                          field=f"score_{unknown[0]}")
     missing = [n for n in seats if n not in rows]
     if missing:
-        raise RoundError(f"サテ{missing[0]}の結果がありません。", field=f"score_{missing[0]}")
+        raise RoundError(_("サテ{n}の結果がありません。").format(n=missing[0]),
+                         field=f"score_{missing[0]}")
     parsed: dict[int, tuple[Decimal, int]] = {}
     for n, (score, place) in rows.items():
         value = parse_score(score, n)
         try:
             placement = int(str(place).strip())
         except ValueError as exc:
-            raise RoundError(f"サテ{n}の順位を選んでください。", field=f"place_{n}") from exc
+            raise RoundError(_("サテ{n}の順位を選んでください。").format(n=n),
+                             field=f"place_{n}") from exc
         parsed[n] = (value, placement)
     places = [p for _s, p in parsed.values()]
     dupes = sorted({p for p in places if places.count(p) > 1})
     if dupes:
-        raise RoundError(f"{dupes[0]}位が2回使われています。画面どおりの順位を入力してください。",
+        raise RoundError(_("{place}位が2回使われています。画面どおりの順位を入力してください。").format(
+            place=dupes[0]),
                          field="place")
     trial = ea.GroupFacts(seats=gv.facts.seats, selections=gv.facts.selections,
                           penalties=gv.facts.penalties, disqualified=gv.facts.disqualified,
@@ -690,14 +704,14 @@ def penalty_add(*, group: Group, by: Any, seat_number: int, points: Any, reason:
                 base_version: int | None = None, key: str = "") -> PenaltyFact:
     """A penalty with its reason (H7: −400 by default); placements are re-derived."""
     if not reason.strip():
-        raise RoundError("理由を入力してください。", field="reason")
+        raise RoundError(_("理由を入力してください。"), field="reason")
     g = _lock(group, base_version, key, "penalty", {("penalty", seat_number)})
     seat = _seat(g, seat_number)
     if seat.entrant_id is None:
-        raise RoundError("ダミーにはペナルティを付けられません。", field="seat")
+        raise RoundError(_("ダミーにはペナルティを付けられません。"), field="seat")
     value = parse_score(points, seat_number)
     if value <= 0:
-        raise RoundError("減点は正の数で入力してください。", field="points")
+        raise RoundError(_("減点は正の数で入力してください。"), field="points")
     fact = PenaltyFact.objects.create(group=g, seat=seat, points=value, reason=reason.strip(),
                                       by=by, base_version=g.version)
     _finish(g, key, "penalty", by)
@@ -724,11 +738,11 @@ def disqualification_add(*, group: Group, by: Any, seat_number: int, reason: str
                          revoke: bool = False) -> DisqualificationFact:
     """Disqualify (H8) or lift it; lower players move up in this match only."""
     if not reason.strip():
-        raise RoundError("理由を入力してください。", field="reason")
+        raise RoundError(_("理由を入力してください。"), field="reason")
     g = _lock(group, base_version, key, "dq", {("dq", seat_number)})
     seat = _seat(g, seat_number)
     if seat.entrant_id is None:
-        raise RoundError("ダミーは失格にできません。", field="seat")
+        raise RoundError(_("ダミーは失格にできません。"), field="seat")
     previous = DisqualificationFact.objects.filter(seat=seat).order_by("-id").first()
     fact = DisqualificationFact.objects.create(group=g, seat=seat, reason=reason.strip(),
                                                revoked=revoke, supersedes=previous, by=by,
@@ -744,7 +758,7 @@ def rematch_record(*, group: Group, by: Any, reason: str, base_version: int | No
     """A re-match after a machine fault: earlier results stop counting; the aborted
     selections are kept so a changed selection gets the H7 penalty."""
     if not reason.strip():
-        raise RoundError("理由を入力してください。", field="reason")
+        raise RoundError(_("理由を入力してください。"), field="reason")
     g = _lock(group, base_version, key, "rematch", {("all", 0)})
     gv = sel.group_view(g)
     aborted = {str(n): [s.genre, s.format, s.difficulty] for n, s in gv.facts.selections.items()}
@@ -760,13 +774,13 @@ def result_confirm(*, group: Group, by: Any, version: int) -> ConfirmationFact:
     """Two-person confirmation: a second staff member confirms the result as it stands."""
     g = Group.objects.select_for_update().get(id=group.id)
     if version != g.version:
-        raise StaleVersion(["確認中に結果が更新されました。最新の内容を確認してください。"])
+        raise StaleVersion([_("確認中に結果が更新されました。最新の内容を確認してください。")])
     gv = sel.group_view(g)
     if gv.result is None:
-        raise RoundError("結果が揃っていません。")
+        raise RoundError(_("結果が揃っていません。"))
     entered_by = {r.by_id for r in gv.result_rows.values()}
     if by is not None and entered_by == {by.id}:
-        raise RoundError("結果を入力した人とは別のスタッフが確認してください。")
+        raise RoundError(_("結果を入力した人とは別のスタッフが確認してください。"))
     return ConfirmationFact.objects.create(group=g, version=g.version, by=by,
                                            base_version=g.version)
 
@@ -779,9 +793,9 @@ def seats_assign(*, group: Group, by: Any, order: Sequence[int | None],
     current = list(Seat.objects.filter(group=g, superseded_by__isnull=True).order_by("number"))
     if SelectionFact.objects.filter(group=g).exists() or ResultFact.objects.filter(
             group=g).exists():
-        raise RoundError("出題・結果の入力後は席を変えられません。")
+        raise RoundError(_("出題・結果の入力後は席を変えられません。"))
     if sorted(map(str, order)) != sorted(str(s.entrant_id) for s in current):
-        raise RoundError("席替えはこの組の選手の並べ替えだけです。")
+        raise RoundError(_("席替えはこの組の選手の並べ替えだけです。"))
     for seat, entrant_id in zip(current, order):
         Seat.objects.create(group=g, number=seat.number, entrant_id=entrant_id,
                             supersedes=seat, by=by)
@@ -812,18 +826,18 @@ def shura_lots_draw(*, tournament: Tournament, entrant: Entrant, by: Any,
     """H4/H5: draw (or record a physical draw of) an entrant's 修羅 lots before round 1."""
     if Round.objects.filter(tournament=tournament, number=1).exclude(
             status=Round.Status.CONFIGURED).exists():
-        raise RoundError("1回戦の抽選後は修羅くじを引けません。")
+        raise RoundError(_("1回戦の抽選後は修羅くじを引けません。"))
     catalog = ea.catalog_for(tournament.version_id)
     decl = ea.declaration_of(ea.rules_input_from_entrant(entrant, None))
     try:
         owed = lots_owed(decl)
     except EngineError as exc:
-        raise RoundError("くじは1人4本までです。申告を確認してください。") from exc
+        raise RoundError(_("くじは1人4本までです。申告を確認してください。")) from exc
     if not owed.shura:
-        raise RoundError(f"{entrant.name}さんは修羅くじの対象ではありません。")
+        raise RoundError(_("{name}さんは修羅くじの対象ではありません。").format(name=entrant.name))
     first = Round.objects.filter(tournament=tournament, number=1).first()
     if first is None:
-        raise RoundError("先に回戦を作成してください（最大試合数がくじの本数に関わります）。")
+        raise RoundError(_("先に回戦を作成してください（最大試合数がくじの本数に関わります）。"))
     k = format_lots_allowed([PastWin(entrant.past_win_lots)] if entrant.past_win_lots else [],
                             q_level=entrant.q_level, genre_lots_now=owed.genre_lots,
                             max_matches=int(first.spec.get("max_matches") or 1))
@@ -840,8 +854,11 @@ def shura_lots_draw(*, tournament: Tournament, entrant: Entrant, by: Any,
             validate_drawn(catalog, drawn, genre_lots=owed.genre_lots, format_lots=k,
                            format_pool=_format_pool(tournament, catalog))
         except EngineError as exc:
-            raise RoundError(f"くじの記録が正しくありません（{owed.genre_lots}本のジャンルくじ"
-                             f"{'と' + str(k) + '本の形式くじ' if k else ''}）。") from exc
+            if k:
+                raise RoundError(_("くじの記録が正しくありません（{g}本のジャンルくじと{f}本の形式くじ）。")
+                                 .format(g=owed.genre_lots, f=k)) from exc
+            raise RoundError(_("くじの記録が正しくありません（{g}本のジャンルくじ）。")
+                             .format(g=owed.genre_lots)) from exc
         method = "physical"
     return _special(tournament, SpecialFact.Kind.SHURA_LOTS, by,
                     {"genres": list(drawn.genres), "formats": list(drawn.formats),
@@ -858,12 +875,13 @@ def _format_pool(tournament: Tournament, catalog: Any) -> tuple[str, ...]:
 def rule_choice_record(*, round: Round, entrant: Entrant, rule: str, by: Any) -> SpecialFact:
     """K6: one player's A/B form."""
     if rule not in round.spec.get("rules", {}):
-        raise RoundError(f"ルール「{rule}」はありません。", field="rule")
+        raise RoundError(_("ルール「{rule}」はありません。").format(rule=rule), field="rule")
     if round.status != Round.Status.CONFIGURED:
-        raise RoundError("抽選後はルール選択を変更できません。")
+        raise RoundError(_("抽選後はルール選択を変更できません。"))
     players, _s = round_players(round)
     if entrant.id not in players:
-        raise RoundError(f"{entrant.name}さんは{round.name}の出場者ではありません。")
+        raise RoundError(_("{name}さんは{round}の出場者ではありません。").format(
+            name=entrant.name, round=round.name))
     return _special(round.tournament, SpecialFact.Kind.RULE_CHOICE, by, {"rule": rule},
                     round=round, entrant=entrant)
 
@@ -894,7 +912,7 @@ def card_draw(*, group: Group, by: Any, cards: Sequence[tuple[str, str]] | None 
     per_round = g.round.spec.get("k7_draw_per") == "round"
     scope = {"group__round": g.round} if per_round else {"group": g}
     if SelectionFact.objects.filter(**scope).exists():
-        raise RoundError("出題入力後はカードを変更できません。")
+        raise RoundError(_("出題入力後はカードを変更できません。"))
     catalog = ea.catalog_for(g.round.tournament.version_id)
     deck = _deck(catalog, g.round.spec)
     extra = _extra_card(g.round.spec)
@@ -906,7 +924,8 @@ def card_draw(*, group: Group, by: Any, cards: Sequence[tuple[str, str]] | None 
         else:
             drawn = record_cards([Card(a, b) for a, b in cards], deck=deck, extra_if=extra)
     except EngineError as exc:
-        raise RoundError(f"カードの記録が正しくありません：{ea.error_text(exc)}") from exc
+        raise RoundError(_("カードの記録が正しくありません：{error}").format(
+            error=ea.error_text(exc))) from exc
     fact = _special(g.round.tournament, SpecialFact.Kind.CARD_DRAW, by,
                     {"cards": [[c.genre, c.group] for c in drawn.cards],
                      "recorded": drawn.recorded, "per_round": per_round},
@@ -921,12 +940,12 @@ def ban_record(*, group: Group, entrant: Entrant, genre: str, by: Any) -> Specia
     """K8: one player's written ban (hidden until every form is in and revealed)."""
     g = Group.objects.select_for_update().select_related("round__tournament").get(id=group.id)
     if sel.special_facts(g.round.tournament, SpecialFact.Kind.BAN_REVEAL, group=g):
-        raise RoundError("公開後は変更できません。")
+        raise RoundError(_("公開後は変更できません。"))
     if not Seat.objects.filter(group=g, entrant=entrant, superseded_by__isnull=True).exists():
-        raise RoundError(f"{entrant.name}さんはこの組の選手ではありません。")
+        raise RoundError(_("{name}さんはこの組の選手ではありません。").format(name=entrant.name))
     catalog = ea.catalog_for(g.round.tournament.version_id)
     if genre not in catalog.genre_names:
-        raise RoundError(f"ジャンル「{genre}」はありません。", field="genre")
+        raise RoundError(_("ジャンル「{genre}」はありません。").format(genre=genre), field="genre")
     return _special(g.round.tournament, SpecialFact.Kind.BAN, by, {"genre": genre},
                     round=g.round, group=g, entrant=entrant)
 
@@ -941,7 +960,7 @@ def ban_reveal(*, group: Group, by: Any) -> SpecialFact:
     try:
         banned = reveal_bans(players, written)
     except EngineError as exc:
-        raise RoundError("全員の禁止ジャンルが揃っていません。") from exc
+        raise RoundError(_("全員の禁止ジャンルが揃っていません。")) from exc
     return _special(g.round.tournament, SpecialFact.Kind.BAN_REVEAL, by,
                     {"banned": sorted(banned)}, round=g.round, group=g)
 
@@ -951,9 +970,9 @@ def partner_record(*, round: Round, contender: Entrant, partner: Entrant, by: An
                    ) -> SpecialFact:
     """K9/K10: a contender's partner (checked by the engine when the round is drawn)."""
     if round.status != Round.Status.CONFIGURED:
-        raise RoundError("組み合わせ確定後はパートナーを変更できません。")
+        raise RoundError(_("組み合わせ確定後はパートナーを変更できません。"))
     if contender.id == partner.id:
-        raise RoundError("自分自身はパートナーにできません。", field="partner")
+        raise RoundError(_("自分自身はパートナーにできません。"), field="partner")
     return _special(round.tournament, SpecialFact.Kind.PARTNER, by,
                     {"partner": partner.id}, round=round, entrant=contender)
 
@@ -968,7 +987,7 @@ def dice_record(*, round: Round, players: tuple[int, int], by: Any,
         duel = (roll_dice(keys, Lottery(round.tournament.lottery_seed, purpose)) if rolls is None
                 else record_dice(keys, rolls))
     except EngineError as exc:
-        raise RoundError(f"ダイスの記録が正しくありません：{exc}") from exc
+        raise RoundError(_("ダイスの記録が正しくありません：{error}").format(error=exc)) from exc
     return _special(round.tournament, SpecialFact.Kind.DICE, by,
                     {"players": list(keys), "rolls": [list(r) for r in duel.rolls],
                      "winner": duel.winner}, round=round, purpose=purpose)
@@ -982,7 +1001,7 @@ def final_setup_record(*, round: Round, by: Any, winner_decides: str, first: int
 
     dice = sel.special_facts(round.tournament, SpecialFact.Kind.DICE, round=round)
     if not dice:
-        raise RoundError("先にダイスを記録してください。")
+        raise RoundError(_("先にダイスを記録してください。"))
     d = dice[0].data
     duel = DiceDuel(tuple(d["players"]), tuple(tuple(r) for r in d["rolls"]))  # type: ignore[arg-type]
     try:
@@ -990,7 +1009,7 @@ def final_setup_record(*, round: Round, by: Any, winner_decides: str, first: int
                             first=ea.player_key(first),
                             question_order=question_order)  # type: ignore[arg-type]
     except EngineError as exc:
-        raise RoundError(f"設定が正しくありません：{exc}") from exc
+        raise RoundError(_("設定が正しくありません：{error}").format(error=exc)) from exc
     return _special(round.tournament, SpecialFact.Kind.FINAL_SETUP, by,
                     {"first": setup.first, "second": setup.second,
                      "question_order": setup.question_order,

@@ -28,12 +28,12 @@ from typing import Any
 
 from django.core.cache import caches
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404
 from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
+from brackets.permissions import public_tournament
 from brackets.selectors.rounds import tournament_version
 
 # Letters only, so template escaping leaves them as they are.
@@ -98,34 +98,37 @@ def csrf_hole(request: HttpRequest) -> dict[str, str]:
 
 
 def public_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """A public read-only page of one tournament (like ``permissions.public_tournament``)
-    whose whole response is cached for visitors.
+    """``permissions.public_tournament`` plus a cache of the whole response for visitors.
 
     Only for pages that show nothing but what the tournament's revision covers (rounds,
     results, entrants; not the buzzer rounds, whose taps are not revisions). A logged-in
     viewer or a pending message skips the cache: those pages differ per person."""
-    from brackets.models import Tournament
+    loaded = public_tournament(view)
 
     @wraps(view)
     def wrapper(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
         cacheable = (request.method == "GET" and not request.user.is_authenticated
                      and "messages" not in request.COOKIES)
-        if cacheable:
-            version = caches["default"].get(f"public-version:{slug}")
-            if version is not None:
-                page = caches["pages"].get(_public_key(request, version))
-                if page is not None:
-                    return HttpResponse(fill_holes(request, page))
-        tournament = get_object_or_404(Tournament, slug=slug)
-        request.tournament = tournament  # type: ignore[attr-defined]
         if not cacheable:
-            return view(request, tournament, *args, **kwargs)
-        version = tournament_version(tournament)
-        caches["default"].set(f"public-version:{slug}", version, PUBLIC_FRESH_SECONDS)
+            return loaded(request, slug, *args, **kwargs)
+        version = caches["default"].get(f"public-version:{slug}")
+        if version is not None:
+            page = caches["pages"].get(_public_key(request, version))
+            if page is not None:
+                return HttpResponse(fill_holes(request, page))
         request.csrf_hole = True  # type: ignore[attr-defined]
-        response = view(request, tournament, *args, **kwargs)
+        try:
+            response = loaded(request, slug, *args, **kwargs)
+        finally:
+            # An error page (404 for an unknown slug) is rendered after this returns:
+            # it gets the visitor's own token.
+            request.csrf_hole = False  # type: ignore[attr-defined]
         if response.streaming:
             return response
+        # The revision as loaded before the page was built: a write during the build
+        # leaves the page under the older revision, never a stale page under a newer one.
+        version = tournament_version(request.tournament)
+        caches["default"].set(f"public-version:{slug}", version, PUBLIC_FRESH_SECONDS)
         # Kept as the bytes sent (a round page is ~300 KB: no decoding, escaping or
         # re-encoding per hit, only the token put in).
         if response.status_code == 200 and response["Content-Type"] == "text/html; charset=utf-8":

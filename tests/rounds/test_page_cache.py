@@ -130,3 +130,21 @@ def test_languages_and_roles_are_cached_apart(group: Group, cast: dict[str, Any]
     english.cookies["django_language"] = "en"
     en = english.get(url).content.decode()
     assert "履歴" in ja and "History" in en and "履歴" not in en.split("<main", 1)[1]
+
+
+def test_public_pages_cached_for_visitors_fill_the_token_and_show_a_new_result(
+        group: Group, cast: dict[str, Any]) -> None:
+    from django.core.cache import caches
+
+    slug = group.round.tournament.slug
+    url = reverse("public_round", args=[slug, 1])
+    visitor = Client()
+    first = visitor.get(url).content.decode()
+    again = visitor.get(url).content.decode()  # from the cache
+    assert "Hole" not in first and "Hole" not in again
+    assert csrf(again) and csrf(again)[0] != csrf(first)[0]  # a fresh mask per response
+    svc.results_save(group=group, by=cast["bracket"], rows=ROWS)
+    caches["default"].delete(f"public-version:{slug}")  # as after PUBLIC_FRESH_SECONDS
+    assert "310.50" in visitor.get(url).content.decode()
+    missing = visitor.get(reverse("public_round", args=["no-such-tournament", 1]))
+    assert missing.status_code == 404 and "Hole" not in missing.content.decode()

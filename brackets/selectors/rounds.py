@@ -101,8 +101,9 @@ def _newest(rows: Iterable[Any], key: Any) -> dict[Any, Any]:
     return out
 
 
-def current_seats(group_ids: list[int]) -> dict[int, list[Seat]]:
-    """Seats per group (newest row per seat number), entrants loaded.
+def current_seats(group_ids: list[int], with_entrants: bool = True) -> dict[int, list[Seat]]:
+    """Seats per group (newest row per seat number), entrants loaded unless a write's
+    check needs only their ids (``with_entrants=False``).
 
     Two queries, seats then the groups' entrants, attached as select_related would (two
     plain queries are cheaper for Django to build than one two-join query).
@@ -110,10 +111,10 @@ def current_seats(group_ids: list[int]) -> dict[int, list[Seat]]:
     out: dict[int, list[Seat]] = defaultdict(list)
     seats = list(Seat.objects.filter(group_id__in=group_ids, superseded_by__isnull=True)
                  .order_by("group_id", "number", "id"))
-    if any(seat.entrant_id is not None for seat in seats):
+    if with_entrants and any(seat.entrant_id is not None for seat in seats):
         entrants = {e.id: e for e in Entrant.objects.filter(seats__group_id__in=group_ids)}
     for seat in seats:
-        if seat.entrant_id is not None:
+        if with_entrants and seat.entrant_id is not None:
             seat.entrant = entrants[seat.entrant_id]
         out[seat.group_id].append(seat)
     return out
@@ -121,9 +122,12 @@ def current_seats(group_ids: list[int]) -> dict[int, list[Seat]]:
 
 def group_views(groups: list[Group], tournament: Tournament,
                 derive: bool = True) -> list[GroupView]:
-    """Current facts of many groups in a fixed number of queries, then derive results."""
+    """Current facts of many groups in a fixed number of queries, then derive results.
+
+    ``derive=False`` gives the facts alone, as a write checks them: no verdicts, and the
+    seats carry entrant ids without loading the entrants (names are not needed)."""
     ids = [g.id for g in groups]
-    seats = current_seats(ids)
+    seats = current_seats(ids, with_entrants=derive)
     seat_group = {s.id: s.group_id for ss in seats.values() for s in ss}
 
     def current(model: Any) -> dict[int, list[Any]]:

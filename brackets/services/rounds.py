@@ -651,12 +651,14 @@ def _results_write(*, group: Group, by: Any, rows: Mapping[int, tuple[Any, Any]]
         gv = sel.group_view(g, derive=False)
         parsed = _results_check(g, gv, rows)
     seats = {s.number: s for s in gv.seats}
-    for n, (value, placement) in parsed.items():
-        current = gv.result_rows.get(n)
-        if current is not None and current.score == value and current.placement == placement:
-            continue
-        ResultFact.objects.create(group=g, seat=seats[n], score=value, placement=placement,
-                                  supersedes=current, by=by, base_version=g.version)
+    changed = [ResultFact(group=g, seat=seats[n], score=value, placement=placement,
+                          supersedes=current, by=by, base_version=g.version)
+               for n, (value, placement) in parsed.items()
+               if (current := gv.result_rows.get(n)) is None
+               or (current.score, current.placement) != (value, placement)]
+    # One INSERT for the changed seats (a first entry is all four); bulk_create sends no
+    # signals, and _finish moves the tournament's revision itself.
+    ResultFact.objects.bulk_create(changed)
     return _finish(g, key, "results", by)
 
 

@@ -433,6 +433,10 @@ VIOLATION_TEXT = {
     "advancement_short": _("勝ち抜け人数が目標（{target}）に届かない"),
     "advancement_over_target": _("勝ち抜け人数が目標（{target}）を超える"),
     "unresolved_tie_at_cut": _("ボーダーで同率：抽選が必要"),
+    # H0 entry checks (shura.check_eligibility): the desk refuses the entry with these.
+    "holds_main_berth": _("本戦の出場権を持っている選手は出場できません"),
+    "card_not_first_appearance": _("カードネーム「{card}」が初出場時（{first_qualifier}）の"
+                                   "「{first_card}」と違う"),
 }
 
 
@@ -453,7 +457,7 @@ def _show(value: Any, names: Mapping[str, str] | None) -> Any:
     if isinstance(value, str) and names and value in names:
         return names[value]
     if isinstance(value, (list, tuple)):
-        return "・".join(str(_show(v, names)) for v in value)
+        return str(_("・")).join(str(_show(v, names)) for v in value)
     return value
 
 
@@ -478,6 +482,8 @@ ERROR_TEXT = {
 
 
 def error_text(exc: EngineError) -> str:
+    """A message for impossible input the engine refused, in the active language; a code
+    without wording here falls back to the engine's own message."""
     template = ERROR_TEXT.get(exc.code)
     if template is None:
         return str(exc)

@@ -79,3 +79,99 @@ def test_refused_results_name_the_cabinet_in_english(
     html = client.post(url, post, follow=True).content.decode()
     assert "の得点" not in html
     assert "Cab. 1&#x27;s score &quot;abc&quot; is not a number." in html
+
+
+def _round_two_seat_that_used_geino(round_one: Round, cast: dict[str, Any]) -> Any:  # noqa: F811
+    """Round 1 group A plays 芸能 / 四択 everywhere; the seat of its winner in round 2 (K1:
+    芸能 and its format group are now 使用済み for that player)."""
+    from brackets.models import Seat
+    from brackets.services import rounds as svc
+
+    user = cast["bracket"]
+    good = {1: ("310.50", 1), 2: ("290.00", 2), 3: ("250.00", 3), 4: ("180.00", 4)}
+    first = Group.objects.filter(round=round_one).order_by("number").first()
+    for n in range(1, 5):
+        svc.selection_save(group=first, by=user, seat_number=n, genre="芸能", format="四択",
+                           difficulty="HARD")
+    for g in Group.objects.filter(round=round_one):
+        svc.results_save(group=g, by=user, rows=good)
+    svc.round_close(round=round_one, by=user)
+    svc.round_advance(round=round_one, by=user)
+    r2 = Round.objects.get(tournament=round_one.tournament, number=2)
+    svc.round_draw(round=r2, by=user)
+    svc.round_start(round=r2, by=user)
+    winner = Seat.objects.get(group=first, number=1).entrant_id
+    return Seat.objects.get(group__round=r2, entrant_id=winner)
+
+
+def test_refused_illegal_selection_gives_the_engine_reason_in_english(
+        clients: dict[str, Client], tournament: Tournament, round_one: Round,  # noqa: F811
+        cast: dict[str, Any]) -> None:
+    """九州杯IX refuses an illegal set; the engine's reason (a code turned into text by the
+    adapter) reaches the English page in English, the Japanese page in Japanese."""
+    from brackets.models import SelectionFact
+
+    seat = _round_two_seat_that_used_geino(round_one, cast)
+    g = seat.group
+    url = reverse("match_selection", args=[tournament.slug, g.id])
+    client = clients["bracket"]
+    post = {"version": g.version, "seat": seat.number, "set": "芸能|○×",
+            "difficulty": "EASY"}
+    before = SelectionFact.objects.filter(group=g).count()
+    en = _lang(client, "en").post(url, post, follow=True).content.decode()
+    assert "芸能 already used in" in en
+    assert "は1回戦で使用済み" not in en
+    ja = _lang(client, "ja").post(url, post, follow=True).content.decode()
+    assert "芸能 は1回戦で使用済み" in ja
+    assert SelectionFact.objects.filter(group=g).count() == before
+
+
+def test_match_page_option_reasons_are_cached_per_language(
+        clients: dict[str, Client], tournament: Tournament, round_one: Round,  # noqa: F811
+        cast: dict[str, Any]) -> None:
+    """The greyed options carry the engine's reasons and are cached per seat: a Japanese
+    page built first must not hand its reasons to the English reader."""
+    seat = _round_two_seat_that_used_geino(round_one, cast)
+    url = reverse("match_page", args=[tournament.slug, seat.group.id])
+    client = clients["bracket"]
+    ja = _lang(client, "ja").get(url).content.decode()
+    assert "芸能 は1回戦で使用済み" in ja
+    en = _lang(client, "en").get(url).content.decode()
+    assert "芸能 already used in" in en
+    assert "で使用済み" not in en
+
+
+def test_shared_labels_translate_on_pages_and_stay_japanese_on_sheets() -> None:
+    """One copy of the mode / counting / kind labels (brackets.labels): web pages show them
+    in the reader's language, the printed documents keep the Japanese the sheets print."""
+    from django.utils import translation
+
+    from brackets.engine.restrictions import Counting, Mode, PlayerRules
+    from brackets.labels import COUNTING_LABELS, KIND_LABELS, MODE_LABELS, label, translated
+    from brackets.selectors import documents
+    from brackets.views import public, rounds
+
+    assert documents.MODE_LABELS is MODE_LABELS is rounds.MODE_LABELS
+    assert documents.COUNTING_LABELS is COUNTING_LABELS is rounds.COUNTING_LABELS
+    assert public.MODE_LABELS is MODE_LABELS
+    rules = PlayerRules(mode=Mode.PINPOINT, counting=Counting.INDIVIDUAL)
+    with translation.override("en"):
+        assert label(MODE_LABELS, "bomber") == "Bomber"
+        assert label(MODE_LABELS, "pinpoint") == "Pinpoint"
+        assert label(MODE_LABELS, "free") == "Free"
+        assert translated(KIND_LABELS)["groups"] == ""  # not the catalogue header
+        assert documents.mode_label(rules, shura=False, opt_up=False) == "低火力ピンポイント"
+    with translation.override("ja"):
+        assert label(MODE_LABELS, "bomber") == "ボンバーマン"
+        assert label(COUNTING_LABELS, "unknown", "") == ""
+
+
+def test_round_kinds_on_the_rounds_page_follow_the_language(
+        clients: dict[str, Client], tournament: Tournament, round_one: Round) -> None:  # noqa: F811
+    url = reverse("rounds_index", args=[tournament.slug])
+    client = clients["organiser"]
+    ja = _lang(client, "ja").get(url).content.decode()
+    assert "パートナー戦" in ja and "3本勝負" in ja
+    en = _lang(client, "en").get(url).content.decode()
+    assert "Partner match" in en and "Best of 3" in en and "Rule choice" in en
+    assert "パートナー戦" not in en and "3本勝負" not in en

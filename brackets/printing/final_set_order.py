@@ -14,13 +14,13 @@ from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, KeepTogether, Spacer, Table, TableStyle
 
+from brackets.labels import QUESTION_ORDER_LABELS
 from brackets.models import Tournament
 from brackets.printing._rounds import RoundPdf, p
 from brackets.printing.base import table_style
 from brackets.printing.registry import DocumentError, register
 from brackets.selectors.documents import RoundDoc
 
-ORDER_LABELS = {"simple": "単純", "alternating": "交互"}
 GREY = colors.Color(0.92, 0.92, 0.92)
 
 
@@ -53,7 +53,7 @@ class FinalSetOrder(RoundPdf):
         width = self.frame_width
         story: list[Flowable] = [
             p(f"{doc.name}　出題順シート", "title"),
-            p(f"出題順序：{ORDER_LABELS.get(question_order, question_order)}"
+            p(f"出題順序：{QUESTION_ORDER_LABELS.get(question_order, question_order)}"
               "　（サテ1・4が対戦者、2・3がパートナー。同じペアの2セットはジャンルも形式群も別にする）",
               "small"),
             Spacer(0, 3 * mm),

@@ -9,11 +9,12 @@ from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Table, TableStyle
 
+from brackets.labels import RULE_LABELS
 from brackets.models import Tournament
 from brackets.printing._rounds import RoundPdf, p
 from brackets.printing.base import table_style
 from brackets.printing.registry import register
-from brackets.selectors.documents import RULE_LABELS, RoundDoc
+from brackets.selectors.documents import RoundDoc
 
 GREY = colors.Color(0.9, 0.9, 0.9)
 

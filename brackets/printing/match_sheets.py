@@ -15,12 +15,13 @@ from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, KeepTogether, Spacer, Table, TableStyle
 
+from brackets.labels import RULE_LABELS
 from brackets.models import Tournament
 from brackets.printing._forms import wrap_lines
 from brackets.printing._rounds import RoundPdf, p
 from brackets.printing.base import table_style
 from brackets.printing.registry import register
-from brackets.selectors.documents import RULE_LABELS, GroupDoc, RoundDoc
+from brackets.selectors.documents import GroupDoc, RoundDoc
 
 GREY = colors.Color(0.9, 0.9, 0.9)
 ROW_H = 15 * mm

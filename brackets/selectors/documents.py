@@ -14,10 +14,9 @@ from typing import Any
 from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext_lazy, gettext_noop
 
+from brackets.labels import COUNTING_LABELS, MODE_LABELS
 from brackets.models import Entrant, Genre, Rank, Tournament
 
-MODE_LABELS = {"free": "フリー", "pinpoint": "ピンポイント", "bomber": "ボンバーマン"}
-COUNTING_LABELS = {"grouped": "高火力", "individual": "低火力"}
 #: 修羅 lot reasons as printed on Japanese sheets (entry sheets, 修羅くじ記録).
 LOT_REASON_TEXT = {
     "national_title": gettext_noop("全国大会タイトル"),
@@ -155,7 +154,11 @@ def player_rules_of(tournament: Tournament, restriction: str, entrant: Entrant,
 
 
 def mode_label(rules: Any, *, shura: bool, opt_up: bool) -> str:
-    """How a sheet names a player's restriction: 高火力ボンバーマン, 基本ルール（…）, ＋修羅."""
+    """How a sheet names a player's restriction: 高火力ボンバーマン, 基本ルール（…）, ＋修羅.
+
+    Printed sheets stay Japanese, so the shared labels (:mod:`brackets.labels`) are used
+    untranslated here; web pages translate them with :func:`brackets.labels.label`.
+    """
     from brackets.engine.restrictions import BASIC_RULE
 
     mode = MODE_LABELS[str(rules.mode)]
@@ -266,9 +269,6 @@ def entrant_documents(tournament: Tournament, *, base_url: str = "") -> EntrantD
 
 # ------------------------------------------------------------------------------ rounds
 
-KIND_LABELS = {"groups": "", "rule_select": "ルール選択", "partner": "パートナー戦",
-               "series": "3本勝負", "ranked_final": "順位決定"}
-RULE_LABELS = {"A": "ルールA", "B": "ルールB"}
 
 
 @dataclass(frozen=True)

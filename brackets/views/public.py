@@ -25,15 +25,13 @@ from django.utils.translation import get_language, gettext_noop
 
 from brackets import engine_adapter as ea
 from brackets import tables_rounds as rt
+from brackets.labels import MODE_LABELS, translated
 from brackets.models import Entrant, Round, SpecialFact, Tournament
 from brackets.page_cache import public_page
 from brackets.selectors import players as player_sel
 from brackets.selectors import rounds as sel
 
 POLL_SECONDS = 3
-#: The player's mode (player page heading), marked for makemessages, translated per request.
-PLAYER_MODE_LABELS = {"free": gettext_noop("フリー"), "pinpoint": gettext_noop("ピンポイント"),
-                      "bomber": gettext_noop("ボンバーマン")}
 
 
 def _names_for(rvs: list[sel.RoundView]) -> dict[str, str]:
@@ -391,5 +389,5 @@ def public_player(request: HttpRequest, tournament: Tournament, entrant_id: int)
                    "lots": lots, "rounds": rounds,
                    "withdrawn": withdrawn, "standing": standing,
                    "mode": str(rules.mode) if rules is not None else "",
-                   "mode_label": {k: _(v) for k, v in PLAYER_MODE_LABELS.items()},
+                   "mode_label": translated(MODE_LABELS),
                    "kinds": SpecialFact.Kind})

@@ -17,12 +17,20 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_POST
 
 from brackets import engine_adapter as ea
 from brackets import tables_rounds as rt
+from brackets.labels import (
+    COUNTING_LABELS,
+    KIND_LABELS,
+    MODE_LABELS,
+    QUESTION_ORDER_LABELS,
+    label,
+    translated,
+)
 from brackets.models import Entrant, Group, Role, Round, SpecialFact, Tournament
 from brackets.page_cache import render_page
 from brackets.permissions import role_required
@@ -30,19 +38,14 @@ from brackets.selectors import rounds as sel
 from brackets.services import rounds as svc
 
 STAFF = (Role.ORGANISER, Role.BRACKET)
-#: Marked with gettext_noop so makemessages collects them; translated where shown (_()).
-MODE_LABELS = {"free": gettext_noop("フリー"), "pinpoint": gettext_noop("ピンポイント"),
-               "bomber": gettext_noop("ボンバーマン")}
-COUNTING_LABELS = {"grouped": gettext_noop("高火力"), "individual": gettext_noop("低火力")}
-QUESTION_ORDER_LABELS = {"simple": gettext_noop("単純"), "alternating": gettext_noop("交互")}
 
 
 def seat_rule_label(conf: dict[str, Any], rules: Any) -> str:
     """The restriction that actually applies to a seat, in the organisers' words: the
     player's mode only where the round keeps a history (K1); K6 rule B and the
     third-place match have none (K9), the final restarts it per pair (K10)."""
-    mode = (f"{_(MODE_LABELS.get(str(rules.mode), str(rules.mode)))}・"
-            f"{_(COUNTING_LABELS.get(str(rules.counting), ''))}")
+    mode = (f"{label(MODE_LABELS, str(rules.mode))}・"
+            f"{label(COUNTING_LABELS, str(rules.counting), '')}")
     pair = _("2セットでジャンル・形式群が重複不可") if conf.get("pair_sets") else ""
     if conf.get("window") is None:
         return pair or _("制限なし（履歴に残らない）")
@@ -84,11 +87,10 @@ def _group(tournament: Tournament, group_id: int) -> Group:
 def rounds_index(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     rounds = sel.tournament_rounds(tournament)
     from brackets.presets import preset_choices
-    from brackets.selectors.documents import KIND_LABELS
 
     # Staff read the preset's and the round kinds' names, not their code slugs.
     return render(request, "brackets/rounds/index.html",
-                  {"tournament": tournament, "rounds": rounds, "kind_labels": KIND_LABELS,
+                  {"tournament": tournament, "rounds": rounds, "kind_labels": translated(KIND_LABELS),
                    "preset_name": dict(preset_choices()).get(tournament.preset,
                                                              tournament.preset)})
 
@@ -254,7 +256,7 @@ def round_advance_preview(request: HttpRequest, tournament: Tournament,
 
 _OPTION_TEXT: dict[tuple[str, str], tuple[str, str]] = {}
 # A seat's two option lists, keyed by everything they are computed from (the engine's
-# inputs, the names shown in reasons, the preselected value). The value keeps the catalog
+# inputs, the names shown in reasons, the preselected value, the language of the reasons). The value keeps the catalog
 # it was built from, so an id() in the key can never be reused by a newer catalog.
 _SEAT_OPTIONS: dict[tuple[Any, ...], tuple[Any, str, str]] = {}
 
@@ -263,7 +265,9 @@ def _seat_options_html(catalog: Any, sc: sel.SeatChoices, names: dict[str, str],
                        chosen: str) -> tuple[str, str]:
     """_options_html for one seat, reused while its inputs stay the same (a tablet reloads
     its match page after every save; the ~130-option grid changes only with the history)."""
-    key = (sc.key, tuple(sorted(names.items())), chosen)
+    # The illegal options carry the engine's reasons in the reader's language: a Japanese
+    # list cached first must not be served to an English reader (and back).
+    key = (sc.key, tuple(sorted(names.items())), chosen, get_language())
     hit = _SEAT_OPTIONS.get(key) if sc.key else None
     if hit is not None and hit[0] is catalog:
         return mark_safe(hit[1]), mark_safe(hit[2])
@@ -364,7 +368,7 @@ def _match_context(request: HttpRequest, tournament: Tournament, group: Group,
         setup = sel.special_facts(tournament, SpecialFact.Kind.FINAL_SETUP, round=rnd)
         if setup:
             qo = setup[0].data["question_order"]
-            set_order_row = {"label": _(QUESTION_ORDER_LABELS.get(qo, qo)),
+            set_order_row = {"label": label(QUESTION_ORDER_LABELS, qo),
                              "order": set_order(qo, group.game)}
     series_winner = ""
     if rnd.kind == "series" and group.game > 1:
@@ -705,7 +709,7 @@ def _special_context(tournament: Tournament, rnd: Round) -> dict[str, Any]:
             from brackets.engine.special import set_order
 
             qo = ctx["setup"]["question_order"]
-            ctx["question_order_label"] = _(QUESTION_ORDER_LABELS.get(qo, qo))
+            ctx["question_order_label"] = label(QUESTION_ORDER_LABELS, qo)
             games = 2 * int(rnd.spec.get("wins_needed") or 2) - 1
             ctx["set_orders"] = [(g, set_order(qo, g)) for g in range(1, games + 1)]
         ctx["names"] = {ea.player_key(e.id): e.name for e in ctx["contenders"]}

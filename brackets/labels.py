@@ -1,0 +1,62 @@
+"""Names of engine codes (player modes, counting, round kinds, K6 rules, 出題順序), one copy.
+
+Why one module: the match page, the public player page and the printed documents each kept
+their own dict of フリー / ピンポイント / ボンバーマン …, and the copy in the documents was never
+marked for translation. Here every label is the Japanese text wrapped in ``gettext_noop``:
+``makemessages`` collects it, the dict itself stays Japanese (what printed sheets print, see
+``tests/printing/test_documents_i18n.py``), and web pages translate at display time with
+:func:`label` / :func:`translated`, in the reader's language.
+
+This module imports nothing from the app, so views, selectors and printing can all use it
+without import cycles.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from django.utils.translation import gettext, gettext_noop
+
+#: A player's mode (``brackets.engine.restrictions.Mode`` values).
+MODE_LABELS: dict[str, str] = {
+    "free": gettext_noop("フリー"),
+    "pinpoint": gettext_noop("ピンポイント"),
+    "bomber": gettext_noop("ボンバーマン"),
+}
+#: How a mode counts the history (``Counting`` values): by format group or per format.
+COUNTING_LABELS: dict[str, str] = {
+    "grouped": gettext_noop("高火力"),
+    "individual": gettext_noop("低火力"),
+}
+#: Round kinds as the round adapter names them; plain group rounds need no label.
+KIND_LABELS: dict[str, str] = {
+    "groups": "",
+    "rule_select": gettext_noop("ルール選択"),
+    "partner": gettext_noop("パートナー戦"),
+    "series": gettext_noop("3本勝負"),
+    "ranked_final": gettext_noop("順位決定"),
+}
+#: The two rules of a K6 rule-selection round.
+RULE_LABELS: dict[str, str] = {"A": gettext_noop("ルールA"), "B": gettext_noop("ルールB")}
+#: The final's question-set order (K10 dice).
+QUESTION_ORDER_LABELS: dict[str, str] = {
+    "simple": gettext_noop("単純"),
+    "alternating": gettext_noop("交互"),
+}
+
+
+def label(table: Mapping[str, str], code: str, default: str | None = None) -> str:
+    """``table[code]`` in the active language; ``default`` (else the code itself) when the
+    code has no label.
+
+    An empty label stays empty: ``gettext("")`` would return the catalogue's header.
+    """
+    text = table.get(code)
+    if text is None:
+        return code if default is None else default
+    return gettext(text) if text else ""
+
+
+def translated(table: Mapping[str, str]) -> dict[str, str]:
+    """The whole table in the active language (for templates that look codes up)."""
+    return {code: label(table, code) for code in table}

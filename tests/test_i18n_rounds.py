@@ -175,3 +175,21 @@ def test_round_kinds_on_the_rounds_page_follow_the_language(
     en = _lang(client, "en").get(url).content.decode()
     assert "Partner match" in en and "Best of 3" in en and "Rule choice" in en
     assert "パートナー戦" not in en and "3本勝負" not in en
+
+
+def test_final_ranking_details_follow_the_language_on_the_bracket_page(
+        tournament: Tournament, cast: dict[str, Any]) -> None:
+    """The 成績 column of the final ranking comes from the documents selector: Japanese on
+    the printed standings, the reader's language on the public bracket page."""
+    from brackets.selectors.documents import final_ranking
+    from tests.printing.world import build_kyushu
+
+    build_kyushu(tournament, cast["organiser"])
+    printed = [r.detail for r in final_ranking(tournament)]
+    assert printed[0] == "優勝" and any("惜敗率" in d and "組" in d for d in printed)
+    url = reverse("public_bracket", args=[tournament.slug])
+    ja = _lang(Client(), "ja").get(url).content.decode()
+    assert "惜敗率" in ja and ">優勝<" in ja
+    en = _lang(Client(), "en").get(url).content.decode()
+    assert "Champion" in en and "Runner-up" in en and "loss ratio (惜敗率)" in en
+    assert "点　惜敗率" not in en and "組1位" not in en

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.urls import NoReverseMatch, reverse
-from django.utils.translation import gettext_lazy, gettext_noop
+from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
 from brackets.labels import COUNTING_LABELS, MODE_LABELS
 from brackets.models import Entrant, Genre, Rank, Tournament
@@ -538,10 +538,17 @@ class RankingRow:
     detail: str
 
 
-def final_ranking(tournament: Tournament) -> list[RankingRow]:
+def final_ranking(tournament: Tournament, *, translate: bool = False) -> list[RankingRow]:
     """Everyone who played, best first: the last rounds' orders (final, third place), then
     each earlier round's non-advancers in that round's cross-group order (score for group
-    winners, then 惜敗率). Players still in an unfinished round are not ranked yet."""
+    winners, then 惜敗率). Players still in an unfinished round are not ranked yet.
+
+    ``detail`` is Japanese, as the printed standings and the tournament file write it; a web
+    page passes ``translate=True`` to get it in the reader's language.
+    """
+    def t(text: str) -> str:
+        return gettext(text) if translate else text
+
     from brackets.models import Round
     from brackets.selectors import rounds as sel
 
@@ -559,11 +566,11 @@ def final_ranking(tournament: Tournament) -> list[RankingRow]:
             if player not in seen:
                 seen.add(player)
                 if rnd.kind == "series":
-                    detail = "優勝" if place == 1 else "準優勝"
+                    detail = t(gettext_noop("優勝") if place == 1 else gettext_noop("準優勝"))
                 elif rnd.kind == "partner":
-                    detail = "勝ち" if place == 1 else "負け"
+                    detail = t(gettext_noop("勝ち") if place == 1 else gettext_noop("負け"))
                 else:
-                    detail = f"{place}位"
+                    detail = t(gettext_noop("{place}位")).format(place=place)
                 ranked.append((player, rnd.name, detail))
     for rnd, view in reversed(played):
         if rnd.kind not in ("groups", "rule_select"):
@@ -576,7 +583,9 @@ def final_ranking(tournament: Tournament) -> list[RankingRow]:
                 continue
             seen.add(row.player)
             ranked.append((row.player, rnd.name,
-                           f"{row.group}組{row.place}位　{_money(row.score)}点　惜敗率{row.ratio}"))
+                           t(gettext_noop("{group}組{place}位　{score}点　惜敗率{ratio}")).format(
+                               group=row.group, place=row.place, score=_money(row.score),
+                               ratio=row.ratio)))
         # Whoever the cross-group table leaves out (disqualified in a match, H8) still
         # played this round: ranked after its other non-advancers, never dropped.
         for gv in view.groups:
@@ -586,8 +595,9 @@ def final_ranking(tournament: Tournament) -> list[RankingRow]:
                 if not player or player in seen or player in advanced:
                     continue
                 seen.add(player)
-                ranked.append((player, rnd.name, f"{gv.label}組　"
-                               + ("失格" if seat.id in dq_seats else "順位なし")))
+                ranked.append((player, rnd.name, t(
+                    gettext_noop("{group}組　失格") if seat.id in dq_seats
+                    else gettext_noop("{group}組　順位なし")).format(group=gv.label)))
     entrants = sel.entrant_map(int(p) for p, _r, _d in ranked)
     rows = []
     for place, (player, round_name, detail) in enumerate(ranked, start=1):

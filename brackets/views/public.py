@@ -313,7 +313,7 @@ def public_bracket(request: HttpRequest, tournament: Tournament) -> HttpResponse
             from brackets.selectors.documents import final_ranking
 
             ranking_html = rt.table_html(rt.ranking_table(
-                final_ranking(tournament), player_url=_player_url(tournament)))
+                final_ranking(tournament, translate=True), player_url=_player_url(tournament)))
         return render_to_string("brackets/public/_bracket_live.html",
                                 {"tournament": tournament, "payloads": payloads,
                                  "names": names, "version": version,

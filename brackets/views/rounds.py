@@ -44,14 +44,15 @@ def seat_rule_label(conf: dict[str, Any], rules: Any) -> str:
     """The restriction that actually applies to a seat, in the organisers' words: the
     player's mode only where the round keeps a history (K1); K6 rule B and the
     third-place match have none (K9), the final restarts it per pair (K10)."""
-    mode = (f"{label(MODE_LABELS, str(rules.mode))}・"
+    sep = _("・")  # a list separator: " · " in English
+    mode = (f"{label(MODE_LABELS, str(rules.mode))}{sep}"
             f"{label(COUNTING_LABELS, str(rules.counting), '')}")
     pair = _("2セットでジャンル・形式群が重複不可") if conf.get("pair_sets") else ""
     if conf.get("window") is None:
         return pair or _("制限なし（履歴に残らない）")
     if conf.get("pair_history"):
         text = _("決勝内でペアごとに基本ルール")
-        return f"{text}・{pair}" if pair else text
+        return f"{text}{sep}{pair}" if pair else text
     return mode
 
 
@@ -66,7 +67,7 @@ def round_summary(rnd: Round) -> str:
     if rnd.kind == "ranked_final":
         return _("順位決定：この試合の順位が最終順位")
     if rnd.kind == "rule_select" and rnd.spec.get("rules"):
-        return "・".join(_("ルール{r}：各組の勝ち抜け {n}").format(r=r, n=conf.get("per_group"))
+        return _("・").join(_("ルール{r}：各組の勝ち抜け {n}").format(r=r, n=conf.get("per_group"))
                         for r, conf in rnd.spec["rules"].items())
     text = _("各組の勝ち抜け") + f" {rnd.advance_per_group}"
     if rnd.target_size:

@@ -24,6 +24,7 @@ from brackets.engine.buzzer import (
     event_from_dict,
     replay,
 )
+from brackets.engine.buzzer.rules import check
 from brackets.engine.errors import EngineError
 from brackets.models import BuzzerEvent, BuzzerPlayer, BuzzerRound
 
@@ -170,16 +171,36 @@ STATUS_LABELS = {
 }
 
 
-def _status_label(p: Mapping[str, Any]) -> str:
+def _status_label(p: Mapping[str, Any], *, disqualified: bool = True) -> str:
+    """The badge under a player; ``disqualified`` is False for a player who merely lost.
+
+    Why: 失格 is what the rules call hitting the loss condition (2 wrongs in 10 up-down,
+    6 in 10by10) or an explicit elimination line (M5 "下位2名が失格"). Players still
+    standing when the slots fill (Number10, 5○2×) or beaten in the final (M6) are not
+    disqualified, and the stage must not say they were: they are 敗退.
+    """
     if p["status"] == "won":
         return _("%(n)d抜け") % {"n": p["win_order"]} if p.get("win_order") else _("勝ち抜け")
     if p["status"] == "out":
-        return _("失格")
+        return _("失格") if disqualified else _("敗退")
     if p["status"] == "locked":
         return _("解答権なし")
     if p.get("resting"):
         return _("%(n)d休") % {"n": p["rests"]}
     return ""
+
+
+def _disqualified(state: RoundState, pid: str) -> bool:
+    """Whether an out player was put out by a rule (loss condition, elimination line).
+
+    Written rounds keep 失格 (the rules say a seated player is 失格); in a buzzer round a
+    player out without meeting the loss condition, in a round with no elimination count,
+    was out only because the winners' places were filled.
+    """
+    config = state.config
+    if config.format != "buzzer" or config.eliminate is not None:
+        return True
+    return check(config.loss, state.players[pid])
 
 
 def _who(record: BuzzerEvent | None) -> str:
@@ -205,7 +226,7 @@ def round_payload(round_: BuzzerRound, *, for_console: bool = False) -> dict[str
     for row in data["players"]:
         row = dict(row)
         row["name"] = names.get(row["id"], row["id"])
-        row["label"] = _status_label(row)
+        row["label"] = _status_label(row, disqualified=_disqualified(state, row["id"]))
         if for_console:
             row["actions"] = sorted(allowed.players.get(row["id"], frozenset()))
             reason = allowed.blocked.get(row["id"])
@@ -227,6 +248,8 @@ def round_payload(round_: BuzzerRound, *, for_console: bool = False) -> dict[str
         "format": state.config.format,
         "slots": state.config.slots,
         "scoring": state.config.scoring.slug,
+        # M6 (Triple Seven): a set's ○ reset to 0, so the screens must show the sets taken.
+        "sets_to_win": state.config.sets_to_win,
     }
     if for_console:
         data["allowed"] = sorted(allowed.round)

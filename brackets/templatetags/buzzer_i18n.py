@@ -71,6 +71,7 @@ JS_STRINGS: tuple[str, ...] = (
     gettext_noop("この順で確定"),
     gettext_noop("サドンデス"),
     gettext_noop("{n}休"),
+    gettext_noop("{n}セット"),
     gettext_noop("残り {standing}人 ／ 着席 {seated}人"),
     gettext_noop("通過 {n}人"),
     gettext_noop("勝ち抜け: {names}"),

@@ -416,6 +416,7 @@
       var badges = [];
       if (p.label) badges.push(el("span", { className: "bz-badge bz-st-" + p.status + (p.resting ? " bz-st-resting" : ""), text: p.label }));
       if (p.streak) badges.push(el("span", { className: "bz-badge bz-streak", text: T("連答") }));
+      if ((s.round || {}).sets_to_win) badges.unshift(el("span", { className: "bz-badge bz-sets", text: T("{n}セット", { n: p.sets || 0 }) }));
       var card = el("div", {
         className: "bz-seat bz-st-" + p.status + (p.resting ? " bz-st-resting" : "") + (self.selected === p.id ? " bz-selected" : "") +
           (self.buzz && self.buzz.player === p.id ? (self.buzz.correct ? " bz-buzz-o" : " bz-buzz-x") : ""),
@@ -601,6 +602,7 @@
         el("div", { className: "bzb-wrong", text: p.wrong ? "×" + p.wrong : "" }),
         el("div", { className: "bzb-name", text: p.name }),
         el("div", { className: "bzb-tags" }, [
+          s.round.sets_to_win ? el("span", { className: "bzb-sets", text: T("{n}セット", { n: p.sets || 0 }) }) : null,
           p.streak ? el("span", { className: "bzb-streak", text: T("連答") }) : null,
           p.resting && p.status !== "active" ? el("span", { className: "bzb-rest", text: T("{n}休", { n: p.rests }) }) : null
         ]),

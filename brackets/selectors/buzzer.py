@@ -250,6 +250,7 @@ def round_payload(round_: BuzzerRound, *, for_console: bool = False) -> dict[str
         "scoring": state.config.scoring.slug,
         # M6 (Triple Seven): a set's ○ reset to 0, so the screens must show the sets taken.
         "sets_to_win": state.config.sets_to_win,
+        "tie_rule": state.config.tie_rule,
     }
     if for_console:
         data["allowed"] = sorted(allowed.round)

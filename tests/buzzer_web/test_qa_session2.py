@@ -172,3 +172,18 @@ def test_hovered_buttons_keep_their_colour_and_numbers_fit(
         " return m.width > r.width * 0.9 || m.left < r.left || m.right > r.right; }).length"
     )
     assert overflow == 0
+
+
+@pytest.mark.django_db
+def test_playoff_rounds_tell_the_screens_to_say_playoff(
+    tournament: Tournament, clients: dict[str, Client]
+) -> None:
+    """M3/M5 ties go to an 早押しプレーオフ (L11 keeps サドンデス): the screens need the rule."""
+    nine = make_round(tournament, players=3, config=ABC.round("sf-1").config, name="SF")
+    body = clients["anonymous"].get(url("public_buzzer_state", nine)).json()
+    assert body["round"]["tie_rule"] == "playoff"
+    page = clients["anonymous"].get(url("public_buzzer_scoreboard", nine)).content.decode()
+    blob = re.search(r'<script id="bz-i18n" type="application/json">(.*?)</script>', page)
+    assert blob is not None
+    strings = json.loads(blob.group(1))
+    assert {"プレーオフ", "プレーオフ（{side}）が必要です", "プレーオフを開始（別画面）"} <= set(strings)

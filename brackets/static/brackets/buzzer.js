@@ -496,12 +496,12 @@
       var names = {};
       d.candidates.forEach(function (pid, i) { names[pid] = d.names[i]; });
       var section = el("div", { className: "bz-decision-one" });
-      section.appendChild(el("h2", { className: "h5", text: T(isPlayoff(s) ? "プレーオフ（{side}）が必要です" : "サドンデス（{side}）が必要です", { side: SIDE_LABELS[d.side] || d.side }) }));
+      section.appendChild(el("h2", { className: "h5", text: isPlayoff(s) ? T("プレーオフ（{side}）が必要です", { side: SIDE_LABELS[d.side] || d.side }) : T("サドンデス（{side}）が必要です", { side: SIDE_LABELS[d.side] || d.side }) }));
       section.appendChild(el("p", { text: T("対象: {names} ／ 上位 {places} 人", { names: d.names.join(T("、")), places: d.places }) + (d.out_places ? T("・失格 {n} 人", { n: d.out_places }) : "") }));
       var form = el("form", { method: "post", action: self.root.dataset.tiebreakUrl, className: "d-inline" }, [
         el("input", { type: "hidden", name: "csrfmiddlewaretoken", value: csrfToken() }),
         el("input", { type: "hidden", name: "side", value: d.side }),
-        el("button", { className: "btn btn-warning btn-lg", text: T(isPlayoff(s) ? "プレーオフを開始（別画面）" : "サドンデスを開始（別画面）") })
+        el("button", { className: "btn btn-warning btn-lg", text: isPlayoff(s) ? T("プレーオフを開始（別画面）") : T("サドンデスを開始（別画面）") })
       ]);
       section.appendChild(form);
       section.appendChild(el("p", { className: "mt-2 mb-1 small", text: T("または決着順（プレーオフ結果）を上から順にタップ:") }));
@@ -599,7 +599,7 @@
       var old = before[p.id];
       var changed = old && (old.correct !== p.correct || old.wrong !== p.wrong || old.points !== p.points || old.status !== p.status);
       var cls = "bzb-card bzb-st-" + p.status + (p.resting ? " bzb-resting" : "") + (changed ? " bzb-bump" : "") + (tied[p.id] ? " bzb-sd" : "");
-      var status = tied[p.id] ? T(isPlayoff(s) ? "プレーオフ" : "サドンデス") : p.label || "";
+      var status = tied[p.id] ? (isPlayoff(s) ? T("プレーオフ") : T("サドンデス")) : p.label || "";
       var children = [
         el("div", { className: "bzb-seat", text: String(p.seat) }),
         el("div", { className: "bzb-main", style: "--len:" + Math.max(String(points ? p.points : p.correct).length, 1), text: String(points ? p.points : p.correct) }),
@@ -630,7 +630,7 @@
       var passed = s.players.filter(function (p) { return p.status === "won"; }).length;
       foot = T("残り {standing}人 ／ 着席 {seated}人", { standing: standing, seated: n - standing - passed }) + (passed ? " ／ " + T("通過 {n}人", { n: passed }) : "");
     }
-    if (s.phase === "deciding") foot = T(isPlayoff(s) ? "プレーオフ" : "サドンデス");
+    if (s.phase === "deciding") foot = isPlayoff(s) ? T("プレーオフ") : T("サドンデス");
     else if (s.phase === "over") foot = T("勝ち抜け: {names}", { names: s.winners.map(function (pid) { return s.names[pid] || pid; }).join(T("・")) });
     else if (s.round.slots && !many) foot = T("勝ち抜け {n} / {slots}", { n: s.winners.length, slots: s.round.slots });
     root.querySelector("#bzb-status").textContent = foot;

@@ -461,7 +461,13 @@ def buzzer_tiebreak_start(
     try:
         sub = buzzer_round_create(
             tournament=tournament,
-            name=_("%(name)s サドンデス（%(side)s）") % {"name": round_.name, "side": side_label},
+            # M3/M5 call their tie-break an 早押しプレーオフ; L11 a サドンデス.
+            name=(
+                _("%(name)s プレーオフ（%(side)s）")
+                if state.config.tie_rule == "playoff"
+                else _("%(name)s サドンデス（%(side)s）")
+            )
+            % {"name": round_.name, "side": side_label},
             group_name=round_.group_name,
             config=config,
             players=[
@@ -508,7 +514,11 @@ def buzzer_tiebreak_apply(
     except BuzzerRefused as refused:
         messages.error(request, refused.message)
         return redirect("buzzer_console", slug=tournament.slug, round_id=sub.pk)
-    messages.success(request, _("サドンデスの結果を反映しました。"))
+    playoff = round_state(sub.parent).config.tie_rule == "playoff"
+    messages.success(
+        request,
+        _("プレーオフの結果を反映しました。") if playoff else _("サドンデスの結果を反映しました。"),
+    )
     return redirect("buzzer_console", slug=tournament.slug, round_id=sub.parent.pk)
 
 

@@ -187,3 +187,25 @@ def test_playoff_rounds_tell_the_screens_to_say_playoff(
     assert blob is not None
     strings = json.loads(blob.group(1))
     assert {"プレーオフ", "プレーオフ（{side}）が必要です", "プレーオフを開始（別画面）"} <= set(strings)
+
+
+@pytest.mark.django_db
+def test_playoff_sub_round_is_named_and_reported_as_playoff(
+    tournament: Tournament, clients: dict[str, Client]
+) -> None:
+    """M5: a tie on the winning line opens an 早押しプレーオフ, not a サドンデス."""
+    parent = make_round(tournament, players=4, config=ABC.round("sf-1").config, name="SF1")
+    c = clients["bracket"]
+    tap(c, parent, kind="clock_start")
+    tap(c, parent, kind="correct", player="s1")
+    tap(c, parent, kind="correct", player="s2")
+    body = tap(c, parent, kind="clock_expire", question_in_play="0")
+    assert body["phase"] == "deciding"
+    c.post(url("buzzer_tiebreak_start", parent), {"side": "win"})
+    sub = BuzzerRound.objects.get(parent=parent)
+    assert "プレーオフ" in sub.name and "サドンデス" not in sub.name
+    tap(c, sub, kind="correct", player="s2")
+    response = c.post(url("buzzer_tiebreak_apply", sub), follow=True)
+    assert "プレーオフの結果を反映しました。" in response.content.decode()
+    final = clients["anonymous"].get(url("public_buzzer_state", parent)).json()
+    assert final["winners"] == ["s2"]

@@ -209,3 +209,25 @@ def test_playoff_sub_round_is_named_and_reported_as_playoff(
     assert "プレーオフの結果を反映しました。" in response.content.decode()
     final = clients["anonymous"].get(url("public_buzzer_state", parent)).json()
     assert final["winners"] == ["s2"]
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_10by10_stage_shows_both_factors(
+    live_server: Any, tournament: Tournament, projector_page: Any  # noqa: F811
+) -> None:
+    """M3 10by10: 総合ポイント = 正解ポイント × 誤答ポイント; the stage shows 3 × 9 under 27."""
+    round_ = make_round(tournament, players=3, config=ABC.round("3r-10by10").config)
+    user = get_user_model().objects.create_user("qa-by", password="qa-by-pass")
+    Membership.objects.create(tournament=tournament, user=user, role=Role.BRACKET)
+    c = Client()
+    c.force_login(user)
+    tap(c, round_, kind="clock_start")
+    for _ in range(3):
+        tap(c, round_, kind="correct", player="s1")
+    tap(c, round_, kind="wrong", player="s1")
+    projector_page.goto(f"{live_server.url}/p/{tournament.slug}/buzzer/{round_.pk}/")
+    card = projector_page.locator('.bzb-card[data-player="s1"]')
+    assert card.locator(".bzb-main").inner_text() == "27"
+    assert card.locator(".bzb-wrong").inner_text() == "3 × 9"
+    assert projector_page.locator('.bzb-card[data-player="s2"] .bzb-wrong').inner_text() == "0 × 10"

@@ -54,6 +54,15 @@
     return ((state || {}).round || {}).tie_rule === "playoff";
   }
 
+  // 10by10 (M3): the total is 正解ポイント × 誤答ポイント (10 − wrongs); show both factors.
+  function byFactors(state, p) {
+    var round = state.round || {};
+    if (round.scoring !== "by") return null;
+    var params = ((state.config || {}).scoring || {}).params || {};
+    var n = params.n === undefined ? 10 : params.n;
+    return p.correct + " × " + (n - p.wrong);
+  }
+
   function fmtClock(ms) {
     if (ms === null || ms === undefined) return "";
     var neg = ms < 0;
@@ -434,6 +443,7 @@
         el("div", { className: "bz-score" }, [
           el("span", { className: "bz-main", text: String(mainValue(s, p)) + (usesPoints(s) ? "P" : "○") }),
           el("span", { className: "bz-wrong", text: p.wrong + "×" }),
+          byFactors(s, p) ? el("span", { className: "bz-by", text: "(" + byFactors(s, p) + ")" }) : null,
           el("span", { className: "bz-badges" }, badges)
         ]),
         el("div", { className: "bz-buttons" }, [
@@ -604,7 +614,9 @@
         el("div", { className: "bzb-seat", text: String(p.seat) }),
         el("div", { className: "bzb-main", style: "--len:" + Math.max(String(points ? p.points : p.correct).length, 1), text: String(points ? p.points : p.correct) }),
         el("div", { className: "bzb-unit", text: points ? "P" : "○" }),
-        el("div", { className: "bzb-wrong", text: p.wrong ? "×" + p.wrong : "" }),
+        byFactors(s, p)
+          ? el("div", { className: "bzb-wrong bzb-by", text: byFactors(s, p) })
+          : el("div", { className: "bzb-wrong", text: p.wrong ? "×" + p.wrong : "" }),
         el("div", { className: "bzb-name", text: p.name }),
         el("div", { className: "bzb-tags" }, [
           s.round.sets_to_win ? el("span", { className: "bzb-sets", text: T("{n}セット", { n: p.sets || 0 }) }) : null,

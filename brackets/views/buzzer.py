@@ -367,6 +367,9 @@ def buzzer_tap(request: HttpRequest, tournament: Tournament, round_id: int) -> H
         return JsonResponse(body, json_dumps_params={"ensure_ascii": False})
     if appended.duplicate:
         messages.info(request, _("同じ操作はすでに記録されています。"))
+    elif data.get("kind") == "undo":
+        # The written page's undo is a plain form: say it worked (it used to be silent).
+        messages.success(request, _("直前の入力を取り消しました。"))
     return redirect("buzzer_console", slug=tournament.slug, round_id=round_.pk)
 
 

@@ -231,3 +231,20 @@ def test_10by10_stage_shows_both_factors(
     assert card.locator(".bzb-main").inner_text() == "27"
     assert card.locator(".bzb-wrong").inner_text() == "3 × 9"
     assert projector_page.locator('.bzb-card[data-player="s2"] .bzb-wrong').inner_text() == "0 × 10"
+
+
+@pytest.mark.django_db
+def test_finished_written_round_offers_no_next_question_and_undo_says_so(
+    tournament: Tournament, clients: dict[str, Client]
+) -> None:
+    """M4 first step: after the pass at Q10 the page said 「第11問を入力」; undo was silent."""
+    round_ = make_round(tournament, players=3, config=ABC.round("extra-1").config, name="敗者復活")
+    c = clients["bracket"]
+    for _ in range(10):  # everyone right: a top tie of 3 (2–12) passes at the Q10 check
+        c.post(url("buzzer_written_entry", round_), {"wrong_seats": ""})
+    page = c.get(url("buzzer_console", round_)).content.decode()
+    assert "終了（10問）" in page and "第11問" not in page
+    assert url("buzzer_written_entry", round_) not in page
+    response = c.post(url("buzzer_tap", round_), {"kind": "undo"}, follow=True)
+    body = response.content.decode()
+    assert "直前の入力を取り消しました。" in body and "第10問を入力" in body

@@ -13,7 +13,7 @@ without import cycles.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from django.utils.translation import gettext, gettext_noop
 
@@ -60,3 +60,8 @@ def label(table: Mapping[str, str], code: str, default: str | None = None) -> st
 def translated(table: Mapping[str, str]) -> dict[str, str]:
     """The whole table in the active language (for templates that look codes up)."""
     return {code: label(table, code) for code in table}
+
+
+def listed(items: Iterable[str]) -> str:
+    """Items joined as a list in running text: 「、」 in Japanese, ", " in English."""
+    return gettext("、").join(items)

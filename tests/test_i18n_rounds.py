@@ -193,3 +193,14 @@ def test_final_ranking_details_follow_the_language_on_the_bracket_page(
     en = _lang(Client(), "en").get(url).content.decode()
     assert "Champion" in en and "Runner-up" in en and "loss ratio (惜敗率)" in en
     assert "点　惜敗率" not in en and "組1位" not in en
+
+
+def test_lists_in_running_text_use_the_readers_separator() -> None:
+    from django.utils import translation
+
+    from brackets.labels import listed
+
+    with translation.override("en"):
+        assert listed(["芸能", "スポーツ"]) == "芸能, スポーツ"
+    with translation.override("ja"):
+        assert listed(["芸能", "スポーツ"]) == "芸能、スポーツ"

@@ -373,7 +373,7 @@ def _round_or_error(tournament: Tournament, number: int) -> Any:
 
     rnd = Round.objects.filter(tournament=tournament, number=number).first()
     if rnd is None:
-        raise DocumentError(f"{number}回目の回戦はありません。")
+        raise DocumentError(gettext("{number}回目の回戦はありません。").format(number=number))
     rnd.tournament = tournament
     return rnd
 

@@ -27,6 +27,7 @@ from django.utils.translation import gettext as _
 
 from brackets import engine_adapter as ea
 from brackets import revision
+from brackets.labels import listed
 from brackets.engine.catalog import Selection
 from brackets.engine.draws import draw_groups
 from brackets.engine.errors import EngineError
@@ -403,7 +404,7 @@ def _check_done(rv: sel.RoundView) -> None:
     pending = [g.label for g in rv.groups if g.status not in (sel.DONE, sel.UNUSED)]
     if pending:
         raise RoundError(_("まだ結果が揃っていない組があります：{groups}").format(
-            groups="、".join(pending)))
+            groups=listed(pending)))
     errors = [f"{g.label}：{g.error}" for g in rv.groups if g.error]
     if errors:
         raise RoundError(_("結果に問題がある組があります：{groups}").format(groups="／".join(errors)))
@@ -583,11 +584,11 @@ def selection_save(*, group: Group, by: Any, seat_number: int, genre: str, forma
     reasons = [ea.violation_text(v) for v in check.violations]
     if not check.ok and g.round.spec.get("illegal_selection") == "refuse":
         raise RoundError(_("この出題は規定違反のため登録できません：{reasons}。").format(
-            reasons="、".join(reasons)),
+            reasons=listed(reasons)),
                          field="set", reasons=reasons)
     if not check.ok and not confirm_illegal:
         raise RoundError(_("この出題は規定違反です：{reasons}。違反を承知で登録する場合は確認にチェックして"
-                           "ください。").format(reasons="、".join(reasons)),
+                           "ください。").format(reasons=listed(reasons)),
                          field="confirm_illegal", reasons=reasons)
     previous = (SelectionFact.objects.filter(seat=seat).order_by("-id").first())
     fact = SelectionFact.objects.create(

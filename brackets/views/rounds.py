@@ -29,6 +29,7 @@ from brackets.labels import (
     MODE_LABELS,
     QUESTION_ORDER_LABELS,
     label,
+    listed,
     translated,
 )
 from brackets.models import Entrant, Group, Role, Round, SpecialFact, Tournament
@@ -306,7 +307,7 @@ def _options_html(options: list[Any], names: dict[str, str], chosen: str) -> tup
         if opt.legal:
             legal.append(f'<option value="{value}"{selected}>{label}</option>')
         else:
-            reason = escape("、".join(text(v) for v in opt.reasons))
+            reason = escape(listed(text(v) for v in opt.reasons))
             illegal.append(f'<option class="illegal" value="{value}" '
                            f'data-reason="{reason}"{selected}>✕ {label} — {reason}</option>')
     return mark_safe("".join(legal)), mark_safe("".join(illegal))

@@ -171,7 +171,21 @@ STATUS_LABELS = {
 }
 
 
-def _status_label(p: Mapping[str, Any], *, disqualified: bool = True) -> str:
+def _won_label(state: RoundState) -> str | None:
+    """The badge of a player who went on from a written round, or None for a buzzer round.
+
+    Why: a written round's survivors go on together at one question, so 「1抜け」「2抜け」
+    (an order of winning) is wrong for them: M4's lone top or last one standing is revived
+    (敗者復活), the rest pass on to the next step (通過). Buzzer rounds keep 「n抜け」.
+    """
+    if state.config.format != "written":
+        return None
+    return _("敗者復活") if state.end_reason == "revived" else _("通過")
+
+
+def _status_label(
+    p: Mapping[str, Any], *, disqualified: bool = True, won: str | None = None
+) -> str:
     """The badge under a player; ``disqualified`` is False for a player who merely lost.
 
     Why: 失格 is what the rules call hitting the loss condition (2 wrongs in 10 up-down,
@@ -179,6 +193,8 @@ def _status_label(p: Mapping[str, Any], *, disqualified: bool = True) -> str:
     standing when the slots fill (Number10, 5○2×) or beaten in the final (M6) are not
     disqualified, and the stage must not say they were: they are 敗退.
     """
+    if p["status"] == "won" and won is not None:
+        return won
     if p["status"] == "won":
         return _("%(n)d抜け") % {"n": p["win_order"]} if p.get("win_order") else _("勝ち抜け")
     if p["status"] == "out":
@@ -223,10 +239,11 @@ def round_payload(round_: BuzzerRound, *, for_console: bool = False) -> dict[str
     data = state.to_dict()
     allowed = allowed_actions(state)
     rows = []
+    won = _won_label(state)
     for row in data["players"]:
         row = dict(row)
         row["name"] = names.get(row["id"], row["id"])
-        row["label"] = _status_label(row, disqualified=_disqualified(state, row["id"]))
+        row["label"] = _status_label(row, disqualified=_disqualified(state, row["id"]), won=won)
         if for_console:
             row["actions"] = sorted(allowed.players.get(row["id"], frozenset()))
             reason = allowed.blocked.get(row["id"])

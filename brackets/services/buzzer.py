@@ -115,6 +115,7 @@ def buzzer_round_create(
     round_slug: str = "",
     position: int = 0,
     feeds_from: BuzzerRound | None = None,
+    ranking_from_seats: bool = False,
 ) -> BuzzerRound:
     """Create a round with its seating. The engine checks the settings and seats first.
 
@@ -122,6 +123,11 @@ def buzzer_round_create(
     order), ``rank`` (fallback rank), ``advantage`` (overrides the seat default) and
     ``carried`` (points/rests/board_correct from an earlier set). Bad seating or settings
     raise :class:`BuzzerRefused` and nothing is saved.
+
+    ``ranking_from_seats`` (a round made by hand from a preset round's template) stores the
+    players, by fallback rank then seat, as the round's 1R順位. Why: the preset's later
+    rounds are seated from this one (M5 sets 2 and 3 from set 1) and need a rank for every
+    player key; without it the chain refused with 「1R順位を入力してください。」.
     """
     cfg = config if isinstance(config, RoundConfig) else RoundConfig.from_dict(config)
     rows = _player_rows(players)
@@ -161,6 +167,13 @@ def buzzer_round_create(
         start(cfg, specs)
     except EngineError as error:
         raise BuzzerRefused(error.code, engine_message(error.code, error.params)) from error
+    if ranking_from_seats:
+        ordered = sorted(created, key=lambda p: (p.rank is None, p.rank or 0, p.seat))
+        round_.first_round = [
+            {"key": p.key, "name": p.name, "entrant": p.entrant.pk if p.entrant else None}
+            for p in ordered
+        ]
+        BuzzerRound.objects.filter(pk=round_.pk).update(first_round=round_.first_round)
     return round_
 
 

@@ -80,6 +80,10 @@ JS_STRINGS: tuple[str, ...] = (
     gettext_noop("勝ち抜け: {names}"),
     gettext_noop("・"),
     gettext_noop("勝ち抜け {n} / {slots}"),
+    gettext_noop("{n}問 終了 ・ プレーオフ待ち"),
+    gettext_noop("{n}問 終了 ・ サドンデス待ち"),
+    gettext_noop("プレーオフが終わりました。順位: {ranking}"),
+    gettext_noop("プレーオフの結果を元のラウンドに反映"),
 )
 
 

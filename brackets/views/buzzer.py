@@ -169,6 +169,10 @@ def buzzer_round_new(request: HttpRequest, tournament: Tournament) -> HttpRespon
         for r in p.rounds
         if r.config is not None
     ]
+    # A round made from a preset round's template joins that preset's chain (the form posts
+    # back to this URL, so the template is still in the query string): its winners and
+    # carried points seat the preset's next rounds, e.g. M5 sets 2 and 3 after set 1.
+    chain: dict[str, Any] = {}
     if ":" in preset_ref:
         preset_slug, round_slug = preset_ref.split(":", 1)
         try:
@@ -179,6 +183,12 @@ def buzzer_round_new(request: HttpRequest, tournament: Tournament) -> HttpRespon
         if config is not None:
             initial.setdefault("name", round_slug)
             initial["config"] = json.dumps(config.to_dict(), ensure_ascii=False)
+            chain = {
+                "preset": preset_slug,
+                "round_slug": round_slug,
+                "ranking_from_seats": True,
+                "position": list(preset.rounds).index(preset.round(round_slug)) * 10,
+            }
     form = RoundForm(request.POST or None, tournament=tournament, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
@@ -189,7 +199,7 @@ def buzzer_round_new(request: HttpRequest, tournament: Tournament) -> HttpRespon
                 config=form.cleaned_data["config"],
                 players=form.cleaned_data["players"],
                 by=request.user,
-                position=len(tournament_rounds(tournament.pk)) + 1,
+                **(chain or {"position": len(tournament_rounds(tournament.pk)) + 1}),
             )
         except BuzzerRefused as refused:
             form.add_error(None, refused.message)
@@ -307,6 +317,9 @@ def buzzer_console(request: HttpRequest, tournament: Tournament, round_id: int) 
             "round": round_,
             "payload": payload,
             "parent": round_.parent,
+            # M3/M5 tie-breaks are an 早押しプレーオフ (the parent's rule), L11 a サドンデス.
+            "parent_playoff": round_.parent is not None
+            and (round_.parent.config or {}).get("tie_rule") == "playoff",
             "standing": [p for p in payload.get("players", []) if p["status"] == "active"],
             "others": [p for p in payload.get("players", []) if p["status"] != "active"],
         },

@@ -73,6 +73,11 @@
 
   function questionText(state) {
     if (state.phase === "over") return T("終了（{n}問）", { n: state.question });
+    // Judging at the time/limit is pending (M5 after the 5 minutes, L1 at Q35): no question
+    // is in play any more, so say the questions are over and what is awaited.
+    if (state.phase === "deciding") {
+      return isPlayoff(state) ? T("{n}問 終了 ・ プレーオフ待ち", { n: state.question }) : T("{n}問 終了 ・ サドンデス待ち", { n: state.question });
+    }
     if (state.question_limit && state.question >= state.question_limit) return T("{n}問 終了", { n: state.question_limit });
     var text = T("第{n}問", { n: state.question + 1 });
     if (state.question_limit) text += " / " + state.question_limit;
@@ -481,10 +486,13 @@
       // A finished sudden death: its order goes back to the round that asked for it.
       box.hidden = false;
       box.innerHTML = "";
-      box.appendChild(el("p", { text: T("サドンデスが終わりました。順位: {ranking}", { ranking: (s.ranking || []).map(function (r) { return r.name; }).join(" → ") }) }));
+      // M3/M5 playoff sub-rounds say プレーオフ (the parent's rule, data-playoff), L11 サドンデス.
+      var playoffSub = this.root.dataset.playoff === "1";
+      var ranking = (s.ranking || []).map(function (r) { return r.name; }).join(" → ");
+      box.appendChild(el("p", { text: playoffSub ? T("プレーオフが終わりました。順位: {ranking}", { ranking: ranking }) : T("サドンデスが終わりました。順位: {ranking}", { ranking: ranking }) }));
       box.appendChild(el("form", { method: "post", action: this.root.dataset.applyUrl }, [
         el("input", { type: "hidden", name: "csrfmiddlewaretoken", value: csrfToken() }),
-        el("button", { className: "btn btn-warning btn-lg", text: T("サドンデスの結果を元のラウンドに反映") })
+        el("button", { className: "btn btn-warning btn-lg", text: playoffSub ? T("プレーオフの結果を元のラウンドに反映") : T("サドンデスの結果を元のラウンドに反映") })
       ]));
       return;
     }

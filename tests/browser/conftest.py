@@ -31,16 +31,30 @@ TABLET = {"width": 768, "height": 1024}
 PROJECTOR = {"width": 1920, "height": 1080}
 
 
+_SHARED: dict[str, Any] = {"users": 0}
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
+    """One Chromium for the whole run. Other folders import these fixtures, and each import
+    is a fixture of its own; a second Playwright cannot start inside the first one's event
+    loop, so every copy shares one, closed when the last copy is done."""
     if not os.path.exists(CHROMIUM):
         pytest.fail("Chromium is missing: apt-get install chromium (.ci/run installs it)")
-    from playwright.sync_api import sync_playwright
+    if not _SHARED["users"]:
+        from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
+        playwright = sync_playwright().start()
+        _SHARED.update(playwright=playwright, browser=playwright.chromium.launch(
+            executable_path=CHROMIUM, args=CHROMIUM_ARGS))
+    _SHARED["users"] += 1
+    try:
+        yield _SHARED["browser"]
+    finally:
+        _SHARED["users"] -= 1
+        if not _SHARED["users"]:
+            _SHARED["browser"].close()
+            _SHARED["playwright"].stop()
 
 
 @pytest.fixture

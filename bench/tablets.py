@@ -65,6 +65,7 @@ from brackets.models import (
     Submission,
     Tournament,
 )
+from brackets.selectors import rounds as sel
 from brackets.services import rounds as svc
 from brackets.services.catalog import catalog_load_builtin
 
@@ -141,11 +142,15 @@ class Timed(float):
     cpu: float
 
 
-def median_ms(request: Callable[[int], Any]) -> Timed:
+def median_ms(request: Callable[[int], Any],
+              before: Callable[[int], Any] | None = None) -> Timed:
+    """``request(i)`` timed RUNS times (``before(i)``, if given, runs first, untimed)."""
     request(-1)
     times = []
     cpu = []
     for i in range(RUNS):
+        if before is not None:
+            before(i)
         start, start_cpu = time.perf_counter(), time.process_time()
         response = request(i)
         times.append((time.perf_counter() - start) * 1000)
@@ -174,6 +179,16 @@ def in_process(tournament: Tournament, user: Any) -> None:
     def post(i: int) -> Any:
         g = free[(i + 1) % len(free)]
         return client.post(reverse("match_results", args=[slug, g.id]), result_form(g, i + 7))
+
+    def load_match_page(i: int) -> Any:
+        """What a tablet does before it saves: load the group's match page."""
+        return client.get(reverse("match_page", args=[slug, free[(i + 1) % len(free)].id]))
+
+    def forget_kept_rows(i: int) -> None:
+        """As for a group this server process has not read since its last change (another
+        process saved it or served its page): the next save reads the group's facts."""
+        with sel._WRITE_ROWS_LOCK:
+            sel._WRITE_ROWS.clear()
 
     def timed_after_write(get: Callable[[], Any], expire_public: bool = False) -> Timed:
         """The first GET after a write: the page is built again (not timed: the write)."""
@@ -215,7 +230,9 @@ def in_process(tournament: Tournament, user: Any) -> None:
         "public tournament home (base.html floor)": (median_ms(lambda i: public.get(home)),
                                                      None),
         "match page GET": (median_ms(lambda i: client.get(match)), 10),
-        "result POST": (median_ms(post), 10),
+        "result POST (after loading its page)": (median_ms(post, before=load_match_page), 10),
+        "result POST, group not read before": (median_ms(post, before=forget_kept_rows),
+                                               None),
         "round page GET (256 groups)": (median_ms(lambda i: client.get(round_page)), 10),
         "public round page GET": (median_ms(lambda i: public.get(public_round)), 5),
         "match page GET, first after a write": (
@@ -247,6 +264,15 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def server_cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process (Linux /proc), or -1 where unknown."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return -1.0
+
+
 def loopback(tournament: Tournament, user: Any, seconds: float, clients: int) -> None:
     import requests
 
@@ -254,7 +280,7 @@ def loopback(tournament: Tournament, user: Any, seconds: float, clients: int) ->
     env = dict(os.environ, DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost")
     server = subprocess.Popen(
         [sys.executable, "-m", "waitress", "--listen", f"127.0.0.1:{port}",
-         f"--threads={clients}", "kyushu.wsgi:application"],
+         f"--threads={clients}", os.environ.get("BENCH_WSGI", "kyushu.wsgi:application")],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     try:
@@ -317,8 +343,13 @@ def loopback(tournament: Tournament, user: Any, seconds: float, clients: int) ->
         threads = [threading.Thread(target=worker, args=(i,)) for i in range(clients)]
         for t in threads:
             t.start()
+        ready_cpu: list[float] = []
+        while not stop_at and any(t.is_alive() for t in threads):
+            time.sleep(0.001)
+        ready_cpu.append(server_cpu_seconds(server.pid))
         for t in threads:
             t.join()
+        busy = server_cpu_seconds(server.pid) - ready_cpu[0]
         after_facts = ResultFact.objects.filter(group__round__tournament=tournament).count()
         after_subs = Submission.objects.filter(group__round__tournament=tournament).count()
         latencies.sort()
@@ -329,6 +360,9 @@ def loopback(tournament: Tournament, user: Any, seconds: float, clients: int) ->
         print(f"  requests {len(latencies)}, accepted {accepted[0]}, errors {len(errors)}"
               f"{' ' + str(sorted(set(errors))[:5]) if errors else ''}")
         print(f"  latency p50 {p50:.1f} ms, p95 {p95:.1f} ms (target p95 ≤ 100 ms)")
+        if busy >= 0 and latencies:
+            print(f"  server CPU {busy * 1000 / len(latencies):.1f} ms per POST "
+                  f"({busy / seconds * 100:.0f}% of one core)")
         stored = after_subs - before_subs
         facts = after_facts - before_facts
         print(f"  stored: {stored} submissions for {accepted[0]} accepted POSTs, {facts} result "

@@ -8,12 +8,14 @@ flat as a tournament grows.
 
 from __future__ import annotations
 
-from collections import defaultdict
+import threading
+from collections import OrderedDict, defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from django.db import connection
 from django.db.models import Q
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop
@@ -120,14 +122,31 @@ def current_seats(group_ids: list[int], with_entrants: bool = True) -> dict[int,
     return out
 
 
-def group_views(groups: list[Group], tournament: Tournament,
-                derive: bool = True) -> list[GroupView]:
-    """Current facts of many groups in a fixed number of queries, then derive results.
+@dataclass(frozen=True)
+class GroupRows:
+    """One group's fact rows as read from the database, before anything is chosen or
+    derived from them: the seats (current rows) and every fact on them, oldest first.
 
-    ``derive=False`` gives the facts alone, as a write checks them: no verdicts, and the
-    seats carry entrant ids without loading the entrants (names are not needed)."""
-    ids = [g.id for g in groups]
-    seats = current_seats(ids, with_entrants=derive)
+    Kept apart from :class:`GroupView` so a write can reuse what it read (see
+    :func:`write_check_rows`) and add the rows it wrote, without reading them again."""
+
+    seats: tuple[Seat, ...]
+    selections: tuple[SelectionFact, ...] = ()
+    results: tuple[ResultFact, ...] = ()
+    penalties: tuple[PenaltyFact, ...] = ()
+    dqs: tuple[DisqualificationFact, ...] = ()
+    rematches: tuple[RematchFact, ...] = ()
+
+    def with_results(self, written: Iterable[ResultFact]) -> GroupRows:
+        return GroupRows(self.seats, self.selections, self.results + tuple(written),
+                         self.penalties, self.dqs, self.rematches)
+
+
+def group_rows(group_ids: list[int], with_entrants: bool = True) -> dict[int, GroupRows]:
+    """The fact rows of many groups in a fixed number of queries (seats, entrants unless
+    ``with_entrants=False``, then one query per fact table)."""
+    ids = list(group_ids)
+    seats = current_seats(ids, with_entrants=with_entrants)
     seat_group = {s.id: s.group_id for ss in seats.values() for s in ss}
 
     def current(model: Any) -> dict[int, list[Any]]:
@@ -136,67 +155,135 @@ def group_views(groups: list[Group], tournament: Tournament,
         handling cost more than the query, then bucketed once instead of rescanned for
         every group."""
         out: dict[int, list[Any]] = defaultdict(list)
-        for row in model.objects.filter(seat__group_id__in=ids):
+        for row in model.objects.filter(seat__group_id__in=ids).order_by("id"):
             gid = seat_group.get(row.seat_id)
             if gid is not None:
                 out[gid].append(row)
         return out
 
-    sels_by_group = current(SelectionFact)
-    sels = _newest((r for rows in sels_by_group.values() for r in rows), lambda r: r.seat_id)
-    res_by_group = current(ResultFact)
-    pens_by_group = current(PenaltyFact)
-    dqs_by_group = current(DisqualificationFact)
+    sels = current(SelectionFact)
+    results = current(ResultFact)
+    pens = current(PenaltyFact)
+    dqs = current(DisqualificationFact)
     rematches: dict[int, list[RematchFact]] = defaultdict(list)
-    for rm in RematchFact.objects.filter(group_id__in=ids):
+    for rm in RematchFact.objects.filter(group_id__in=ids).order_by("id"):
         rematches[rm.group_id].append(rm)
+    return {gid: GroupRows(tuple(seats.get(gid, [])), tuple(sels[gid]), tuple(results[gid]),
+                           tuple(pens[gid]), tuple(dqs[gid]), tuple(rematches[gid]))
+            for gid in ids}
+
+
+def group_views(groups: list[Group], tournament: Tournament,
+                derive: bool = True) -> list[GroupView]:
+    """Current facts of many groups in a fixed number of queries, then derive results.
+
+    ``derive=False`` gives the facts alone, as a write checks them: no verdicts, and the
+    seats carry entrant ids without loading the entrants (names are not needed)."""
+    ids = [g.id for g in groups]
+    rows = group_rows(ids, with_entrants=derive)
+    if not connection.in_atomic_block:
+        # Committed rows, read after the groups: the next save of any of these groups
+        # (a tablet saves the match page it has just loaded) checks against them.
+        remember_write_rows(tournament, {g.id: (g.version, rows[g.id]) for g in groups})
     confirmations: dict[int, set[int]] = defaultdict(set)
-    if tournament.two_person_confirmation:
+    if derive and tournament.two_person_confirmation:
         for c in ConfirmationFact.objects.filter(group_id__in=ids):
             confirmations[c.group_id].add(c.version)
     views = []
     for group in groups:
-        gs = seats.get(group.id, [])
-        last_rm = max((r.base_version for r in rematches[group.id]), default=-1)
-        res = _newest([r for r in res_by_group[group.id] if r.base_version > last_rm],
-                      lambda r: r.seat_id)
-        gpens = [p for p in _newest(pens_by_group[group.id],
-                                    lambda p: p.supersedes_id or p.id).values() if not p.revoked]
-        gdqs = [d for d in _newest(dqs_by_group[group.id],
-                                   lambda d: d.seat_id).values() if not d.revoked]
-        by_seat = {s.id: s for s in gs}
-        facts = ea.GroupFacts(seats=[ea.SeatRow(s.id, s.number,
-                                                None if s.entrant_id is None
-                                                else ea.player_key(s.entrant_id),
-                                                s.entrant_id) for s in gs])
-        view = GroupView(group=group, seats=gs, facts=facts, rematches=rematches[group.id])
-        for seat in gs:
-            sel = sels.get(seat.id)
-            if sel is not None:
-                facts.selections[seat.number] = Selection(sel.genre, sel.format, sel.difficulty)
-                view.selection_rows[seat.number] = sel
-                if sel.penalty and seat.entrant_id is not None:
-                    facts.penalties.append((seat.number, sel.penalty, "illegal_selection"))
-            r = res.get(seat.id)
-            if r is not None and not r.voided:
-                facts.results[seat.number] = (r.score, r.placement)
-                view.result_rows[seat.number] = r
-        for p in gpens:
-            facts.penalties.append((by_seat[p.seat_id].number, p.points, p.reason))
-        view.penalty_rows = gpens
-        view.dq_rows = gdqs
-        facts.disqualified = [by_seat[d.seat_id].number for d in gdqs]
-        if view.rematches:
-            _rematch_penalties(view)
-        if not derive:
-            views.append(view)
-            continue
-        _derive(view, tournament)
-        if tournament.two_person_confirmation and view.result is not None:
-            view.confirmed = group.version in confirmations[group.id]
-        view.status = _status(view, tournament)
+        view = assemble(group, rows[group.id])
+        if derive:
+            _derive(view, tournament)
+            if tournament.two_person_confirmation and view.result is not None:
+                view.confirmed = group.version in confirmations[group.id]
+            view.status = _status(view, tournament)
         views.append(view)
     return views
+
+
+# A result save checks the group's facts before it writes (see services.rounds.
+# results_save). Tablets save the same group again and again (corrections, the next
+# seat), so the rows a save read, plus the rows it wrote, are kept here for the next save
+# of that group, keyed by the group's version. Every write to a group's facts bumps its
+# version in the same transaction, so a key names exactly one set of committed rows; the
+# save still compares the version under its lock and reads again when it moved. The key
+# also carries the tournament's creation time: a test database may reuse ids.
+_WRITE_ROWS: OrderedDict[tuple[Any, ...], GroupRows] = OrderedDict()
+_WRITE_ROWS_MAX = 2048
+_WRITE_ROWS_LOCK = threading.Lock()
+
+
+def _write_rows_key(tournament: Tournament, group_id: int, version: int) -> tuple[Any, ...]:
+    return (tournament.pk, tournament.created_at, group_id, version)
+
+
+def write_check_rows(group: Group) -> GroupRows:
+    """The rows of ``group`` at the version it was loaded with, for a write's check: from
+    the last save of the group when it is still at that version, else read (and kept).
+
+    Call it outside a transaction only (committed rows): the rows read may be newer than
+    ``group.version`` if someone saved meanwhile, which is harmless because a save trusts
+    them only when its lock finds that same version, and versions only grow."""
+    key = _write_rows_key(group.round.tournament, group.id, group.version)
+    with _WRITE_ROWS_LOCK:
+        rows = _WRITE_ROWS.get(key)
+        if rows is not None:
+            _WRITE_ROWS.move_to_end(key)
+            return rows
+    rows = group_rows([group.id], with_entrants=False)[group.id]
+    remember_write_rows(group.round.tournament, {group.id: (group.version, rows)})
+    return rows
+
+
+def remember_write_rows(tournament: Tournament,
+                        rows: Mapping[int, tuple[int, GroupRows]]) -> None:
+    """Keep each group's rows at its version (group id → (version, rows)); call it with
+    committed rows only, read after the group row that gave the version."""
+    with _WRITE_ROWS_LOCK:
+        for group_id, (version, group_rows_) in rows.items():
+            key = _write_rows_key(tournament, group_id, version)
+            _WRITE_ROWS[key] = group_rows_
+            _WRITE_ROWS.move_to_end(key)
+        while len(_WRITE_ROWS) > _WRITE_ROWS_MAX:
+            _WRITE_ROWS.popitem(last=False)
+
+
+def assemble(group: Group, rows: GroupRows) -> GroupView:
+    """The group's current facts from its rows (no queries): the newest selection and
+    result per seat (results before the last re-match do not count), live penalties and
+    disqualifications. Reads the rows only, so cached rows can be shared by threads."""
+    gs = list(rows.seats)
+    sels = _newest(rows.selections, lambda r: r.seat_id)
+    last_rm = max((r.base_version for r in rows.rematches), default=-1)
+    res = _newest([r for r in rows.results if r.base_version > last_rm], lambda r: r.seat_id)
+    gpens = [p for p in _newest(rows.penalties, lambda p: p.supersedes_id or p.id).values()
+             if not p.revoked]
+    gdqs = [d for d in _newest(rows.dqs, lambda d: d.seat_id).values() if not d.revoked]
+    by_seat = {s.id: s for s in gs}
+    facts = ea.GroupFacts(seats=[ea.SeatRow(s.id, s.number,
+                                            None if s.entrant_id is None
+                                            else ea.player_key(s.entrant_id),
+                                            s.entrant_id) for s in gs])
+    view = GroupView(group=group, seats=gs, facts=facts, rematches=list(rows.rematches))
+    for seat in gs:
+        sel = sels.get(seat.id)
+        if sel is not None:
+            facts.selections[seat.number] = Selection(sel.genre, sel.format, sel.difficulty)
+            view.selection_rows[seat.number] = sel
+            if sel.penalty and seat.entrant_id is not None:
+                facts.penalties.append((seat.number, sel.penalty, "illegal_selection"))
+        r = res.get(seat.id)
+        if r is not None and not r.voided:
+            facts.results[seat.number] = (r.score, r.placement)
+            view.result_rows[seat.number] = r
+    for p in gpens:
+        facts.penalties.append((by_seat[p.seat_id].number, p.points, p.reason))
+    view.penalty_rows = gpens
+    view.dq_rows = gdqs
+    facts.disqualified = [by_seat[d.seat_id].number for d in gdqs]
+    if view.rematches:
+        _rematch_penalties(view)
+    return view
 
 
 def _rematch_penalties(view: GroupView) -> None:

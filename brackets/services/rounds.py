@@ -18,6 +18,7 @@ from __future__ import annotations
 import functools
 import threading
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -476,12 +477,21 @@ def round_undo(*, round: Round, by: Any) -> Round:
 
 
 def _lock(group: Group, base_version: int | None, key: str, kind: str,
-          touched: set[tuple[str, int]]) -> Group:
-    """Lock the group, refuse a duplicate submit, and check the version the tablet saw."""
+          touched: set[tuple[str, int]], by: Any) -> Group:
+    """Lock the group, record the submit's key, and check the version the tablet saw.
+
+    The key is inserted at once instead of looked up first: a second submit of the same
+    form (a double tap) fails the key's unique constraint, the whole save rolls back and
+    ``serialised`` turns that into :class:`Duplicate`, before the version check could
+    mistake the first tap's save for another tablet's. The version it records is the one
+    ``_finish`` is about to write (the row is locked, so it is exact); a refused save
+    rolls the key back with everything else.
+    """
     locked = Group.objects.select_for_update().select_related("round", "round__tournament").get(
         id=group.id)
-    if key and Submission.objects.filter(key=key).exists():
-        raise Duplicate()
+    if key:
+        Submission.objects.create(key=key, group=locked, kind=kind,
+                                  result_version=locked.version + 1, by=by)
     if locked.round.status not in (Round.Status.DRAWN, Round.Status.RUNNING):
         raise RoundError(_("{round}は入力を受け付けていません（{status}）。").format(
             round=locked.round.name, status=locked.round.get_status_display()))
@@ -514,18 +524,12 @@ def _changes_since(group: Group, base: int, touched: set[tuple[str, int]]) -> li
     return out
 
 
-def _finish(group: Group, key: str, kind: str, by: Any) -> int:
-    """Bump the version (the group row is locked, so +1 is exact) and record the key.
-
-    The key was checked under the same lock, so the insert cannot collide; the unique
-    constraint still backs that up (the whole save then rolls back as a duplicate).
-    """
+def _finish(group: Group) -> int:
+    """Bump the version (the group row is locked, so +1 is exact; ``_lock`` recorded the
+    submit's key with this version)."""
     Group.objects.filter(id=group.id).update(version=F("version") + 1)
     group.version += 1
     revision.touch(group.round.tournament_id)  # update() sends no signal (a save may add no fact)
-    if key:
-        Submission.objects.create(key=key, group=group, kind=kind,
-                                  result_version=group.version, by=by)
     return group.version
 
 
@@ -555,7 +559,7 @@ def selection_save(*, group: Group, by: Any, seat_number: int, genre: str, forma
                    confirm_illegal: bool = False, key: str = "") -> SelectionFact:
     """Record a seat's set before play; an illegal set needs ``confirm_illegal`` and then
     carries the engine's violations and the preset's penalty."""
-    g = _lock(group, base_version, key, "selection", {("selection", seat_number)})
+    g = _lock(group, base_version, key, "selection", {("selection", seat_number)}, by)
     _refuse_unneeded_game(g)
     seat = _seat(g, seat_number)
     if seat.entrant_id is None:
@@ -596,7 +600,7 @@ def selection_save(*, group: Group, by: Any, seat_number: int, genre: str, forma
         violations=[{"code": v.code, "text": t} for v, t in zip(check.violations, reasons)],
         penalty=check.penalty if not check.ok else Decimal(0),
         accepted_illegal=not check.ok, supersedes=previous, by=by, base_version=g.version)
-    _finish(g, key, "selection", by)
+    _finish(g)
     return fact
 
 
@@ -624,32 +628,44 @@ def results_save(*, group: Group, by: Any, rows: Mapping[int, tuple[Any, Any]],
     checked rows are written as they are; otherwise, and whenever the early check refused
     anything, the whole check is redone under the lock exactly as before, so errors and
     their order are unchanged. This keeps the serialised part of a save to a few queries,
-    which is what 16 tablets saving at once queue behind.
+    which is what 16 tablets saving at once queue behind. The rows come from the group's
+    last save when it is still at that version (``sel.write_check_rows``), so a tablet
+    correcting its group does not read them again.
     """
-    prepared: tuple[int, sel.GroupView, dict[int, tuple[Decimal, int]]] | None = None
+    prepared: _Prepared | None = None
     if not connection.in_atomic_block:
         try:
-            early = sel.group_view(group, derive=False)
-            prepared = (group.version, early, _results_check(group, early, rows))
+            read = sel.write_check_rows(group)
+            early = sel.assemble(group, read)
+            prepared = _Prepared(group.version, read, early, _results_check(group, early, rows))
         except Exception:  # noqa: BLE001 - redone under the lock, which raises it properly
             prepared = None
     return _results_write(group=group, by=by, rows=rows, base_version=base_version, key=key,
                           prepared=prepared)
 
 
+@dataclass(frozen=True)
+class _Prepared:
+    """A result save's reading and check, done before the lock at ``version``."""
+
+    version: int
+    rows: sel.GroupRows
+    view: sel.GroupView
+    parsed: dict[int, tuple[Decimal, int]]
+
+
 @serialised
 @transaction.atomic
 def _results_write(*, group: Group, by: Any, rows: Mapping[int, tuple[Any, Any]],
-                   base_version: int | None, key: str,
-                   prepared: tuple[int, sel.GroupView, dict[int, tuple[Decimal, int]]] | None
-                   ) -> int:
+                   base_version: int | None, key: str, prepared: _Prepared | None) -> int:
     touched = {("result", n) for n in rows}
-    g = _lock(group, base_version, key, "results", touched)
+    g = _lock(group, base_version, key, "results", touched, by)
     _refuse_unneeded_game(g)
-    if prepared is not None and prepared[0] == g.version:
-        gv, parsed = prepared[1], prepared[2]
+    if prepared is not None and prepared.version == g.version:
+        read, gv, parsed = prepared.rows, prepared.view, prepared.parsed
     else:
-        gv = sel.group_view(g, derive=False)
+        read = sel.group_rows([g.id], with_entrants=False)[g.id]
+        gv = sel.assemble(g, read)
         parsed = _results_check(g, gv, rows)
     seats = {s.number: s for s in gv.seats}
     changed = [ResultFact(group=g, seat=seats[n], score=value, placement=placement,
@@ -660,7 +676,13 @@ def _results_write(*, group: Group, by: Any, rows: Mapping[int, tuple[Any, Any]]
     # One INSERT for the changed seats (a first entry is all four); bulk_create sends no
     # signals, and _finish moves the tournament's revision itself.
     ResultFact.objects.bulk_create(changed)
-    return _finish(g, key, "results", by)
+    version = _finish(g)
+    if all(fact.pk is not None for fact in changed):  # ids come back on SQLite ≥ 3.35 and PG
+        after = read.with_results(changed)
+        # The group's rows at its new version, for its next save, once they are committed.
+        transaction.on_commit(lambda: sel.remember_write_rows(g.round.tournament,
+                                                                {g.id: (version, after)}))
+    return version
 
 
 def _results_check(g: Group, gv: sel.GroupView, rows: Mapping[int, tuple[Any, Any]]
@@ -708,7 +730,7 @@ def penalty_add(*, group: Group, by: Any, seat_number: int, points: Any, reason:
     """A penalty with its reason (H7: −400 by default); placements are re-derived."""
     if not reason.strip():
         raise RoundError(_("理由を入力してください。"), field="reason")
-    g = _lock(group, base_version, key, "penalty", {("penalty", seat_number)})
+    g = _lock(group, base_version, key, "penalty", {("penalty", seat_number)}, by)
     seat = _seat(g, seat_number)
     if seat.entrant_id is None:
         raise RoundError(_("ダミーにはペナルティを付けられません。"), field="seat")
@@ -717,7 +739,7 @@ def penalty_add(*, group: Group, by: Any, seat_number: int, points: Any, reason:
         raise RoundError(_("減点は正の数で入力してください。"), field="points")
     fact = PenaltyFact.objects.create(group=g, seat=seat, points=value, reason=reason.strip(),
                                       by=by, base_version=g.version)
-    _finish(g, key, "penalty", by)
+    _finish(g)
     return fact
 
 
@@ -725,12 +747,12 @@ def penalty_add(*, group: Group, by: Any, seat_number: int, points: Any, reason:
 @transaction.atomic
 def penalty_revoke(*, group: Group, by: Any, penalty_id: int, reason: str,
                    base_version: int | None = None, key: str = "") -> PenaltyFact:
-    g = _lock(group, base_version, key, "penalty", {("all", 0)})
+    g = _lock(group, base_version, key, "penalty", {("all", 0)}, by)
     old = PenaltyFact.objects.get(id=penalty_id, group=g)
     fact = PenaltyFact.objects.create(group=g, seat=old.seat, points=old.points,
                                       reason=reason or old.reason, revoked=True, supersedes=old,
                                       by=by, base_version=g.version)
-    _finish(g, key, "penalty", by)
+    _finish(g)
     return fact
 
 
@@ -742,7 +764,7 @@ def disqualification_add(*, group: Group, by: Any, seat_number: int, reason: str
     """Disqualify (H8) or lift it; lower players move up in this match only."""
     if not reason.strip():
         raise RoundError(_("理由を入力してください。"), field="reason")
-    g = _lock(group, base_version, key, "dq", {("dq", seat_number)})
+    g = _lock(group, base_version, key, "dq", {("dq", seat_number)}, by)
     seat = _seat(g, seat_number)
     if seat.entrant_id is None:
         raise RoundError(_("ダミーは失格にできません。"), field="seat")
@@ -750,7 +772,7 @@ def disqualification_add(*, group: Group, by: Any, seat_number: int, reason: str
     fact = DisqualificationFact.objects.create(group=g, seat=seat, reason=reason.strip(),
                                                revoked=revoke, supersedes=previous, by=by,
                                                base_version=g.version)
-    _finish(g, key, "dq", by)
+    _finish(g)
     return fact
 
 
@@ -762,12 +784,12 @@ def rematch_record(*, group: Group, by: Any, reason: str, base_version: int | No
     selections are kept so a changed selection gets the H7 penalty."""
     if not reason.strip():
         raise RoundError(_("理由を入力してください。"), field="reason")
-    g = _lock(group, base_version, key, "rematch", {("all", 0)})
+    g = _lock(group, base_version, key, "rematch", {("all", 0)}, by)
     gv = sel.group_view(g)
     aborted = {str(n): [s.genre, s.format, s.difficulty] for n, s in gv.facts.selections.items()}
     fact = RematchFact.objects.create(group=g, reason=reason.strip(), aborted=aborted, by=by,
                                       base_version=g.version)
-    _finish(g, key, "rematch", by)
+    _finish(g)
     return fact
 
 
@@ -792,7 +814,7 @@ def result_confirm(*, group: Group, by: Any, version: int) -> ConfirmationFact:
 def seats_assign(*, group: Group, by: Any, order: Sequence[int | None],
                  base_version: int | None = None) -> Group:
     """Reseat a group (サテ 1–4) before any selection: new seat rows supersede the old."""
-    g = _lock(group, base_version, "", "seats", {("all", 0)})
+    g = _lock(group, base_version, "", "seats", {("all", 0)}, by)
     current = list(Seat.objects.filter(group=g, superseded_by__isnull=True).order_by("number"))
     if SelectionFact.objects.filter(group=g).exists() or ResultFact.objects.filter(
             group=g).exists():
@@ -802,7 +824,7 @@ def seats_assign(*, group: Group, by: Any, order: Sequence[int | None],
     for seat, entrant_id in zip(current, order):
         Seat.objects.create(group=g, number=seat.number, entrant_id=entrant_id,
                             supersedes=seat, by=by)
-    _finish(g, "", "seats", by)
+    _finish(g)
     return g
 
 

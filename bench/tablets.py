@@ -330,6 +330,12 @@ def loopback(tournament: Tournament, user: Any, seconds: float, clients: int) ->
                                      headers={"Referer": base + "/"}, timeout=30)
                     ms = (time.perf_counter() - start) * 1000
                     ok = r.status_code == 302 and "/match/" in r.headers.get("Location", "")
+                    # The redirect is not followed (only the save is timed), so the
+                    # 「保存しました」 message the match page would show and consume stays
+                    # in the messages cookie. Drop it as that page would; otherwise every
+                    # client's cookie grows until messages spill into the session and
+                    # each POST also rewrites the session, which no tablet does.
+                    session.cookies.pop("messages", None)
                 except requests.RequestException as exc:
                     ms, ok = (time.perf_counter() - start) * 1000, False
                     r = exc  # type: ignore[assignment]

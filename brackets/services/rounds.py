@@ -487,11 +487,14 @@ def _lock(group: Group, base_version: int | None, key: str, kind: str,
     ``_finish`` is about to write (the row is locked, so it is exact); a refused save
     rolls the key back with everything else.
     """
-    locked = Group.objects.select_for_update().select_related("round", "round__tournament").get(
-        id=group.id)
+    locked = Group.objects.select_for_update().select_related("round").get(id=group.id)
+    # The tournament row as the request loaded it: what a match write reads of it (seed,
+    # catalog, settings) is fixed once round 1 is drawn, and its revision is moved by SQL.
+    locked.round.tournament = group.round.tournament
     if key:
-        Submission.objects.create(key=key, group=locked, kind=kind,
-                                  result_version=locked.version + 1, by=by)
+        # bulk_create: no signals; _finish moves the tournament's revision itself.
+        Submission.objects.bulk_create([Submission(key=key, group=locked, kind=kind,
+                                                   result_version=locked.version + 1, by=by)])
     if locked.round.status not in (Round.Status.DRAWN, Round.Status.RUNNING):
         raise RoundError(_("{round}は入力を受け付けていません（{status}）。").format(
             round=locked.round.name, status=locked.round.get_status_display()))

@@ -81,8 +81,10 @@ def _round(tournament: Tournament, number: int) -> Round:
 
 
 def _group(tournament: Tournament, group_id: int) -> Group:
-    return get_object_or_404(Group.objects.select_related("round", "round__tournament"),
-                             id=group_id, round__tournament=tournament)
+    group = get_object_or_404(Group.objects.select_related("round"), id=group_id,
+                              round__tournament=tournament)
+    group.round.tournament = tournament  # loaded by the permission check: not again
+    return group
 
 
 @role_required(*STAFF)

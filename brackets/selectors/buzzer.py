@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from brackets import engine_adapter as ea
 from brackets.engine.buzzer import (
     PlayerSpec,
     RoundConfig,
@@ -30,49 +31,12 @@ from brackets.models import BuzzerEvent, BuzzerPlayer, BuzzerRound
 
 
 def engine_message(code: str, params: Mapping[str, Any] | None = None) -> str:
-    """The Japanese sentence for an engine error code (shown to the operator as is)."""
-    messages: dict[str, str] = {
-        "player_won": _("この人はすでに勝ち抜けています。"),
-        "player_out": _("この人はすでに失格です。"),
-        "player_locked": _("この人は解答権がありません（誤答上限）。"),
-        "player_resting": _("この人は休み中です。"),
-        "already_answered": _("この人はこの問題ですでに誤答しています。"),
-        "round_over": _("このラウンドは終了しています。"),
-        "decision_pending": _("サドンデス（プレーオフ）の結果を先に入力してください。"),
-        "undo_past_start": _("これ以上取り消せません（最初の状態です）。"),
-        "second_correct": _("この問題にはすでに正解者がいます。"),
-        "question_closed": _("この問題はすでに終わっています。"),
-        "question_ahead": _("まだその問題に進んでいません。"),
-        "unknown_player": _("このラウンドにいない席です。"),
-        "no_clock": _("このラウンドには時計がありません。"),
-        "clock_expired": _("時間切れの後です。"),
-        "clock_backwards": _("時計を戻すことはできません。"),
-        "clock_running": _("時計はすでに動いています。"),
-        "clock_not_running": _("時計は止まっています。"),
-        "no_decision": _("サドンデスが必要な状況ではありません。"),
-        "no_such_decision": _("その側のサドンデスはありません。"),
-        "bad_tiebreak_order": _("サドンデスの順位には対象者全員をちょうど1回ずつ並べてください。"),
-        "tiebreak_unfinished": _("サドンデスがまだ終わっていません。"),
-        "wrong_event_kind": _("このラウンドではその操作はできません。"),
-        "duplicate_mark": _("同じ人が1問に2回採点されています。"),
-        "duplicate_player": _("同じ人が2回登録されています。"),
-        "duplicate_seat": _("同じ席に2人が割り当てられています。"),
-        "no_players": _("参加者がいません。"),
-        "bad_config": _("ルール設定が正しくありません。"),
-        "bad_event": _("入力が正しくありません。"),
-        "unknown_rule": _("登録されていないルールです。"),
-        "player_assigned": _("すでに別のコースに決まった人が選ばれています。"),
-        "too_few_players": _("コースを埋める人数が足りません。"),
-        "missing_question": _("採点のない問題があります。"),
-        "unknown_question": _("問題数より多い採点があります。"),
-        "unknown_round": _("プリセットのラウンドが見つかりません。"),
-        "round_not_over": _("前のラウンドがまだ終わっていません。"),
-        "missing_result": _("前のラウンドがまだ作成されていません。"),
-    }
-    text = messages.get(code)
-    if text is None:
-        return _("この操作はできません（%(code)s）。") % {"code": code}
-    return text
+    """The Japanese sentence for an engine error code (shown to the operator as is).
+
+    The wording lives with every other engine code in ``engine_adapter.ERROR_TEXT`` (one
+    mechanism for the whole app); a code without wording still reads as Japanese there.
+    """
+    return ea.engine_message(code, params)
 
 
 def round_players(round_: BuzzerRound) -> list[BuzzerPlayer]:

@@ -345,7 +345,7 @@ def _verdict(facts: ea.GroupFacts, lottery: Lottery
     try:
         result = ea.group_result(facts, lottery)
     except EngineError as exc:
-        return None, {}, [], ea.error_text(exc)
+        return None, {}, [], ea.error_text(exc, entrant_names(ea.player_ids(exc.params)))
     if result is None:
         return None, {}, [], ""
     return result, group_ratios(result), [ea.violation_text(w) for w in result.warnings], ""

@@ -236,7 +236,7 @@ def _message(exc: EngineError, labels: Mapping[str, str]) -> tuple[str, str]:
             return key, gettext("{label}：同じ項目が重なっているか、値が正しくありません。").format(
                 label=label)
         return key, gettext("{label}の値が正しくありません。").format(label=label)
-    return key, gettext("設定が正しくありません（{error}）。").format(error=exc)
+    return key, ea.error_text(exc)
 
 
 # ------------------------------------------------------------------ writing

@@ -138,7 +138,7 @@ def rounds_configure(*, tournament: Tournament, by: Any) -> list[Round]:
         plan = ea.round_plan(tournament, entrants, seeds)
     except EngineError as exc:
         raise RoundError(_("ルールプリセット {preset} で回戦を作れません：{error}").format(
-            preset=tournament.preset, error=exc)) from exc
+            preset=tournament.preset, error=_engine_text(exc))) from exc
     rounds = []
     for number, spec in enumerate(plan["rounds"], start=1):
         full = dict(spec)
@@ -232,6 +232,12 @@ def _tournament_status_restore(rnd: Round, undone: RoundStep) -> list[str] | Non
     return [after, before]
 
 
+def _engine_text(exc: EngineError) -> str:
+    """The staff wording of an engine refusal (``engine_adapter.ERROR_TEXT``), with the
+    players it names shown by name: the engine only knows entrant keys."""
+    return ea.error_text(exc, sel.entrant_names(ea.player_ids(exc.params)))
+
+
 def _require(rnd: Round, *statuses: str) -> None:
     if rnd.status not in statuses:
         raise RoundError(_("{round}は今「{status}」のため、この操作はできません。").format(
@@ -295,7 +301,7 @@ def round_draw(*, round: Round, by: Any) -> Round:
             draws.append(("", draw_groups(keys, method=rnd.spec.get("draw", "random"),
                                           lottery=lottery, seeds=seed_keys)))
     except EngineError as exc:
-        raise RoundError(_("抽選できません：{error}").format(error=exc)) from exc
+        raise RoundError(_("抽選できません：{error}").format(error=_engine_text(exc))) from exc
     index = 0
     layout = []
     for rule, draw in draws:
@@ -326,18 +332,18 @@ def _rule_assignment(rnd: Round, players: list[int]) -> Any:
     keys = [ea.player_key(p) for p in players]
     from brackets.engine.advancement import TieContext, processing_order
 
-    order = processing_order(sel.results_by_label(rv), players=keys,
-                             context=TieContext(lottery=Lottery(
-                                 rnd.tournament.lottery_seed, f"round-{rnd.number}/order")))
     wishes = {ea.player_key(f.entrant_id): f.data["rule"] for f in
               sel.special_facts(rnd.tournament, SpecialFact.Kind.RULE_CHOICE, round=rnd)}
     caps = {rule: int(conf["capacity"]) for rule, conf in rnd.spec["rules"].items()}
     try:
+        order = processing_order(sel.results_by_label(rv), players=keys,
+                                 context=TieContext(lottery=Lottery(
+                                     rnd.tournament.lottery_seed, f"round-{rnd.number}/order")))
         return assign_rules([r.player for r in order], wishes, caps)
     except EngineError as exc:
-        if exc.code == "wish_missing":
-            raise RoundError(_("ルール選択用紙が未入力の選手がいます。")) from exc
-        raise
+        # Missing forms, an unknown rule, no room, a tie the order cannot break: staff
+        # read what to fix (with names), never the engine's English.
+        raise RoundError(_engine_text(exc)) from exc
 
 
 def rule_assignment_preview(rnd: Round) -> Any:
@@ -367,7 +373,8 @@ def _draw_partner_round(rnd: Round, by: Any) -> Round:
     try:
         match = partner_match((contenders[0], contenders[1]), partners, present=present)
     except EngineError as exc:
-        raise RoundError(_("パートナーを確認してください：{error}").format(error=exc)) from exc
+        raise RoundError(_("パートナーを確認してください：{error}").format(
+            error=_engine_text(exc))) from exc
     setup = sel.special_facts(rnd.tournament, SpecialFact.Kind.FINAL_SETUP, round=rnd)
     if setup and setup[0].data.get("first") == match.second:
         match = partner_match((match.second, match.first), partners, present=present)
@@ -577,7 +584,11 @@ def selection_save(*, group: Group, by: Any, seat_number: int, genre: str, forma
                          None if card_fact is None else card_fact.data.get("cards", []),
                          g.round.name)
     except EngineError as exc:
-        raise RoundError(ea.error_text(exc), field="cards") from exc
+        raise RoundError(_engine_text(exc), field="cards") from exc
+    # K8: the revealed bans decide what may be chosen; a set taken before the reveal would
+    # never be checked against them.
+    if g.round.spec.get("bans") and not mctx.get("revealed"):
+        raise RoundError(_("禁止ジャンルを一斉公開するまで出題は登録できません。"), field="bans")
     catalog = ea.catalog_for(g.round.tournament.version_id)
     selection = Selection(genre, format, difficulty)
     try:
@@ -722,7 +733,7 @@ def _results_check(g: Group, gv: sel.GroupView, rows: Mapping[int, tuple[Any, An
     try:
         ea.group_result(trial, Lottery(g.round.tournament.lottery_seed, "validate"))
     except EngineError as exc:
-        raise RoundError(ea.error_text(exc), field="score") from exc
+        raise RoundError(_engine_text(exc), field="score") from exc
     return parsed
 
 
@@ -953,7 +964,7 @@ def card_draw(*, group: Group, by: Any, cards: Sequence[tuple[str, str]] | None 
             drawn = record_cards([Card(a, b) for a, b in cards], deck=deck, extra_if=extra)
     except EngineError as exc:
         raise RoundError(_("カードの記録が正しくありません：{error}").format(
-            error=ea.error_text(exc))) from exc
+            error=_engine_text(exc))) from exc
     fact = _special(g.round.tournament, SpecialFact.Kind.CARD_DRAW, by,
                     {"cards": [[c.genre, c.group] for c in drawn.cards],
                      "recorded": drawn.recorded, "per_round": per_round},
@@ -988,7 +999,7 @@ def ban_reveal(*, group: Group, by: Any) -> SpecialFact:
     try:
         banned = reveal_bans(players, written)
     except EngineError as exc:
-        raise RoundError(_("全員の禁止ジャンルが揃っていません。")) from exc
+        raise RoundError(_engine_text(exc)) from exc
     return _special(g.round.tournament, SpecialFact.Kind.BAN_REVEAL, by,
                     {"banned": sorted(banned)}, round=g.round, group=g)
 
@@ -1015,7 +1026,8 @@ def dice_record(*, round: Round, players: tuple[int, int], by: Any,
         duel = (roll_dice(keys, Lottery(round.tournament.lottery_seed, purpose)) if rolls is None
                 else record_dice(keys, rolls))
     except EngineError as exc:
-        raise RoundError(_("ダイスの記録が正しくありません：{error}").format(error=exc)) from exc
+        raise RoundError(_("ダイスの記録が正しくありません：{error}").format(
+            error=_engine_text(exc))) from exc
     return _special(round.tournament, SpecialFact.Kind.DICE, by,
                     {"players": list(keys), "rolls": [list(r) for r in duel.rolls],
                      "winner": duel.winner}, round=round, purpose=purpose)
@@ -1037,7 +1049,8 @@ def final_setup_record(*, round: Round, by: Any, winner_decides: str, first: int
                             first=ea.player_key(first),
                             question_order=question_order)  # type: ignore[arg-type]
     except EngineError as exc:
-        raise RoundError(_("設定が正しくありません：{error}").format(error=exc)) from exc
+        raise RoundError(_("設定が正しくありません：{error}").format(
+            error=_engine_text(exc))) from exc
     return _special(round.tournament, SpecialFact.Kind.FINAL_SETUP, by,
                     {"first": setup.first, "second": setup.second,
                      "question_order": setup.question_order,

@@ -411,7 +411,11 @@ def _match_context(request: HttpRequest, tournament: Tournament, group: Group,
                 .order_by("number").values("id", "label")],
             "selection_url": reverse("match_selection", args=[tournament.slug, group.id]),
             "two_person": tournament.two_person_confirmation,
-            "accepting": rnd.status in (Round.Status.DRAWN, Round.Status.RUNNING),
+            # K10: a game after the series is decided takes no input (the service refuses).
+            "accepting": (rnd.status in (Round.Status.DRAWN, Round.Status.RUNNING)
+                          and not series_winner),
+            # K8: no selection form until the bans are revealed (the service refuses too).
+            "bans_pending": bool(rnd.spec.get("bans")) and not mctx["revealed"],
             # K7: no selection form until the 下関 cards are drawn (the service refuses too).
             "cards_pending": ea.cards_pending(conf, mctx["cards"].data.get("cards", [])
                                               if mctx["cards"] else None), **extra}

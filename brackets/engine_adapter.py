@@ -37,6 +37,7 @@ from brackets.engine.restrictions import (
     Mode,
     PlayerRules,
     legal_choices,
+    mode_for_q,
 )
 from brackets.engine.results import (
     DEFAULT_PENALTY,
@@ -330,8 +331,33 @@ def player_rules(restriction: str, e: EntrantRulesInput, preset: Any = "",
         p = preset_for(preset, settings)
         if p.mode_source == "fixed":
             return p.fixed_rules
-        return p.player_rules(q_level=e.q_level, opt_up=opt, owed=owed, drawn=drawn)
-    return shura_player_rules(e.q_level, owed, drawn, opt_up=opt)
+        return p.player_rules(q_level=e.q_level, opt_up=_stricter_only(opt, e.q_level, p),
+                              owed=owed, drawn=drawn)
+    return shura_player_rules(e.q_level, owed, drawn, opt_up=_stricter_only(opt, e.q_level))
+
+
+def opt_up_laxer_than_rank(tournament: Any, q_level: int, opt_up: str) -> tuple[str, str] | None:
+    """H2: (opt-up, the rank's mode) when a プチ修羅の道 declaration is laxer than the mode
+    the entrant's Q level gives in this tournament's preset (the desk refuses it), else
+    None. Presets with one fixed mode for everyone (K1) ignore the declaration."""
+    if not opt_up:
+        return None
+    p = preset_for(tournament)
+    if p.mode_source == "fixed":
+        return None
+    rank = mode_for_q(q_level, p.thresholds)
+    return (opt_up, rank.value) if Mode(opt_up).strictness < rank.strictness else None
+
+
+def _stricter_only(opt: Mode | None, q_level: int, p: Any = None) -> Mode | None:
+    """A declaration laxer than the rank's mode changes nothing (the rank's mode is the
+    stricter one). The desk refuses such a declaration, but one recorded before the Q level
+    was raised or the preset switched must not make every page of the player's group
+    fail: the engine treats it as a desk error."""
+    if opt is None:
+        return None
+    rank = mode_for_q(q_level, p.thresholds) if p is not None else mode_for_q(q_level)
+    return opt if opt.strictness >= rank.strictness else None
 
 
 def history_of(rows: Iterable[tuple[Selection, str, str | None, bool]]) -> list[HistoryEntry]:

@@ -24,7 +24,9 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from brackets import engine_adapter as ea
 from brackets.engine.errors import EngineError
+from brackets.labels import MODE_LABELS, label
 from brackets.engine.shura import MAX_LOTS, ShuraDeclaration, lots_owed
 from brackets.models import Entrant, EntrantImport, EntrantRevision, Tournament
 from brackets.models.entrants import CARD_NAME_MAX, Q_LEVEL_MAX
@@ -230,6 +232,14 @@ def _owner_text(owner: Owner) -> str:
     return _("%(name)s さん") % {"name": owner.name}
 
 
+def _opt_up_laxer(tournament: Tournament, clean: Mapping[str, Any]) -> tuple[str, str] | None:
+    """H2 at the desk: a プチ修羅の道 declaration must be stricter than the rank's mode."""
+    try:
+        return ea.opt_up_laxer_than_rank(tournament, clean["q_level"], clean["opt_up"])
+    except EngineError:  # a preset the engine does not know: its own pages say so
+        return None
+
+
 def entrant_validate(
     *,
     tournament: Tournament,
@@ -302,6 +312,11 @@ def entrant_validate(
                 )
     if clean["opt_up"] not in dict(Entrant.OptUp.choices):
         add("opt_up", _("選択肢から選んでください。"))
+    elif "q_level" not in errors and (laxer := _opt_up_laxer(tournament, clean)) is not None:
+        add("opt_up", _("プチ修羅の道（%(opt)s）は、Qレベル%(q)dの階級で決まる%(rank)sより厳しいモードを"
+                        "選んでください（同じか緩いモードは申告できません）。")
+            % {"opt": label(MODE_LABELS, laxer[0]), "q": clean["q_level"],
+               "rank": label(MODE_LABELS, laxer[1])})
     try:
         lots_owed(shura_declaration(clean))
     except EngineError:

@@ -381,6 +381,25 @@ def _match_context(request: HttpRequest, tournament: Tournament, group: Group,
         prior = sel.series_progress(sel.round_view(rnd), upto=group.game - 1)
         if prior is not None and prior.winner is not None:
             series_winner = names.get(prior.winner, prior.winner)
+    series_score = ""
+    if rnd.kind in ("partner", "series"):
+        # K9/K10: which two play for the place and which two only partner them (their
+        # places do not count), and after a result who won the game.
+        role_labels = {"contender": _("対戦者"), "partner": _("パートナー"),
+                       "winner": _("勝ち"), "loser": _("負け")}
+        roles = sel.pair_roles(gv)
+        for row in seats:
+            if row["seat"].entrant_id:
+                role = roles.get(ea.player_key(row["seat"].entrant_id), "")
+                row["pair_role"] = role
+                row["pair_role_label"] = role_labels.get(role, "")
+    if rnd.kind == "series":
+        # The series so far (this game included), so staff know what the next game is for.
+        state = sel.series_progress(sel.round_view(rnd), upto=group.game)
+        if state is not None:
+            a, b = (names.get(p, p) for p in state.players)
+            series_score = _("{a} {x}勝 – {y}勝 {b}").format(a=a, b=b, x=state.wins[0],
+                                                           y=state.wins[1])
     banned = sorted({f.data["genre"] for f in mctx["bans"].values()}) if mctx["revealed"] else []
     page_base = reverse("match_page", args=[tournament.slug, 0])[: -len("0/")]
     # The physical-draw form offers exactly the genres and groups of the preset's K7 deck
@@ -390,6 +409,12 @@ def _match_context(request: HttpRequest, tournament: Tournament, group: Group,
     deck_groups = list(dict.fromkeys(c.group for c in deck))
     # A refused physical draw comes back with the cards staff picked, not blank selects.
     drawn_back = posted is not None and posted.get("action") == "cards_physical"
+    # K7: what the drawn cards allow, in one line (the badges alone left staff to work it
+    # out while the players wait).
+    drawn = mctx["cards"].data.get("cards", []) if mctx["cards"] else []
+    cards_allowed = {"genres": list(dict.fromkeys(c[0] for c in drawn)),
+                     "groups": list(dict.fromkeys(c[1] for c in drawn)),
+                     "extra": len(drawn) > 2}
     card_rows = [{"i": i,
                   "genre": posted.get(f"card_genre_{i}", "") if drawn_back else "",
                   "group": posted.get(f"card_group_{i}", "") if drawn_back else ""}
@@ -397,8 +422,8 @@ def _match_context(request: HttpRequest, tournament: Tournament, group: Group,
     return {"tournament": tournament, "group": group, "round": rnd, "gv": gv, "seats": seats,
             "set_order": set_order_row, "banned": banned,
             "deck_genres": deck_genres, "deck_groups": deck_groups,
-            "card_rows": card_rows, "cards_error": extra.get("error", "") if drawn_back else "",
-            "series_winner": series_winner,
+            "card_rows": card_rows, "cards_allowed": cards_allowed, "cards_error": extra.get("error", "") if drawn_back else "",
+            "series_winner": series_winner, "series_score": series_score,
             "can_reseat": not gv.selection_rows and not gv.result_rows,
             "catalog": catalog, "dummy_set": rnd.spec.get("dummy_set"),
             "places": places,
@@ -685,8 +710,19 @@ def _special_context(tournament: Tournament, rnd: Round) -> dict[str, Any]:
             try:
                 assignment = svc.rule_assignment_preview(rnd)
                 names = {ea.player_key(e.id): e.name for e in ctx["players"]}
-                ctx["assignment"] = [(c, names.get(c.player, c.player))
+                # What put each player at their place in the order (K6: the previous
+                # round's winners by score, then runners-up by 惜敗率), shown beside it.
+                basis: dict[str, Any] = {}
+                prev = Round.objects.filter(tournament=tournament, number=int(
+                    rnd.spec.get("order_from_round", rnd.number - 1))).first()
+                if prev is not None:
+                    ctx["order_round"] = prev.name
+                    basis = {row.player: row for row in sel.round_table(sel.round_view(prev))}
+                ctx["assignment"] = [(c, names.get(c.player, c.player), basis.get(c.player))
                                      for c in assignment.choices]
+                ctx["assigned_counts"] = [
+                    (r, len(assignment.players_of(r)), int(conf.get("capacity") or 0))
+                    for r, conf in rnd.spec.get("rules", {}).items()]
             except svc.RoundError as exc:
                 ctx["error_players"] = exc.message
     if rnd.kind in ("partner", "series"):
@@ -713,6 +749,16 @@ def _special_context(tournament: Tournament, rnd: Round) -> dict[str, Any]:
         ctx["dice"] = dice[0].data if dice else None
         setup = sel.special_facts(tournament, SpecialFact.Kind.FINAL_SETUP, round=rnd)
         ctx["setup"] = setup[0].data if setup else None
+        # The form shows what was recorded (not its defaults beside a different summary).
+        ctx["setup_form"] = {"winner_decides": "seat_order", "first": None,
+                             "question_order": "simple"}
+        if ctx["setup"] and ctx["dice"]:
+            won = ctx["dice"]["winner"]
+            ctx["setup_form"] = {
+                "winner_decides": ("seat_order" if ctx["setup"].get("seat_order_by") == won
+                                   else "question_order"),
+                "first": int(ctx["setup"]["first"]),
+                "question_order": ctx["setup"]["question_order"]}
         if ctx["setup"]:
             from brackets.engine.special import set_order
 
@@ -721,6 +767,10 @@ def _special_context(tournament: Tournament, rnd: Round) -> dict[str, Any]:
             games = 2 * int(rnd.spec.get("wins_needed") or 2) - 1
             ctx["set_orders"] = [(g, set_order(qo, g)) for g in range(1, games + 1)]
         ctx["names"] = {ea.player_key(e.id): e.name for e in ctx["contenders"]}
+        if ctx["dice"]:
+            # Whose roll is whose: 「5–6」 alone did not say.
+            a, b = (ctx["names"].get(p, p) for p in ctx["dice"]["players"])
+            ctx["dice_rows"] = [f"{a} {r[0]} – {r[1]} {b}" for r in ctx["dice"]["rolls"]]
     return ctx
 
 

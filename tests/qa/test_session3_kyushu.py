@@ -139,3 +139,123 @@ def test_unneeded_final_game_offers_no_forms(tournament: Tournament,
     # Games that decide the series keep their forms.
     html = client.get(f"/t/{tournament.slug}/match/{games[1].id}/").content.decode()
     assert "結果を登録" in html
+
+
+# ------------------------------------------------ K6: why the processing order is so
+
+
+def test_rule_assignment_shows_what_made_the_order(tournament: Tournament,
+                                                   cast: dict[str, Any]) -> None:
+    """Round 3's assignment table listed 処理順 1–20 with no reason: staff checking a
+    complaint could not see that winners come by score and runners-up by 惜敗率, nor how
+    full each rule was. Each row now shows the round-2 group, place and score/惜敗率, with
+    the rule and each rule's count against its capacity."""
+    from tests.printing.world import build_kyushu
+
+    user = cast["organiser"]
+    build_kyushu(tournament, user, upto=2)
+    html = client_for(user).get(f"/t/{tournament.slug}/rounds/3/special/").content.decode()
+    assert "処理順は2回戦の各組1位を得点順、続いて2位を惜敗率順" in html
+    assert "ルールA：12名（定員12）" in html and "ルールB：8名（定員8）" in html
+    table = html[html.index('id="assignment"'):]
+    table = table[:table.index("</table>")]
+    rows = table.split("<tr")[2:]
+    assert len(rows) == 20
+    assert all("1位 · 得点" in r for r in rows[:10])  # 10 group winners first, by score
+    assert all("2位 · 惜敗率" in r for r in rows[10:])
+
+
+# ------------------------------------------------------- K10: dice and the decisions
+
+
+def test_final_dice_and_setup_read_as_recorded(tournament: Tournament,
+                                               cast: dict[str, Any]) -> None:
+    """The final's page showed the dice as 「5–6 → 名前」 (whose 5?) and, after the
+    decisions were recorded, the form went back to 席順 / first finalist / 単純 right
+    above 「出題順: 交互」. Rolls now carry both names, the form shows what was recorded,
+    and who decided what is said."""
+    from brackets.models import SpecialFact
+    from tests.printing.world import build_kyushu
+
+    user = cast["organiser"]
+    build_kyushu(tournament, user, upto=6)
+    final = Round.objects.get(tournament=tournament, number=7)
+    dice = SpecialFact.objects.filter(round=final, kind="dice").latest("id").data
+    setup = SpecialFact.objects.filter(round=final, kind="final_setup").latest("id").data
+    names = {str(e.id): e.name for e in Entrant.objects.filter(
+        id__in=[int(p) for p in dice["players"]])}
+    html = client_for(user).get(f"/t/{tournament.slug}/rounds/7/special/").content.decode()
+    a, b = (names[str(p)] for p in dice["players"])
+    first_roll = dice["rolls"][0]
+    assert f"{a} {first_roll[0]} – {first_roll[1]} {b}" in html
+    assert f"{names[str(dice['winner'])]} の勝ち" in html
+    assert '<option value="alternating" selected>' in html
+    assert f'<option value="{setup["first"]}" selected>' in html
+    assert '<option value="seat_order" selected>' in html  # build_kyushu: winner took seats
+    assert (f"（席順は{names[str(setup['seat_order_by'])]}、"
+            f"出題順は{names[str(setup['question_order_by'])]}が決定）") in html
+
+
+# ------------------------------------------------------- K7: what the cards allow
+
+
+def test_card_draw_says_what_is_allowed_and_where_it_came_from(
+        tournament: Tournament, cast: dict[str, Any]) -> None:
+    """After 「アプリで引く」 the page showed three badges and 「アプリで抽選（round-4/cards/A）」:
+    no seed to redo the draw with, no word on why there were three cards, and staff had
+    to work out the allowed genres and groups themselves while the players waited."""
+    from brackets.models import SpecialFact
+    from tests.qa.test_session2_fixes import _card_round_group
+
+    user = cast["bracket"]
+    group = _card_round_group(tournament, user)
+    client = client_for(user)
+    url = f"/t/{tournament.slug}/match/{group.id}/"
+    svc.card_draw(group=group, by=user, cards=[("芸能", "セレクト"), ("社会", "パネル")])
+    html = client.get(url).content.decode()
+    assert "使用可：ジャンル <strong>芸能・社会</strong> ／ 形式群 <strong>セレクト・パネル</strong>" in html
+    assert "追加で引いたカード" not in html
+    assert "実物の抽選を記録" in html
+
+    other = Group.objects.get(round=group.round, label="B")
+    svc.card_draw(group=other, by=user)
+    fact = SpecialFact.objects.filter(group=other, kind="card_draw").latest("id")
+    cards = fact.data["cards"]
+    html = client.get(f"/t/{tournament.slug}/match/{other.id}/").content.decode()
+    genres = "・".join(dict.fromkeys(c[0] for c in cards))
+    assert f"ジャンル <strong>{genres}</strong>" in html
+    assert f"<code>{tournament.lottery_seed}</code> / <code>{fact.lottery_purpose}</code>" in html
+    assert ("追加で引いたカード" in html) == (len(cards) > 2)
+
+
+# -------------------------------------------- K9/K10: who plays, who partners, the score
+
+
+def test_pair_games_name_contenders_partners_and_the_series(tournament: Tournament,
+                                                            cast: dict[str, Any]) -> None:
+    """The final's match page showed four equal seats with 順位 and 惜敗率 for all: nothing
+    said seats 1 and 4 play for the title and 2 and 3 only partner them, nor where the
+    best of 3 stood after a game."""
+    from tests.printing.world import build_kyushu
+
+    user = cast["organiser"]
+    build_kyushu(tournament, user, upto=6)
+    final = Round.objects.get(tournament=tournament, number=7)
+    svc.round_start(round=final, by=user)
+    game1 = Group.objects.get(round=final, game=1)
+    client = client_for(cast["bracket"])
+    html = client.get(f"/t/{tournament.slug}/match/{game1.id}/").content.decode()
+    assert html.count("pair-role role-contender") == 2
+    assert html.count("pair-role role-partner") == 2
+    seats = {s.number: s.entrant for s in Seat.objects.filter(group=game1)
+             .select_related("entrant")}
+    assert f"{seats[1].name} 0勝 – 0勝 {seats[4].name}" in html
+
+    _play_game(game1, user, seats[4].id, random.Random(5))
+    html = client.get(f"/t/{tournament.slug}/match/{game1.id}/").content.decode()
+    assert html.count("pair-role role-winner") == 1 and html.count("pair-role role-loser") == 1
+    assert f"{seats[1].name} 0勝 – 1勝 {seats[4].name}" in html
+    third = Group.objects.get(round__tournament=tournament, round__number=6)
+    html = client.get(f"/t/{tournament.slug}/match/{third.id}/").content.decode()
+    assert html.count("pair-role role-partner") == 2
+    assert "id=\"series-score\"" not in html  # a single game: no series

@@ -270,10 +270,15 @@ def test_kyushu_cup_ix_from_desk_to_champion_on_tablets(
         form = org.locator("form", has=org.locator("input[name=action][value=rule]")).nth(i)
         wish = rng.choice("AB")
         tap(org, form.locator("button", has_text=wish))
-    assert org.locator("table tbody tr").count() == 20  # the processing order
+    assert org.locator("#assignment tbody tr").count() == 20  # the processing order
     shot(org, "rule-select-768")
-    assigned = org.locator("table tbody tr td:nth-child(4)").all_inner_texts()
-    assert assigned.count("A") == 12 and assigned.count("B") == 8
+    counts = org.locator("#assignment-counts").inner_text()
+    assert "ルールA：12名（定員12）" in counts and "ルールB：8名（定員8）" in counts
+    basis = org.locator("#assignment tbody tr td:nth-child(3)").all_inner_texts()
+    assert all("1位 · 得点" in b for b in basis[:10])  # R2 winners by score first (K6)
+    assigned = org.locator("#assignment tbody tr td:nth-child(5)").all_inner_texts()
+    assert sum(a.startswith("A") for a in assigned) == 12
+    assert sum(a.startswith("B") for a in assigned) == 8
     tap(org, org.locator("nav a", has_text="3回戦"))
     round_step(org, "抽選する")
     assert Group.objects.filter(round=r3, rule="A").count() == 3
@@ -298,6 +303,8 @@ def test_kyushu_cup_ix_from_desk_to_champion_on_tablets(
             assert page.locator(".cards-pending").count() > 0
             tap(page, page.locator("button", has_text="アプリで引く"))
         assert page.locator("section .badge.text-bg-primary").count() >= 2
+        assert "使用可" in page.locator("#cards-allowed").inner_text()
+        assert tournament.lottery_seed in page.locator("section").first.inner_text()
         shot(page, "match-r4-cards-768")
 
     tap(tab, tab.locator("a", has_text="回戦一覧"))
@@ -315,6 +322,9 @@ def test_kyushu_cup_ix_from_desk_to_champion_on_tablets(
     ban_genres = ["芸能", "スポーツ", "芸能", "社会"]
 
     def bans(page: Any) -> None:
+        # No selection before the reveal (K8): the page says so instead of the forms.
+        assert page.locator(".bans-pending").count() == 4
+        assert page.locator(".selection-form").count() == 0
         forms = page.locator("form", has=page.locator("input[name=action][value=ban]"))
         for i in range(forms.count()):
             form = page.locator("form", has=page.locator("input[name=action][value=ban]")).nth(i)
@@ -323,6 +333,7 @@ def test_kyushu_cup_ix_from_desk_to_champion_on_tablets(
         shot(page, "match-sf-bans-entered-768")
         tap(page, page.locator("button", has_text="一斉公開"))
         assert page.locator("section .badge.text-bg-danger").count() == 3
+        assert page.locator(".selection-form").count() == 4
         shot(page, "match-sf-bans-revealed-768")
 
     tap(tab, tab.locator("a", has_text="回戦一覧"))
@@ -368,12 +379,16 @@ def test_kyushu_cup_ix_from_desk_to_champion_on_tablets(
         tap(org, form.locator("button"))
     tap(org, org.locator("form", has=org.locator("input[name=action][value=dice]"))
         .locator("button"))
+    dice_text = org.locator("#dice-result").inner_text()
+    assert all(Entrant.objects.get(id=c).name in dice_text for c in order_sf[:2])
     shot(org, "final-dice-768")
     org.select_option("select[name=winner_decides]", "question_order")
     org.select_option("select[name=question_order]", "alternating")
     tap(org, org.locator("form", has=org.locator("input[name=action][value=setup]"))
         .locator("button"))
     shot(org, "final-setup-768")
+    assert org.locator("select[name=question_order]").input_value() == "alternating"
+    assert org.locator("select[name=winner_decides]").input_value() == "question_order"
     tap(org, org.locator("nav a").get_by_text("決勝", exact=True))
     round_step(org, "抽選する")
     round_step(org, "開始")
@@ -385,9 +400,11 @@ def test_kyushu_cup_ix_from_desk_to_champion_on_tablets(
     for game in Group.objects.filter(round=final).order_by("game"):
         if max(wins.values(), default=0) == 2:
             assert tab.locator("#series-decided").count() == 1
+            assert tab.locator(".selection-form").count() == 0
             shot(tab, "match-final-unneeded-768")
             break
         assert "出題順" in tab.locator(".alert-info").inner_text()
+        assert tab.locator(".pair-role").count() == 4  # 対戦者 ×2, パートナー ×2 (K10)
         choose_sets(tab, rng)
         enter_results(tab, rng)
         shot(tab, f"match-final-g{game.game}-768")
@@ -396,6 +413,8 @@ def test_kyushu_cup_ix_from_desk_to_champion_on_tablets(
         sc = dict(scores_of(final)[game.label])
         winner = a if sc[a] > sc[b] else b
         wins[winner] = wins.get(winner, 0) + 1
+        score = tab.locator("#series-score").inner_text()
+        assert f"{wins.get(a, 0)}勝 – {wins.get(b, 0)}勝" in score, score
         following = tab.locator(".group-tabs a.btn-dark + a")
         if following.count():
             tap(tab, following)

@@ -259,3 +259,29 @@ def test_pair_games_name_contenders_partners_and_the_series(tournament: Tourname
     html = client.get(f"/t/{tournament.slug}/match/{third.id}/").content.decode()
     assert html.count("pair-role role-partner") == 2
     assert "id=\"series-score\"" not in html  # a single game: no series
+
+
+# ------------------------------------------------------ desk: the import preview
+
+
+def test_import_preview_without_errors_has_no_empty_error_column(
+        tournament: Tournament, clients: dict[str, Any]) -> None:
+    """At 768 px the preview of a clean 67-row file spent a third of the width on an empty
+    16rem 「エラー」 column (and a red 「エラー 0行」 badge), pushing シード and 受付 off
+    screen. The column appears only when some row has an error."""
+    from tests.desk.test_import import preview_url, upload
+
+    client = clients["desk"]
+    good = "お名前,カードネーム,シード,受付\n山田,ヤマダ,1,○\n鈴木,スズキ,,○\n".encode()
+    upload(client, tournament, "good.csv", good)
+    html = client.get(preview_url(tournament)).content.decode()
+    table = html[html.index('id="import-rows"'):]
+    assert ">エラー</th>" not in table
+    assert 'text-bg-danger fs-6" data-summary="errors"' not in html
+
+    bad = "お名前,カードネーム\n山田,ヤマダ\n,カードだけ\n".encode()
+    upload(client, tournament, "bad.csv", bad)
+    html = client.get(preview_url(tournament)).content.decode()
+    table = html[html.index('id="import-rows"'):]
+    assert ">エラー</th>" in table
+    assert 'text-bg-danger fs-6" data-summary="errors"' in html

@@ -23,7 +23,7 @@ LOT_REASON_TEXT = {
     "shiga_winner": gettext_noop("滋賀大会優勝"),
     "seed_or_invitation": gettext_noop("シード・招待権"),
     "volunteer": gettext_noop("修羅の道"),
-    "extra": gettext_noop("追加"),
+    "extra": gettext_noop("追加くじ（自己申告）"),
 }
 #: The same reasons for web pages (the 修羅 desk): translated into the reader's language.
 LOT_REASONS = {code: gettext_lazy(text) for code, text in LOT_REASON_TEXT.items()}

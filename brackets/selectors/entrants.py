@@ -34,6 +34,8 @@ class DeskCounts:
     paid: int
     capacity: int
     seed_slots: int
+    #: The preset draws 修羅 lots at the desk (H4): the desk bar links the 修羅くじ page.
+    shura: bool = False
 
     @property
     def general_left(self) -> int:
@@ -60,7 +62,20 @@ def desk_counts(*, tournament: Tournament) -> DeskCounts:
         paid=totals["paid"],
         capacity=tournament.capacity,
         seed_slots=tournament.seed_slots,
+        shura=_draws_shura_lots(tournament),
     )
+
+
+def _draws_shura_lots(tournament: Tournament) -> bool:
+    """Whether the tournament's preset has 修羅 lots: the desk draws them before round 1,
+    so the desk's own menu must lead there (not only the dashboard). Cached per preset."""
+    from brackets import engine_adapter as ea
+    from brackets.engine.errors import EngineError
+
+    try:
+        return bool(getattr(ea.preset_for(tournament), "shura", False))
+    except EngineError:
+        return False
 
 
 def entrant_list(*, tournament: Tournament, query: str = "") -> QuerySet[Entrant]:

@@ -201,6 +201,14 @@ def round_detail(request: HttpRequest, tournament: Tournament, number: int) -> H
             ctx["players_count"] = len(svc.round_players(rnd)[0])
         ctx["can_withdraw"] = rnd.status in (Round.Status.DRAWN, Round.Status.RUNNING,
                                              Round.Status.CLOSED)
+        if rnd.kind in sel.PODIUM_LABELS and rnd.status == Round.Status.ADVANCED:
+            # The last round confirmed: staff see who won here, not only on public pages.
+            rv = sel.round_view(rnd)
+            ctx["podium"] = sel.podium_from([(rnd.kind, sel.final_order(rv))],
+                                            sel.seated_names(rv.groups))
+        # Only rounds with forms of their own (K6 sheets, K9/K10 partners, dice) link the
+        # special page; a ranked final's would be empty (棄権 has its own button).
+        ctx["has_special"] = rnd.kind in ("rule_select", "partner", "series")
         return ctx
 
     return render_page(request, "brackets/rounds/round.html", "brackets/rounds/_round_body.html",
@@ -218,9 +226,11 @@ def round_action(request: HttpRequest, tournament: Tournament, number: int,
         return HttpResponse(status=404)
     try:
         actions[action](round=rnd, by=request.user)
+        last = rnd.kind in sel.PODIUM_LABELS  # a last round: places, not advancers
         messages.success(request, {"draw": _("抽選しました。"), "start": _("開始しました。"),
                                    "close": _("締め切りました。"),
-                                   "advance": _("勝ち抜けを確定しました。"),
+                                   "advance": (_("最終順位を確定しました。") if last
+                                               else _("勝ち抜けを確定しました。")),
                                    "undo": _("直前の操作を取り消しました。")}[action])
     except svc.RoundError as exc:
         messages.error(request, exc.message)
@@ -242,6 +252,14 @@ def round_advance_preview(request: HttpRequest, tournament: Tournament,
         ctx["outcomes"] = sel.advancement_preview(rnd, rv)
     elif rv.all_done:
         ctx["final_order"] = sel.final_order(rv)
+        # Each place with its podium name (優勝, 準優勝, 3位), the rest as n位.
+        labels = sel.PODIUM_LABELS.get(rnd.kind, ())
+        ctx["final_rows"] = [(_(labels[i]) if i < len(labels) else _("{n}位").format(n=i + 1),
+                              ctx["names"].get(p, p)) for i, p in enumerate(ctx["final_order"])]
+    ctx["last_round"] = rnd.kind in sel.PODIUM_LABELS
+    # The engine's warnings in words (a tie at the cut line, too many or too few advancers).
+    ctx["warning_texts"] = {rule: [ea.violation_text(w, ctx["names"]) for w in outcome.warnings]
+                            for rule, outcome in ctx.get("outcomes", [])}
     # The tables the round's Excel export writes (brackets.exporters.spreadsheets).
     outcomes = ctx.get("outcomes", [])
     people = rt.people_of(rv)
@@ -343,9 +361,15 @@ def _match_context(request: HttpRequest, tournament: Tournament, group: Group,
             f'<option value="{p}"{" selected" if row["place_value"] == p else ""}>{p}</option>'
             for p in places))
         n = seat.number
+        # A refused save comes back with the difficulty staff tapped, not the default: a
+        # second tap (e.g. confirming an illegal set) would otherwise save HARD unseen.
+        tapped = (posted.get("difficulty") if posted is not None
+                  and posted.get("seat") == str(n) else None)
+        pick = (catalog.difficulties.index(tapped) if tapped in catalog.difficulties
+                else last)
         row["difficulty_radios"] = mark_safe("".join(
             f'\n          <input type="radio" class="btn-check" name="difficulty" '
-            f'id="d{n}{escape(d)}" value="{escape(d)}"{" checked" if i == last else ""}>'
+            f'id="d{n}{escape(d)}" value="{escape(d)}"{" checked" if i == pick else ""}>'
             f'\n          <label class="btn btn-outline-secondary" for="d{n}{escape(d)}">'
             f'{escape(d)}</label>'
             for i, d in enumerate(catalog.difficulties)))

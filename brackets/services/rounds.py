@@ -364,7 +364,15 @@ def _draw_partner_round(rnd: Round, by: Any) -> Round:
     for place in places:
         contenders += [row.player for row in table if row.place == place]
     if len(contenders) != 2:
-        raise RoundError(_("対戦する2人が決まっていません。"))
+        # A disqualification or withdrawal in the source round leaves a place empty (the
+        # table ranks only who is still in). Say which places and who is there, so staff
+        # can revoke a mistaken disqualification, or leave this match unplayed.
+        names = sel.entrant_names(int(c) for c in contenders)
+        raise RoundError(_("{round}の対戦者が揃っていません：{src}の{places}位から2人が必要ですが、"
+                           "いるのは{who}です（失格・棄権で欠けています）。失格が誤りなら取り消してください。"
+                           "取り消さない場合、この回戦は行えません。").format(
+            round=rnd.name, src=src.name, places="・".join(str(p) for p in places),
+            who=listed([names.get(c, c) for c in contenders]) or _("0人")))
     partners = {ea.player_key(f.entrant_id): ea.player_key(int(f.data["partner"]))
                 for f in sel.special_facts(rnd.tournament, SpecialFact.Kind.PARTNER, round=rnd)}
     present = [ea.player_key(e.id) for e in Entrant.objects.filter(

@@ -1,0 +1,75 @@
+"""K9 with a semi-finalist disqualified: the third-place match lacks a contender.
+
+Found by a sweep of random 九州杯IX runs: the draw refused with 「対戦する2人が決まって
+いません。」 and nothing else, so staff could not tell why or what to do. It now names the
+places, who is there, and the way out; the final is still drawn from the semi-final."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from brackets.models import Entrant, Group, Round, Seat, Tournament
+from brackets.services import rounds as svc
+from tests.rounds.helpers import add_entrants, play_group, play_round
+
+
+@pytest.mark.django_db
+def test_a_disqualified_semi_finalist_is_named_in_the_third_place_refusal(
+        tournament: Tournament, cast: dict[str, Any]) -> None:
+    user = cast["organiser"]
+    rng = random.Random(5)
+    tournament.preset = "kyushu-cup-ix"
+    tournament.save()
+    add_entrants(tournament, 40)
+    r1, r2, r3, r4, sf, third, final = svc.rounds_configure(tournament=tournament, by=user)
+    for rnd in (r1, r2):
+        svc.round_draw(round=rnd, by=user)
+        play_round(rnd, user, rng)
+        svc.round_advance(round=rnd, by=user)
+    for p in svc.round_players(Round.objects.get(id=r3.id))[0]:
+        svc.rule_choice_record(round=r3, entrant=Entrant.objects.get(id=p),
+                               rule=rng.choice("AB"), by=user)
+    svc.round_draw(round=r3, by=user)
+    play_round(r3, user, rng)
+    svc.round_advance(round=r3, by=user)
+    svc.round_draw(round=r4, by=user)
+    for g in Group.objects.filter(round=r4):
+        svc.card_draw(group=g, by=user)
+    play_round(r4, user, rng)
+    svc.round_advance(round=r4, by=user)
+    svc.round_draw(round=sf, by=user)
+    svc.round_start(round=sf, by=user)
+    g = Group.objects.select_related("round", "round__tournament").get(round=sf)
+    for seat in Seat.objects.filter(group=g, entrant__isnull=False):
+        svc.ban_record(group=g, entrant=seat.entrant, genre="芸能", by=user)
+    svc.ban_reveal(group=g, by=user)
+    play_group(g, user, rng)
+    dq_seat = Seat.objects.filter(group=g, entrant__isnull=False).order_by("number").last()
+    svc.disqualification_add(group=Group.objects.select_related(
+        "round", "round__tournament").get(id=g.id), by=user, seat_number=dq_seat.number,
+        reason="不正行為")
+    svc.round_close(round=Round.objects.get(id=sf.id), by=user)
+    finalists = svc.round_advance(round=Round.objects.get(id=sf.id), by=user)
+    with pytest.raises(svc.RoundError) as info:
+        svc.round_draw(round=Round.objects.get(id=third.id), by=user)
+    message = info.value.message
+    assert "3位決定戦の対戦者が揃っていません" in message and "準決勝の3・4位" in message
+    assert "失格" in message and "1人" not in message.split("いるのは")[0]
+    assert dq_seat.entrant.name not in message  # the disqualified player is not "there"
+    assert Round.objects.get(id=third.id).status == Round.Status.CONFIGURED
+    # The final does not wait for the third-place match.
+    from brackets import engine_adapter as ea
+
+    others = Entrant.objects.filter(tournament=tournament).exclude(id__in=finalists)
+    for contender, partner in zip(finalists, others[:2]):
+        svc.partner_record(round=final, contender=Entrant.objects.get(id=contender),
+                           partner=partner, by=user)
+    dice = svc.dice_record(round=final, players=(finalists[0], finalists[1]), by=user)
+    loser = next(p for p in finalists if ea.player_key(p) != dice.data["winner"])
+    svc.final_setup_record(round=final, by=user, winner_decides="question_order", first=loser,
+                           question_order="simple")
+    svc.round_draw(round=Round.objects.get(id=final.id), by=user)
+    assert Seat.objects.get(group__round=final, group__game=1, number=1).entrant_id == loser

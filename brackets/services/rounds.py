@@ -294,8 +294,18 @@ def round_draw(*, round: Round, by: Any) -> Round:
             for rule in rnd.spec["rules"]:
                 members = assignment.players_of(rule)
                 lottery = Lottery(seed, f"{purpose}/{rule}")
-                draws.append((rule, draw_groups(members, method=rnd.spec.get("draw", "random"),
-                                                lottery=lottery)))
+                try:
+                    draws.append((rule, draw_groups(members, lottery=lottery,
+                                                    method=rnd.spec.get("draw", "random"))))
+                except EngineError as exc:
+                    # Fewer players than the capacities add up to (a withdrawal, a small
+                    # event) can leave a rule with a number no groups of 3–4 make (1, 2,
+                    # 5). Staff fix it by changing someone's form, so say that.
+                    conf = rnd.spec["rules"][rule]
+                    raise RoundError(_("{rule}は{n}人になり、組を作れません（1組3〜4人、ダミーは1組に1人"
+                                       "まで：1・2・5人では組めません）。どのルールも組める人数になるよう、"
+                                       "ルール選択用紙の記録を変更してください。").format(
+                        rule=conf.get("name", rule), n=len(members))) from exc
         else:
             lottery = Lottery(seed, purpose)
             draws.append(("", draw_groups(keys, method=rnd.spec.get("draw", "random"),

@@ -73,3 +73,40 @@ def test_a_disqualified_semi_finalist_is_named_in_the_third_place_refusal(
                            question_order="simple")
     svc.round_draw(round=Round.objects.get(id=final.id), by=user)
     assert Seat.objects.get(group__round=final, group__game=1, number=1).entrant_id == loser
+
+
+@pytest.mark.django_db
+def test_a_rule_left_with_five_players_says_to_change_a_form(tournament: Tournament,
+                                                             cast: dict[str, Any]) -> None:
+    """K6 with fewer than 20 players (three withdrew after round 2): everyone wants A, A
+    takes its 12 and B is left with 5, which no groups of 3–4 make. Found by the sweep:
+    the refusal only said 「5人では2組を作れません」, not which rule nor what to change."""
+    user = cast["organiser"]
+    rng = random.Random(8)
+    tournament.preset = "kyushu-cup-ix"
+    tournament.save()
+    add_entrants(tournament, 64)
+    r1, r2, r3, *_rest = svc.rounds_configure(tournament=tournament, by=user)
+    for rnd in (r1, r2):
+        svc.round_draw(round=rnd, by=user)
+        play_round(rnd, user, rng)
+        svc.round_advance(round=rnd, by=user)
+    players = svc.round_players(Round.objects.get(id=r3.id))[0]
+    assert len(players) == 20
+    for gone in players[:3]:
+        svc.withdrawal_record(tournament=tournament, entrant=Entrant.objects.get(id=gone),
+                              by=user, reason="棄権")
+    for p in players[3:]:
+        svc.rule_choice_record(round=r3, entrant=Entrant.objects.get(id=p), rule="A", by=user)
+    with pytest.raises(svc.RoundError) as info:
+        svc.round_draw(round=Round.objects.get(id=r3.id), by=user)
+    assert "ルールBは5人になり、組を作れません" in info.value.message
+    assert "1・2・5人では組めません" in info.value.message
+    assert "ルール選択用紙の記録を変更" in info.value.message
+    assert not Group.objects.filter(round=r3).exists()
+    # A 12 + B 5 cannot be drawn; with six forms changed to B it is A 11 + B 6 (three
+    # groups, two groups of 3), and the draw goes ahead.
+    for p in players[3:9]:
+        svc.rule_choice_record(round=r3, entrant=Entrant.objects.get(id=p), rule="B", by=user)
+    svc.round_draw(round=Round.objects.get(id=r3.id), by=user)
+    assert Group.objects.filter(round=r3, rule="B").count() == 2

@@ -209,6 +209,12 @@ def round_detail(request: HttpRequest, tournament: Tournament, number: int) -> H
         # Only rounds with forms of their own (K6 sheets, K9/K10 partners, dice) link the
         # special page; a ranked final's would be empty (棄権 has its own button).
         ctx["has_special"] = rnd.kind in ("rule_select", "partner", "series")
+        if rnd.status == Round.Status.ADVANCED:
+            # Advancing is what staff do last on this page; the next round is what they do
+            # next (it was two taps away, through the rounds list).
+            ctx["next_round"] = (Round.objects.filter(tournament=tournament,
+                                                      number__gt=rnd.number)
+                                 .order_by("number").first())
         return ctx
 
     return render_page(request, "brackets/rounds/round.html", "brackets/rounds/_round_body.html",

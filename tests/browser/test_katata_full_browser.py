@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 from decimal import Decimal
 from typing import Any
 
@@ -174,18 +175,23 @@ def desk_draws_lots(page: Any, base: str, slug: str) -> None:
 # ------------------------------------------------------------------ rounds
 
 
-def organiser_step(page: Any, base: str, slug: str, number: int, button: str) -> None:
-    page.goto(f"{base}/t/{slug}/rounds/{number}/")
+def organiser_step(page: Any, button: str) -> None:
+    """One of the round page's own buttons (抽選する, 開始, 締め切る)."""
     go(page, page.get_by_role("button", name=button))
-    assert page.locator(".alert-danger").count() == 0, page.locator(".alert-danger").all_inner_texts()
+    errors = page.locator(".alert-danger").all_inner_texts()
+    assert not errors, errors
 
 
 def enter_group(page: Any, base: str, slug: str, group: Group, rng: random.Random,
                 illegal: dict[str, Any] | None, shot_prefix: str) -> dict[int, Decimal]:
     """Bracket staff at the cabinets: each seat's selection, then the result screen.
     Returns the screen scores by seat number."""
-    page.goto(f"{base}/t/{slug}/rounds/{group.round.number}/")
-    go(page, page.locator(".group-card a.card-header", has_text=group.label).first)
+    # Already on the round page (the first group) or on a match page: one tap either way.
+    if page.locator(".group-tabs").count():
+        go(page, page.locator(".group-tabs a", has_text=group.label).last)
+    else:
+        go(page, page.locator(".group-card a.card-header", has_text=group.label).first)
+    assert page.locator("h1").inner_text().startswith(f"{group.round.name} {group.label}")
     seats = {s.number: s.entrant_id for s in Seat.objects.filter(
         group=group, superseded_by__isnull=True)}
     players = sorted(n for n, e in seats.items() if e is not None)
@@ -256,12 +262,24 @@ def expected_order(group: Group, screen: dict[int, Decimal]) -> list[int]:
     return [seats[n] for n in sorted(adjusted, key=lambda n: -adjusted[n])]
 
 
+def open_round(page: Any, base: str, slug: str, name: str) -> None:
+    """From the dashboard, as staff start their day: 回戦を開く, then the round by name."""
+    page.goto(f"{base}/t/{slug}/")
+    go(page, page.get_by_role("link", name="回戦を開く"))
+    go(page, page.locator(".list-group-item").filter(
+        has=page.locator("strong", has_text=re.compile(f"^{name}$"))))
+
+
 def play_round(pages: dict[str, Any], base: str, slug: str, rnd: Round, rng: random.Random,
                illegal: dict[str, Any] | None, tag: str) -> dict[str, list[int]]:
+    """The organiser is on the round's page; the round is drawn, started, played on the
+    tablet, closed, and left on the advance page with its 惜敗率 table."""
     org, staff = pages["org"], pages["bracket"]
-    organiser_step(org, base, slug, rnd.number, "抽選する")
+    assert org.locator("h1").inner_text() == rnd.name
+    organiser_step(org, "抽選する")
     shot(org, f"{tag}-round-drawn")
-    organiser_step(org, base, slug, rnd.number, "開始")
+    organiser_step(org, "開始")
+    open_round(staff, base, slug, rnd.name)
     orders = {}
     for i, group in enumerate(Group.objects.filter(round=rnd).order_by("number")):
         pick = illegal if illegal and Seat.objects.filter(
@@ -269,10 +287,11 @@ def play_round(pages: dict[str, Any], base: str, slug: str, rnd: Round, rng: ran
         screen = enter_group(staff, base, slug, group, rng, pick,
                              f"{tag}-match-{group.label}" if i == 0 or pick else f"{tag}-match")
         orders[group.label] = expected_order(group, screen)
-    org.goto(f"{base}/t/{slug}/rounds/{rnd.number}/")
+    org.reload()  # the organiser's page, as it stands after the tablets' results
     shot(org, f"{tag}-round-all-done")
-    go(org, org.get_by_role("button", name="締め切る"))
+    organiser_step(org, "締め切る")
     go(org, org.get_by_role("link", name="勝ち抜けを確認"))
+    assert org.locator(".ratio-table").count() >= 1 or rnd.kind == "ranked_final"
     shot(org, f"{tag}-advance-preview")
     no_sideways_scroll(org)
     return orders
@@ -310,6 +329,7 @@ def test_katata_from_the_desk_to_the_champion(live_server: Any, tournament: Tour
     names = org.locator(".list-group-item strong").all_inner_texts()
     assert names == ["1回戦", "準決勝", "決勝"]
     shot(org, "06-rounds-index")
+    go(org, org.locator(".list-group-item", has_text="1回戦"))
 
     desk_draws_lots(desk, base, slug)
     lots = sel.lots_of(tournament, [first.id, entrants[PEOPLE[4][0]].id])
@@ -336,6 +356,7 @@ def test_katata_from_the_desk_to_the_champion(live_server: Any, tournament: Tour
     assert "各組上位以外（惜敗率順・敗退）" in shown
     go(org, org.get_by_role("button", name="この内容で勝ち抜けを確定"))
     assert set(sel.advancers_of(Round.objects.get(id=r1.id))) == expected
+    go(org, org.locator("#next-round", has_text="準決勝"))
     (_rule, outcome), = preview
     assert {int(p) for p in outcome.players} == expected
 
@@ -343,6 +364,7 @@ def test_katata_from_the_desk_to_the_champion(live_server: Any, tournament: Tour
     expected = {e for order in orders.values() for e in order[:2]}
     go(org, org.get_by_role("button", name="この内容で勝ち抜けを確定"))
     assert set(sel.advancers_of(Round.objects.get(id=semi.id))) == expected
+    go(org, org.locator("#next-round", has_text="決勝"))
     assert set(Seat.objects.filter(group__round=final).values_list("entrant_id", flat=True)) \
         in (set(), expected)
 

@@ -202,3 +202,21 @@ def test_ranked_final_reads_as_final_places_and_names_the_champion(
     # Group rounds keep their wording.
     page = org.get(f"/t/{tournament.slug}/rounds/1/advance/").content.decode()
     assert "勝ち抜けの確認" in page and "podium" not in page
+
+
+@pytest.mark.django_db
+def test_an_advanced_round_leads_to_the_next_one(tournament: Tournament,
+                                                 cast: dict[str, Any]) -> None:
+    """After 「勝ち抜けを確定」 the round page offered nothing forward: staff went back to
+    the rounds list to find the next round. The last round has no next one."""
+    rounds = played_katata(tournament, cast)
+    org = client_for(cast["organiser"])
+    page = org.get(f"/t/{tournament.slug}/rounds/1/").content.decode()
+    assert re.search(rf'id="next-round" href="/t/{tournament.slug}/rounds/2/">'
+                     rf'次の回戦（{rounds[1].name}）', page)
+    page = org.get(f"/t/{tournament.slug}/rounds/{rounds[-1].number}/").content.decode()
+    assert 'id="next-round"' not in page  # drawn, not advanced
+    org.post(f"/t/{tournament.slug}/rounds/{rounds[-1].number}/do/close/")
+    org.post(f"/t/{tournament.slug}/rounds/{rounds[-1].number}/do/advance/")
+    page = org.get(f"/t/{tournament.slug}/rounds/{rounds[-1].number}/").content.decode()
+    assert 'id="next-round"' not in page

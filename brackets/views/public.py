@@ -385,6 +385,13 @@ def public_player(request: HttpRequest, tournament: Tournament, entrant_id: int)
                                      if upcoming.window in sel.WINDOW_LABELS else "")}
     return render(request, "brackets/public/player.html",
                   {"tournament": tournament, "entrant": entrant, "played": played,
+                   # Where the player finished (優勝, 準優勝, 3位): the champion's own page
+                   # did not say so. The built views of their last rounds are reused.
+                   "finish": next((row.label for row in sel.podium(tournament, [
+                       sel.RoundView(r, [v for v in views.values() if v.group.round_id == r.id],
+                                     r.spec) for r in {g.round.id: g.round for g in groups
+                                                       if g.round.kind in sel.PODIUM_LABELS}
+                       .values()]) if row.player == key), ""),
                    "used": used, "used_windows": used_windows,
                    "lots": lots, "rounds": rounds,
                    "withdrawn": withdrawn, "standing": standing,

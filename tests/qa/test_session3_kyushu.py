@@ -131,7 +131,8 @@ def test_unneeded_final_game_offers_no_forms(tournament: Tournament,
     client = client_for(cast["bracket"])
     html = client.get(f"/t/{tournament.slug}/match/{games[2].id}/").content.decode()
     name = Entrant.objects.get(id=champion).name
-    assert f"この試合は行いません：{name} さんの勝ちで決着しています。入力はできません。" in html
+    assert (f"この試合は不要です：{name} さんの勝ちで決着しています。"
+            "この試合は行わないため入力はできません。") in html
     assert "入力しても結果は変わりません" not in html
     assert 'class="selection-form"' not in html
     assert "結果を登録" not in html
@@ -285,3 +286,28 @@ def test_import_preview_without_errors_has_no_empty_error_column(
     table = html[html.index('id="import-rows"'):]
     assert ">エラー</th>" in table
     assert 'text-bg-danger fs-6" data-summary="errors"' in html
+
+
+# ------------------------------------------------------ public: the player's own page
+
+
+def test_player_page_says_where_the_player_finished(tournament: Tournament,
+                                                    cast: dict[str, Any]) -> None:
+    """The champion's own page listed their games down to the final and never said 優勝
+    (nor 準優勝 / 3位 for the others), and a seed's list began at round 2 unexplained."""
+    from tests.printing.world import build_kyushu
+
+    build_kyushu(tournament, cast["organiser"], count=20, seeds=4)
+    public = client_for(None)
+    labels = {row.label: row.player for row in sel.podium(tournament)}
+    assert set(labels) == {"優勝", "準優勝", "3位"}
+    for label, player in labels.items():
+        html = public.get(f"/p/{tournament.slug}/players/{player}/").content.decode()
+        assert f'id="player-finish">{label}</span>' in html
+    seed = Entrant.objects.filter(tournament=tournament, seed__isnull=False).order_by("seed")[0]
+    html = public.get(f"/p/{tournament.slug}/players/{seed.id}/").content.decode()
+    assert f"シード{seed.seed}</span>" in html
+    fourth = [e for e in Entrant.objects.filter(tournament=tournament)
+              if str(e.id) not in labels.values()][0]
+    html = public.get(f"/p/{tournament.slug}/players/{fourth.id}/").content.decode()
+    assert 'id="player-finish"' not in html

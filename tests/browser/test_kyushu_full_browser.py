@@ -433,6 +433,7 @@ def test_kyushu_cup_ix_from_desk_to_champion_on_tablets(
     public.goto(f"{url}/p/{slug}/r/1/")
     shot(public, "public-r1-768")
     public.goto(f"{url}/p/{slug}/players/{champion}/")
+    assert public.locator("#player-finish").inner_text() == "優勝"
     shot(public, "public-player-768")
     for ctx_page in (org, desk, public):
         ctx_page.context.close()

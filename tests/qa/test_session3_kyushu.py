@@ -311,3 +311,17 @@ def test_player_page_says_where_the_player_finished(tournament: Tournament,
               if str(e.id) not in labels.values()][0]
     html = public.get(f"/p/{tournament.slug}/players/{fourth.id}/").content.decode()
     assert 'id="player-finish"' not in html
+
+
+def test_public_round_explains_the_wc_mark(tournament: Tournament,
+                                           cast: dict[str, Any]) -> None:
+    """Round 1's public page marked K4's three wildcards 「WC」 with nothing on the page
+    saying what WC means (the bracket page had a legend, the round page none)."""
+    from tests.printing.world import build_kyushu
+
+    build_kyushu(tournament, cast["organiser"], upto=1)
+    html = client_for(None).get(f"/p/{tournament.slug}/r/1/").content.decode()
+    assert html.count('<span class="wildcard-mark">WC</span>') == 3 + 1  # 3 rows + legend
+    assert '<span class="wildcard-mark">WC</span> = 追加勝ち抜け（惜敗率）' in html
+    html = client_for(None).get(f"/p/{tournament.slug}/r/2/").content.decode()
+    assert "= 追加勝ち抜け（惜敗率）" not in html  # round 2: no wildcards, no legend

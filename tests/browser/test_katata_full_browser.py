@@ -394,3 +394,14 @@ def test_katata_from_the_desk_to_the_champion(live_server: Any, tournament: Tour
     shot(public, "42-public-r1")
     public.goto(f"{base}/p/{slug}/players/{first.id}/")
     shot(public, "43-public-player")
+
+    # Afterwards: the penalised group's record, from the tablet in three taps.
+    b_label = Group.objects.get(round=r1, seats__entrant_id=first.id).label
+    open_round(staff, base, slug, "1回戦")
+    go(staff, staff.locator(".group-card a.card-header", has_text=b_label).first)
+    go(staff, staff.get_by_role("link", name="履歴"))
+    assert "違反" in staff.locator("body").inner_text()
+    shot(staff, "50-match-history")
+    no_sideways_scroll(staff)
+    staff.goto(f"{base}/t/{slug}/")
+    shot(staff, "51-dashboard-bracket")

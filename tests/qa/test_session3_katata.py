@@ -220,3 +220,13 @@ def test_an_advanced_round_leads_to_the_next_one(tournament: Tournament,
     org.post(f"/t/{tournament.slug}/rounds/{rounds[-1].number}/do/advance/")
     page = org.get(f"/t/{tournament.slug}/rounds/{rounds[-1].number}/").content.decode()
     assert 'id="next-round"' not in page
+
+
+@pytest.mark.django_db
+def test_bracket_dashboard_puts_the_rounds_before_the_buzzer_console(
+        tournament: Tournament, cast: dict[str, Any]) -> None:
+    """At a QMA arcade event the tablet's one task (回戦を開く) was the last card, after the
+    buzzer-round console nobody at the cabinets uses."""
+    katata(tournament)
+    page = client_for(cast["bracket"]).get(f"/t/{tournament.slug}/").content.decode()
+    assert page.index("回戦を開く") < page.index("早押しを開く")

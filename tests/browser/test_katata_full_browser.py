@@ -262,6 +262,25 @@ def expected_order(group: Group, screen: dict[int, Decimal]) -> list[int]:
     return [seats[n] for n in sorted(adjusted, key=lambda n: -adjusted[n])]
 
 
+def expected_ratio_table(groups: dict[str, tuple[list[int], dict[int, Decimal]]],
+                         k: int) -> list[int]:
+    """K3 by hand: everyone below the top ``k`` of their group, by score ÷ the group
+    winner's score (the dummy never counts), best first."""
+    rest = []
+    for order, score in groups.values():
+        top = score[order[0]]
+        rest += [(score[e] / top, score[e], e) for e in order[k:]]
+    return [e for _r, _s, e in sorted(rest, key=lambda r: (-r[0], -r[1]))]
+
+
+def scores_by_entrant(group: Group, screen: dict[int, Decimal]) -> dict[int, Decimal]:
+    seats = {s.number: s.entrant_id for s in Seat.objects.filter(
+        group=group, superseded_by__isnull=True)}
+    penalties = {f.seat.number: f.penalty for f in
+                 SelectionFact.objects.filter(seat__group=group).order_by("id")}
+    return {seats[n]: screen[n] - penalties.get(n, Decimal(0)) for n in seats if seats[n]}
+
+
 def open_round(page: Any, base: str, slug: str, name: str) -> None:
     """From the dashboard, as staff start their day: 回戦を開く, then the round by name."""
     page.goto(f"{base}/t/{slug}/")
@@ -280,18 +299,27 @@ def play_round(pages: dict[str, Any], base: str, slug: str, rnd: Round, rng: ran
     shot(org, f"{tag}-round-drawn")
     organiser_step(org, "開始")
     open_round(staff, base, slug, rnd.name)
-    orders = {}
+    orders: dict[str, list[int]] = {}
+    scores: dict[str, tuple[list[int], dict[int, Decimal]]] = {}
     for i, group in enumerate(Group.objects.filter(round=rnd).order_by("number")):
         pick = illegal if illegal and Seat.objects.filter(
             group=group, entrant_id=illegal["entrant_id"]).exists() else None
         screen = enter_group(staff, base, slug, group, rng, pick,
                              f"{tag}-match-{group.label}" if i == 0 or pick else f"{tag}-match")
         orders[group.label] = expected_order(group, screen)
+        scores[group.label] = (orders[group.label], scores_by_entrant(group, screen))
     org.reload()  # the organiser's page, as it stands after the tablets' results
     shot(org, f"{tag}-round-all-done")
     organiser_step(org, "締め切る")
     go(org, org.get_by_role("link", name="勝ち抜けを確認"))
-    assert org.locator(".ratio-table").count() >= 1 or rnd.kind == "ranked_final"
+    if rnd.kind != "ranked_final":
+        # The 惜敗率 table shown before confirming: everyone below the cut, in the order
+        # the entered scores (less the −400) give.
+        names = dict(Entrant.objects.filter(tournament=rnd.tournament)
+                     .values_list("id", "name"))
+        listed = org.locator(".ratio-table tbody tr td:nth-child(2)").all_inner_texts()
+        assert [t.strip() for t in listed] == [
+            names[e] for e in expected_ratio_table(scores, rnd.advance_per_group)]
     shot(org, f"{tag}-advance-preview")
     no_sideways_scroll(org)
     return orders

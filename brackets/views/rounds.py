@@ -681,6 +681,9 @@ def round_special(request: HttpRequest, tournament: Tournament, number: int) -> 
             elif action == "partner":
                 contender = get_object_or_404(Entrant, id=int(post.get("contender", "0")),
                                               tournament=tournament)
+                if not post.get("partner", "").strip():
+                    raise svc.RoundError(_("{name} さんのパートナーを選んでください。").format(
+                        name=contender.name))
                 partner = get_object_or_404(Entrant, id=int(post.get("partner", "0")),
                                             tournament=tournament)
                 svc.partner_record(round=rnd, contender=contender, partner=partner,
@@ -722,7 +725,8 @@ def round_special(request: HttpRequest, tournament: Tournament, number: int) -> 
 def _special_context(tournament: Tournament, rnd: Round) -> dict[str, Any]:
     from brackets.models import Seat
 
-    ctx: dict[str, Any] = {"tournament": tournament, "round": rnd}
+    ctx: dict[str, Any] = {"tournament": tournament, "round": rnd,
+                           "summary": round_summary(rnd)}
     if rnd.status in (Round.Status.DRAWN, Round.Status.RUNNING, Round.Status.CLOSED):
         ctx["round_players"] = [s.entrant for s in Seat.objects.filter(
             group__round=rnd, entrant__isnull=False, superseded_by__isnull=True)

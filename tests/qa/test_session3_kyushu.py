@@ -325,3 +325,36 @@ def test_public_round_explains_the_wc_mark(tournament: Tournament,
     assert '<span class="wildcard-mark">WC</span> = 追加勝ち抜け（惜敗率）' in html
     html = client_for(None).get(f"/p/{tournament.slug}/r/2/").content.decode()
     assert "= 追加勝ち抜け（惜敗率）" not in html  # round 2: no wildcards, no legend
+
+
+# ------------------------------------------------------ K9: choosing the partners
+
+
+def test_partner_select_starts_empty_and_says_the_rule(tournament: Tournament,
+                                                       cast: dict[str, Any]) -> None:
+    """The 3位決定戦's partner selects both showed the same first name preselected, so one
+    tap on 記録 recorded a partner nobody chose, and the page did not say who may partner
+    or that partners' places do not count. An empty choice is now refused by name."""
+    from tests.printing.world import build_kyushu
+
+    user = cast["organiser"]
+    build_kyushu(tournament, user, upto=5)
+    third = Round.objects.get(tournament=tournament, number=6)
+    client = client_for(user)
+    url = f"/t/{tournament.slug}/rounds/6/special/"
+    html = client.get(url).content.decode()
+    # build_kyushu already recorded both partners: their selects show them, no placeholder.
+    assert "— 選んでください —" not in html
+    assert "パートナーの順位は数えない" in html and "対戦者以外の来場者から" in html
+    from brackets.models import SpecialFact
+
+    SpecialFact.objects.filter(round=third, kind="partner").delete()
+    html = client.get(url).content.decode()
+    assert html.count('<option value="">— 選んでください —</option>') == 2
+    contender = next(e for e in Entrant.objects.filter(tournament=tournament)
+                     if f'name="contender" value="{e.id}"' in html)
+    response = client.post(url, {"action": "partner", "contender": str(contender.id),
+                                 "partner": ""})
+    assert response.status_code == 400
+    assert f"{contender.name} さんのパートナーを選んでください。" in response.content.decode()
+    assert not SpecialFact.objects.filter(round=third, kind="partner").exists()

@@ -483,7 +483,9 @@ def _match_response(request: HttpRequest, tournament: Tournament, group_id: int,
     def build() -> dict[str, Any]:
         group = _group(tournament, group_id)
         return {**_match_context(request, tournament, group, **extra),
-                "frame": {"title": f"{group.round.name} {group.label}"}}
+                # A one-match round's group is named after it: 「3位決定戦」, not twice.
+                "frame": {"title": group.round.name if group.label == group.round.name
+                          else f"{group.round.name} {group.label}"}}
 
     return render_page(request, "brackets/rounds/match.html", "brackets/rounds/_match_body.html",
                        build, tournament=tournament,

@@ -358,3 +358,21 @@ def test_partner_select_starts_empty_and_says_the_rule(tournament: Tournament,
     assert response.status_code == 400
     assert f"{contender.name} さんのパートナーを選んでください。" in response.content.decode()
     assert not SpecialFact.objects.filter(round=third, kind="partner").exists()
+
+
+def test_one_match_round_is_not_named_twice(tournament: Tournament,
+                                            cast: dict[str, Any]) -> None:
+    """The third-place match's tablet page was headed 「3位決定戦 3位決定戦」 (round name,
+    then the group's label, which is the round's name)."""
+    from tests.printing.world import build_kyushu
+
+    build_kyushu(tournament, cast["organiser"], upto=5)
+    group = Group.objects.get(round__tournament=tournament, round__number=6)
+    assert group.label == "3位決定戦"
+    html = client_for(cast["bracket"]).get(
+        f"/t/{tournament.slug}/match/{group.id}/").content.decode()
+    assert "3位決定戦 3位決定戦" not in html
+    assert '<h1 class="h4 mb-0">3位決定戦</h1>' in html
+    sf = Group.objects.get(round__tournament=tournament, round__number=5)
+    html = client_for(cast["bracket"]).get(f"/t/{tournament.slug}/match/{sf.id}/").content.decode()
+    assert '<h1 class="h4 mb-0">準決勝 A</h1>' in html

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 
 from brackets.models import Entrant, EntrantRevision, Rank, Tournament
 from brackets.services.entrants import (
@@ -76,6 +76,37 @@ def _draws_shura_lots(tournament: Tournament) -> bool:
         return bool(getattr(ea.preset_for(tournament), "shura", False))
     except EngineError:
         return False
+
+
+def shura_lots_pending(*, tournament: Tournament) -> list[Entrant]:
+    """Checked-in 修羅 players (H4) whose lots are not drawn yet, by name.
+
+    Lots can only be drawn before round 1 is drawn (the service refuses after), and a
+    selection saved without them is judged as if the player had no lots: the round page
+    warns and holds the draw back while anyone is left. Two queries, whatever the field."""
+    if not _draws_shura_lots(tournament):
+        return []
+    from brackets import engine_adapter as ea
+    from brackets.engine.errors import EngineError
+    from brackets.engine.shura import lots_owed
+    from brackets.models import SpecialFact
+
+    declared = (Q(shura_titles__gt=0) | Q(shura_local_wins__gt=0) | Q(shura_invited=True)
+                | Q(shura_voluntary=True) | Q(shura_extra_lots__gt=0))
+    drawn = SpecialFact.objects.filter(tournament=tournament,
+                                       kind=SpecialFact.Kind.SHURA_LOTS,
+                                       entrant_id=OuterRef("pk"))
+    pending = []
+    for entrant in (Entrant.objects.filter(tournament=tournament, checked_in=True)
+                    .filter(declared).exclude(Exists(drawn)).order_by("search_key", "id")):
+        try:
+            owed = lots_owed(ea.declaration_of(ea.rules_input_from_entrant(entrant, None)))
+        except EngineError:  # over the cap: the 修羅くじ page shows it as an error row
+            pending.append(entrant)
+            continue
+        if owed.shura:
+            pending.append(entrant)
+    return pending
 
 
 def entrant_list(*, tournament: Tournament, query: str = "") -> QuerySet[Entrant]:

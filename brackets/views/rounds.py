@@ -199,6 +199,13 @@ def round_detail(request: HttpRequest, tournament: Tournament, number: int) -> H
                 ctx["assignment_error"] = getattr(exc, "message", str(exc))
         if rnd.status == Round.Status.CONFIGURED and rnd.number == 1:
             ctx["players_count"] = len(svc.round_players(rnd)[0])
+            # H4: lots cannot be drawn once round 1 is; drawing first would let these
+            # players choose as if they had none. Shown, and the draw button held back.
+            from brackets.selectors.entrants import shura_lots_pending
+
+            ctx["shura_pending"] = [e.name for e in shura_lots_pending(tournament=tournament)]
+            # The page is cached per role, so the link only for those who may open it.
+            ctx["shura_link"] = bool({Role.ORGANISER, Role.DESK} & set(request.roles))
         ctx["can_withdraw"] = rnd.status in (Round.Status.DRAWN, Round.Status.RUNNING,
                                              Round.Status.CLOSED)
         if rnd.kind in sel.PODIUM_LABELS and rnd.status == Round.Status.ADVANCED:

@@ -358,8 +358,15 @@ def test_katata_from_the_desk_to_the_champion(live_server: Any, tournament: Tour
     assert names == ["1回戦", "準決勝", "決勝"]
     shot(org, "06-rounds-index")
     go(org, org.locator(".list-group-item", has_text="1回戦"))
+    # H4: the 修羅 lots come first; the round page says who still owes them.
+    pending = org.locator("#shura-pending").inner_text()
+    assert f"（2名）：{PEOPLE[4][0]}、{PEOPLE[0][0]}" in pending, pending  # by reading
+    assert org.get_by_role("button", name="抽選する").is_disabled()
+    shot(org, "06b-round1-waits-for-lots")
 
     desk_draws_lots(desk, base, slug)
+    org.reload()
+    assert org.locator("#shura-pending").count() == 0
     lots = sel.lots_of(tournament, [first.id, entrants[PEOPLE[4][0]].id])
     assert len(lots[first.id]["genres"]) == 2
     assert lots[entrants[PEOPLE[4][0]].id]["genres"] == ["スポーツ", "社会"]

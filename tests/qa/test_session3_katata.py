@@ -230,3 +230,35 @@ def test_bracket_dashboard_puts_the_rounds_before_the_buzzer_console(
     katata(tournament)
     page = client_for(cast["bracket"]).get(f"/t/{tournament.slug}/").content.decode()
     assert page.index("回戦を開く") < page.index("早押しを開く")
+
+
+@pytest.mark.django_db
+def test_round_one_waits_for_the_shura_lots(tournament: Tournament,
+                                            cast: dict[str, Any]) -> None:
+    """Round 1 could be drawn while 修羅 players had no lots; after that draw the lots can
+    no longer be drawn, and those players chose as if they had none (H4 silently lost).
+    The round page names them, links the 修羅くじ page and holds the draw button back."""
+    katata(tournament)
+    entrants = add_entrants(tournament, 7, q_levels=[90, 60, 40, 20, 85, 55, 30])
+    Entrant.objects.filter(id=entrants[0].id).update(shura_voluntary=True)
+    Entrant.objects.filter(id=entrants[1].id).update(shura_titles=1)
+    # Not checked in: not in round 1, so not waited for.
+    Entrant.objects.filter(id=entrants[2].id).update(shura_voluntary=True, checked_in=False)
+    Entrant.objects.filter(id=entrants[3].id).update(opt_up="bomber")  # no lots: プチ修羅
+    svc.rounds_configure(tournament=tournament, by=cast["organiser"])
+    org = client_for(cast["organiser"])
+    url = f"/t/{tournament.slug}/rounds/1/"
+    page = org.get(url).content.decode()
+    warning = re.search(r'id="shura-pending">(.*?)</div>', page, re.S)
+    assert warning is not None
+    assert "（2名）：選手P0001、選手P0002" in warning.group(1)
+    assert f'href="/t/{tournament.slug}/shura/"' in warning.group(1)
+    assert re.search(r'<button class="btn btn-primary" disabled>抽選する</button>', page)
+    bracket_page = client_for(cast["bracket"]).get(url).content.decode()
+    assert "shura-pending" in bracket_page and f"/t/{tournament.slug}/shura/" not in bracket_page
+    for e in entrants[:2]:
+        svc.shura_lots_draw(tournament=tournament, entrant=Entrant.objects.get(id=e.id),
+                            by=cast["desk"])
+    page = org.get(url).content.decode()
+    assert "shura-pending" not in page
+    assert re.search(r'<button class="btn btn-primary">抽選する</button>', page)

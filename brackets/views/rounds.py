@@ -184,10 +184,17 @@ def _round_grid(tournament: Tournament, rnd: Round) -> dict[str, Any]:
 
 @role_required(*STAFF)
 def round_detail(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
-    """Every group's status; staff move between groups in one tap."""
+    """Every group's status; staff move between groups in one tap. ``?v=<version>`` is the
+    page's own poll (rounds/round.html): 204 while nothing changed, so the organiser's
+    page follows the tablets' results without anyone reloading it."""
+    version = sel.tournament_version(tournament)
+    if request.GET.get("v") == version:
+        return HttpResponse(status=204)
+
     def build() -> dict[str, Any]:
         rnd = _round(tournament, number)
-        ctx: dict[str, Any] = {"tournament": tournament, "round": rnd, "frame": {
+        ctx: dict[str, Any] = {"tournament": tournament, "round": rnd, "version": version,
+                               "frame": {
                                    "round": {"name": rnd.name}},
                                "round_summary": round_summary(rnd),
                                "status_labels": sel.STATUS_LABELS,

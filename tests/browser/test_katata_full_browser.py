@@ -308,7 +308,10 @@ def play_round(pages: dict[str, Any], base: str, slug: str, rnd: Round, rng: ran
                              f"{tag}-match-{group.label}" if i == 0 or pick else f"{tag}-match")
         orders[group.label] = expected_order(group, screen)
         scores[group.label] = (orders[group.label], scores_by_entrant(group, screen))
-    org.reload()  # the organiser's page, as it stands after the tablets' results
+    # Nobody reloads the organiser's page: it follows the tablets and offers 締め切る.
+    org.wait_for_selector("form[action$='/do/close/'] button:not([disabled])",
+                          timeout=15_000)
+    org.wait_for_load_state()
     shot(org, f"{tag}-round-all-done")
     organiser_step(org, "締め切る")
     go(org, org.get_by_role("link", name="勝ち抜けを確認"))

@@ -262,3 +262,27 @@ def test_round_one_waits_for_the_shura_lots(tournament: Tournament,
     page = org.get(url).content.decode()
     assert "shura-pending" not in page
     assert re.search(r'<button class="btn btn-primary">抽選する</button>', page)
+
+
+@pytest.mark.django_db
+def test_round_page_follows_the_tablets(tournament: Tournament, cast: dict[str, Any]) -> None:
+    """The organiser's round page never changed while the tablets entered results: 締め切る
+    stayed greyed out until someone thought of reloading. The page now polls itself
+    (?v=<version>: 204 while nothing changed) while the round is drawn or running."""
+    from brackets.selectors.rounds import tournament_version
+
+    katata(tournament)
+    add_entrants(tournament, 7)
+    r1 = svc.rounds_configure(tournament=tournament, by=cast["organiser"])[0]
+    org = client_for(cast["organiser"])
+    url = f"/t/{tournament.slug}/rounds/1/"
+    assert 'id="round-live"' not in org.get(url).content.decode()  # nothing to follow yet
+    svc.round_draw(round=r1, by=cast["organiser"])
+    tournament.refresh_from_db()
+    version = tournament_version(tournament)
+    page = org.get(url).content.decode()
+    assert f'id="round-live" data-version="{version}"' in page
+    assert org.get(url, {"v": version}).status_code == 204
+    svc.round_start(round=r1, by=cast["organiser"])
+    assert org.get(url, {"v": version}).status_code == 200
+    assert client_for(cast["outsider"]).get(url, {"v": version}).status_code in (302, 403)

@@ -64,8 +64,8 @@ class DoorsBatch(CompositePdf):
 
 def prepare(count: int) -> Tournament:
     version = QmaVersion.objects.get(slug="qma-2016")
-    tournament = Tournament.objects.create(slug=f"bench{count}", name="九州杯IX ベンチ大会",
-                                           version=version, preset="kyushu-cup-ix",
+    tournament = Tournament.objects.create(slug=f"bench{count}", name="堅田大会 ベンチ大会",
+                                           version=version, preset="katata-kansai5-qualifier",
                                            capacity=count, lottery_seed="bench")
     Entrant.objects.bulk_create([
         Entrant(tournament=tournament, name=f"{SURNAMES[i % 10]}{GIVEN[i % 8]}",
@@ -86,7 +86,7 @@ def raw_canvas(pages: int) -> bytes:
     width, height = A4
     for page in range(pages):
         canvas.setFont(font, 9)
-        canvas.drawString(12 * mm, height - 9 * mm, "九州杯IX ベンチ大会　エントリーシート")
+        canvas.drawString(12 * mm, height - 9 * mm, "堅田大会 ベンチ大会　エントリーシート")
         canvas.drawRightString(width - 12 * mm, height - 9 * mm, f"{page + 1} / {pages}")
         canvas.setFont(font, 26)
         canvas.drawString(12 * mm, height - 40 * mm,

@@ -97,7 +97,7 @@ def prepare() -> tuple[Tournament, Any]:
     slug = f"bench-tab-{int(time.time())}"
     tournament = Tournament.objects.create(
         slug=slug, name="ベンチ大会", version=QmaVersion.objects.get(slug="qma-2016"),
-        capacity=ENTRANTS, preset="kyushu-cup-ix", lottery_seed="bench")
+        capacity=ENTRANTS, preset="katata-kansai5-qualifier", lottery_seed="bench")
     Entrant.objects.bulk_create(
         [Entrant(tournament=tournament, name=f"参加者{i}", card_name=f"CN{i}",
                  q_level=i % 120, checked_in=True) for i in range(ENTRANTS)], batch_size=500)

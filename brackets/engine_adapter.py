@@ -546,6 +546,9 @@ ERROR_TEXT: dict[str, Any] = {
     "seeds_share_group": _("{group}組にシードが2人います。シードは別々の組に入れてください"),
     "round_undrawable": _("{round}：{players}人を{group_size}人ずつの組に分けられません"
                           "（ダミーは1組に1人まで）。参加人数を確認してください"),
+    "round_overfull": _("1回戦{entrants}人・シード{seeds}人では{round}が{players}人になり、定員{size}人を"
+                        "超えます。1回戦はシード{seeds}人なら{most}人までです。受付の人数を確認して"
+                        "ください"),
     "too_many_seeds": _("シードは{max_seeds}人までです（現在{seeds}人）。シード番号を見直してください"),
     "bad_entrants": _("参加人数・シード数が正しくありません（{entrants}人・シード{seeds}人）"),
     # --- round rules (K6 rule choice, K7 cards, K8 bans, K9/K10 pairs)

@@ -658,6 +658,20 @@ class KyushuCupIX(PresetDefinition):
                                   seeds=seeds, max_seeds=max_seeds)
             first = replace(rounds[0], size=entrants)
             _require_drawable(first, entrants)
+            # K4 wildcards only fill round 2 up to its size; nothing cuts it down. More
+            # round-1 players than that size allows would make round 2 (and round 3, whose
+            # K6 capacities add up to its size) too big to play, so refuse now, before the
+            # first draw, naming the most round 1 can take (64 with the rule page's 40).
+            r2 = rounds[1]
+            r2_players = first.advance_per_group * group_count(entrants, first.group_size) + seeds
+            if r2.size is not None and r2_players > r2.size:
+                most = first.group_size * ((r2.size - seeds) // first.advance_per_group)
+                raise EngineError(
+                    "round_overfull",
+                    f"{entrants} round-1 players and {seeds} seeds make {r2_players} in "
+                    f"{r2.name}, more than its {r2.size}",
+                    round=r2.name, players=r2_players, size=r2.size, entrants=entrants,
+                    seeds=seeds, most=most)
             return (first,) + rounds[1:]
 
         return Preset(

@@ -179,6 +179,12 @@ def _replan_if_needed(rnd: Round, by: Any) -> Round:
     rounds = Round.objects.filter(tournament=tournament)
     if (rounds.exclude(status=Round.Status.CONFIGURED).exists()
             or SpecialFact.objects.filter(round__in=rounds).exists()):
+        # The rounds stay as planned, but the preset must still accept today's field (a
+        # field too large for round 2, say), or the tournament would stall rounds later.
+        try:
+            ea.round_plan(tournament, *counts)
+        except EngineError as exc:
+            raise RoundError(_("抽選できません：{error}").format(error=_engine_text(exc))) from exc
         return rnd
     rounds.delete()
     rounds_configure(tournament=tournament, by=by)

@@ -40,11 +40,15 @@ def _names_for(rvs: list[sel.RoundView]) -> dict[str, str]:
 
 def _round_payload(tournament: Tournament, rnd: Round,
                    withdrawn: set[str] | None = None) -> dict[str, Any]:
-    rv = sel.round_view(rnd)
+    # A round not drawn yet has no groups, results or advancers: nothing to read. (A ladder
+    # preset plans up to 9 rounds at 1,024 entrants; the bracket shows the undrawn ones as
+    # empty columns without a query each.)
+    drawn = rnd.status != Round.Status.CONFIGURED
+    rv = sel.round_view(rnd) if drawn else sel.RoundView(round=rnd, groups=[], spec=rnd.spec)
     if withdrawn is None:
         withdrawn = {ea.player_key(i) for i in sel.withdrawn_ids(tournament)}
     names = _names_for([rv])
-    advancers = sel.advancers_of(rnd)
+    advancers = sel.advancers_of(rnd) if drawn else None
     step_data = {}
     if advancers is not None:
         step = rnd.steps.filter(action="advance", undone_by__isnull=True).order_by("-id").first()
@@ -63,7 +67,7 @@ def _round_payload(tournament: Tournament, rnd: Round,
             "pair": pair, "withdrawn": withdrawn,
             # K9/K10: per game, who won and who only partnered (their places do not count).
             "pair_rows": {g.group.id: _pair_rows(g, names) for g in rv.groups} if pair else {},
-            "podium": (sel.podium(tournament, [rv]) if rnd.kind in sel.PODIUM_LABELS
+            "podium": (sel.podium(tournament, [rv]) if drawn and rnd.kind in sel.PODIUM_LABELS
                        else []),
             "wild_tables": wild_tables,
             "status_labels": sel.STATUS_LABELS, "outcomes": outcomes, "cross": cross,

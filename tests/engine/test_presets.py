@@ -286,3 +286,21 @@ def test_tie_break_setting_must_be_slugs() -> None:
     with pytest.raises(EngineError) as err:
         get_preset("shop-top2", {"tie_break": [["ratio"]]})
     assert err.value.code == "tie_break_unknown"
+
+
+@pytest.mark.parametrize(("entrants", "seeds", "r2_players", "most"), [
+    (65, 8, 42, 64),   # the rule page's 定員64名＋シード最大8名, one over
+    (66, 7, 41, 64),
+    (81, 0, 42, 80),   # without seeds round 1 takes 80 (20 groups → 40)
+])
+def test_kyushu_plan_refuses_more_round_one_players_than_round_two_can_take(
+        entrants: int, seeds: int, r2_players: int, most: int) -> None:
+    """K4: wildcards only fill round 2 up to 40; nothing cuts a larger field down, and
+    round 2's winners would then overfill round 3's K6 capacities (12 + 8). Found by a
+    sweep of random 九州杯IX runs: 70 entrants and 8 seeds only failed at round 3."""
+    preset = get_preset("kyushu-cup-ix")
+    with pytest.raises(EngineError) as err:
+        preset.rounds_for(entrants, seeds)
+    assert err.value.code == "round_overfull"
+    assert (err.value.params["players"], err.value.params["most"]) == (r2_players, most)
+    preset.rounds_for(most, seeds)  # the largest field that fits is planned as before

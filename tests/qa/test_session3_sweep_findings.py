@@ -1,8 +1,6 @@
-"""K9 with a semi-finalist disqualified: the third-place match lacks a contender.
-
-Found by a sweep of random 九州杯IX runs: the draw refused with 「対戦する2人が決まって
-いません。」 and nothing else, so staff could not tell why or what to do. It now names the
-places, who is there, and the way out; the final is still drawn from the semi-final."""
+"""What a sweep of random 九州杯IX runs through the services found (entrant counts 12–130,
+seeds 0–8, ties, penalties, disqualifications, withdrawals): refusals that did not say
+why or what to do, and a field too large for the rounds that only failed at round 3."""
 
 from __future__ import annotations
 
@@ -110,3 +108,20 @@ def test_a_rule_left_with_five_players_says_to_change_a_form(tournament: Tournam
         svc.rule_choice_record(round=r3, entrant=Entrant.objects.get(id=p), rule="B", by=user)
     svc.round_draw(round=Round.objects.get(id=r3.id), by=user)
     assert Group.objects.filter(round=r3, rule="B").count() == 2
+
+
+@pytest.mark.django_db
+def test_a_field_too_large_for_round_two_is_refused_before_round_one(
+        tournament: Tournament, cast: dict[str, Any]) -> None:
+    """66 round-1 players and 7 seeds would make round 2 41 and round 3 22 (K6 has room for
+    20): refused when the rounds are planned, with the most round 1 can take."""
+    tournament.preset = "kyushu-cup-ix"
+    tournament.capacity = 80  # the organiser raised the desk's limit
+    tournament.save()
+    add_entrants(tournament, 73, seeds=7)
+    with pytest.raises(svc.RoundError) as info:
+        svc.rounds_configure(tournament=tournament, by=cast["organiser"])
+    message = info.value.message
+    assert "1回戦66人・シード7人では2回戦が41人になり、定員40人を超えます" in message
+    assert "64人まで" in message
+    assert not Round.objects.filter(tournament=tournament).exists()

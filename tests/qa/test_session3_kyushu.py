@@ -376,3 +376,17 @@ def test_one_match_round_is_not_named_twice(tournament: Tournament,
     sf = Group.objects.get(round__tournament=tournament, round__number=5)
     html = client_for(cast["bracket"]).get(f"/t/{tournament.slug}/match/{sf.id}/").content.decode()
     assert '<h1 class="h4 mb-0">準決勝 A</h1>' in html
+
+
+def test_desk_page_links_are_in_japanese(tournament: Tournament,
+                                         clients: dict[str, Any]) -> None:
+    """With 67 entrants the desk list ended in 「1 2 next»」: django-tables2's English."""
+    import re
+
+    add_entrants(tournament, 67)
+    html = clients["desk"].get(f"/t/{tournament.slug}/desk/").content.decode()
+    assert re.search(r'class="page-link">次へ <span aria-hidden="true">&raquo;</span>', html)
+    assert not re.search(r'class="page-link">\s*next', html)
+    html = clients["desk"].get(f"/t/{tournament.slug}/desk/?page=2").content.decode()
+    assert '<span aria-hidden="true">&laquo;</span> 前へ</a>' in html
+    assert not re.search(r'&laquo;</span>\s*previous', html)

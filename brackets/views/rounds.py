@@ -274,7 +274,11 @@ def round_advance_preview(request: HttpRequest, tournament: Tournament,
         ctx["final_order"] = sel.final_order(rv)
         # Each place with its podium name (優勝, 準優勝, 3位), the rest as n位.
         labels = sel.PODIUM_LABELS.get(rnd.kind, ())
-        ctx["final_rows"] = [(_(labels[i]) if i < len(labels) else _("{n}位").format(n=i + 1),
+        # A match for places 3–4 (K9: contenders_from places 3 and 4) counts from 3: its
+        # loser is 4位, not 2位.
+        first = min((int(p) for p in (rnd.spec.get("contenders_from") or {}).get("places", [])),
+                    default=1)
+        ctx["final_rows"] = [(_(labels[i]) if i < len(labels) else _("{n}位").format(n=i + first),
                               ctx["names"].get(p, p)) for i, p in enumerate(ctx["final_order"])]
     ctx["last_round"] = rnd.kind in sel.PODIUM_LABELS
     # The engine's warnings in words (a tie at the cut line, too many or too few advancers).

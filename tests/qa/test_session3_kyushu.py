@@ -390,3 +390,22 @@ def test_desk_page_links_are_in_japanese(tournament: Tournament,
     html = clients["desk"].get(f"/t/{tournament.slug}/desk/?page=2").content.decode()
     assert '<span aria-hidden="true">&laquo;</span> 前へ</a>' in html
     assert not re.search(r'&laquo;</span>\s*previous', html)
+
+
+def test_third_place_loser_is_fourth_not_second(tournament: Tournament,
+                                                cast: dict[str, Any]) -> None:
+    """The 3位決定戦's 最終順位 page listed 「3位 winner / 2位 loser」."""
+    from tests.printing.world import build_kyushu
+
+    user = cast["organiser"]
+    build_kyushu(tournament, user, upto=5)
+    third = Round.objects.get(tournament=tournament, number=6)
+    svc.round_start(round=third, by=user)
+    from tests.rounds.helpers import play_group
+
+    play_group(Group.objects.get(round=third), user, random.Random(2))
+    svc.round_close(round=third, by=user)
+    html = client_for(user).get(f"/t/{tournament.slug}/rounds/6/advance/").content.decode()
+    table = html[html.index("final-order"):]
+    assert "3位</th>" in table and "4位</th>" in table
+    assert "2位</th>" not in table

@@ -281,6 +281,14 @@ def round_advance_preview(request: HttpRequest, tournament: Tournament,
         ctx["final_rows"] = [(_(labels[i]) if i < len(labels) else _("{n}位").format(n=i + first),
                               ctx["names"].get(p, p)) for i, p in enumerate(ctx["final_order"])]
     ctx["last_round"] = rnd.kind in sel.PODIUM_LABELS
+    # K8: the semi-final's 3rd and 4th are not out, they play the 3位決定戦 (a later round
+    # whose contenders come from this round's lower places).
+    for later in Round.objects.filter(tournament=tournament, number__gt=rnd.number,
+                                      kind="partner"):
+        src = later.spec.get("contenders_from") or {}
+        if int(src.get("round") or 0) == rnd.number:
+            ctx["fed_round"] = later
+            ctx["fed_places"] = _("・").join(str(p) for p in src.get("places", []))
     # The engine's warnings in words (a tie at the cut line, too many or too few advancers).
     ctx["warning_texts"] = {rule: [ea.violation_text(w, ctx["names"]) for w in outcome.warnings]
                             for rule, outcome in ctx.get("outcomes", [])}

@@ -409,3 +409,22 @@ def test_third_place_loser_is_fourth_not_second(tournament: Tournament,
     table = html[html.index("final-order"):]
     assert "3位</th>" in table and "4位</th>" in table
     assert "2位</th>" not in table
+
+
+def test_semi_final_losers_are_sent_to_the_third_place_match(tournament: Tournament,
+                                                             cast: dict[str, Any]) -> None:
+    """The 準決勝's advance page headed its 3rd and 4th 「敗退」, but K8 sends them to the
+    3位決定戦."""
+    from tests.printing.world import build_kyushu
+
+    user = cast["organiser"]
+    build_kyushu(tournament, user, upto=4)
+    sf = Round.objects.get(tournament=tournament, number=5)  # drawn, bans revealed
+    from tests.rounds.helpers import play_round
+
+    play_round(sf, user, random.Random(4))
+    html = client_for(user).get(f"/t/{tournament.slug}/rounds/5/advance/").content.decode()
+    assert "各組上位以外（惜敗率順）：3・4位は3位決定戦へ" in html
+    assert "敗退" not in html
+    html = client_for(user).get(f"/t/{tournament.slug}/rounds/4/advance/").content.decode()
+    assert "3位決定戦へ" not in html  # round 4 feeds no third-place match

@@ -11,8 +11,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from brackets.forms import StaffForm, TournamentForm
-from brackets.models import Membership, Role, Tournament
+from brackets.models import Membership, Role, Round, Tournament
 from brackets.permissions import public_tournament, role_required, user_roles
+from brackets.selectors import rounds as sel
 from brackets.services.preset_settings import settings_preset_changed
 from brackets.services.tournaments import staff_add, staff_remove, tournament_create
 
@@ -85,5 +86,12 @@ def staff_delete(request: HttpRequest, tournament: Tournament, membership_id: in
 
 @public_tournament
 def public_tournament_home(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    """The public front page of a tournament: read-only, no staff data."""
-    return render(request, "brackets/public/tournament.html", {"tournament": tournament})
+    """The public front page of a tournament: read-only, no staff data. Each drawn round
+    links its page; once the event is over, the podium comes first (what people open the
+    page for), instead of being one tap away on the bracket."""
+    rounds = [r for r in sel.tournament_rounds(tournament)
+              if r.status != Round.Status.CONFIGURED]
+    podium = (sel.podium(tournament) if tournament.status == Tournament.Status.FINISHED
+              else [])
+    return render(request, "brackets/public/tournament.html",
+                  {"tournament": tournament, "rounds": rounds, "podium": podium})

@@ -10,9 +10,11 @@ import re
 from typing import Any
 
 import pytest
+from django.test import Client
 
 from brackets.models import Round, Tournament
 from brackets.selectors import rounds as sel
+from brackets.services import rounds as svc
 from tests.conftest import client_for
 from tests.printing.world import build_kyushu
 
@@ -319,3 +321,24 @@ def test_player_page_marks_an_unneeded_final_game(tournament: Tournament,
     html = client_for(None).get(f"/p/{tournament.slug}/players/{people[0].id}/").content.decode()
     row = html.split(">第3試合</a>")[1].split("</tr>")[0]
     assert "不要" in row and "待機" not in row
+
+
+def test_public_home_shows_the_podium_and_links_each_round(kyushu_done: Tournament) -> None:
+    """Once the event was over, the public front page said only 終了 and one button; the
+    champion was a tap away on the bracket and rounds two taps away. Session 3 (堅田 QA)."""
+    t = kyushu_done
+    assert t.status == Tournament.Status.FINISHED
+    html = Client().get(f"/p/{t.slug}/").content.decode()
+    podium = _podium(t)
+    assert 'id="podium"' in html
+    for label in ("優勝", "準優勝", "3位"):
+        assert label in html and podium[label] in html
+    for rnd in Round.objects.filter(tournament=t):
+        assert f'href="/p/{t.slug}/r/{rnd.number}/"' in html
+
+
+def test_public_home_before_the_draw_has_no_round_links(tournament: Tournament,
+                                                        cast: dict[str, Any]) -> None:
+    svc.rounds_configure(tournament=tournament, by=cast["organiser"])
+    html = Client().get(f"/p/{tournament.slug}/").content.decode()
+    assert f"/p/{tournament.slug}/r/1/" not in html and 'id="podium"' not in html

@@ -414,7 +414,7 @@ def test_katata_from_the_desk_to_the_champion(live_server: Any, tournament: Tour
     assert [p.split() for p in places] == [
         [label, Entrant.objects.get(id=e).name]
         for label, e in zip(["優勝", "準優勝", "3位", "4位"], order)]
-    go(org, org.get_by_role("button", name="この内容で勝ち抜けを確定"))
+    go(org, org.get_by_role("button", name="この内容で順位を確定"))
     assert "最終順位を確定しました" in org.locator(".alert-success").inner_text()
     assert sel.advancers_of(Round.objects.get(id=final.id))[:1] == [champion.id]
     assert sel.final_order(sel.round_view(final))[:1] == [str(champion.id)]

@@ -142,7 +142,9 @@ def advance(page: Any, label: str) -> None:
     round_step(page, "締め切る")
     tap(page, page.locator("a", has_text="勝ち抜けを確認"))
     shot(page, f"advance-{label}-768")
-    tap(page, page.locator("button", has_text="この内容で勝ち抜けを確定"))
+    # The third-place match and the final decide places, not who advances.
+    confirm = "この内容で順位を確定" if label in ("third", "final") else "この内容で勝ち抜けを確定"
+    tap(page, page.locator("button", has_text=confirm))
     assert page.locator(".alert-success").count() == 1
 
 

@@ -343,17 +343,17 @@ def opt_up_laxer_than_rank(tournament: Any, q_level: int, opt_up: str) -> tuple[
     if not opt_up:
         return None
     p = preset_for(tournament)
-    if p.mode_source == "fixed":
+    if p.mode_source == "fixed" or _stricter_only(Mode(opt_up), q_level, p) is not None:
         return None
-    rank = mode_for_q(q_level, p.thresholds)
-    return (opt_up, rank.value) if Mode(opt_up).strictness < rank.strictness else None
+    return opt_up, mode_for_q(q_level, p.thresholds).value
 
 
 def _stricter_only(opt: Mode | None, q_level: int, p: Any = None) -> Mode | None:
-    """A declaration laxer than the rank's mode changes nothing (the rank's mode is the
-    stricter one). The desk refuses such a declaration, but one recorded before the Q level
-    was raised or the preset switched must not make every page of the player's group
-    fail: the engine treats it as a desk error."""
+    """``opt`` when it is at least as strict as the rank's mode (H2), else None: a laxer
+    declaration changes nothing, the rank's mode being the stricter. The desk refuses such
+    a declaration (:func:`opt_up_laxer_than_rank`), but one recorded before the Q level was
+    raised or the preset switched must not make every page of the player's group fail:
+    the engine treats it as a desk error."""
     if opt is None:
         return None
     rank = mode_for_q(q_level, p.thresholds) if p is not None else mode_for_q(q_level)

@@ -128,7 +128,9 @@ def public_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse
         # The revision as loaded before the page was built: a write during the build
         # leaves the page under the older revision, never a stale page under a newer one.
         version = tournament_version(request.tournament)
-        caches["default"].set(f"public-version:{slug}", version, PUBLIC_FRESH_SECONDS)
+        caches["default"].set_many({f"public-version:{slug}": version,
+                                    f"public-slug:{request.tournament.pk}": slug},
+                                   PUBLIC_FRESH_SECONDS)
         # Kept as the bytes sent (a round page is ~300 KB: no decoding, escaping or
         # re-encoding per hit, only the token put in).
         if response.status_code == 200 and response["Content-Type"] == "text/html; charset=utf-8":
@@ -138,6 +140,16 @@ def public_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse
 
     wrapper.required_roles = ()  # type: ignore[attr-defined]
     return wrapper
+
+
+def revision_moved(tournament_id: int) -> None:
+    """Called once a write that moved the tournament's revision is committed (brackets.
+    revision): the revision the public pages trust is dropped, so the next visitor reads
+    the new one instead of waiting out PUBLIC_FRESH_SECONDS. Other server processes still
+    wait it out, which is what bounds a result's age on the public pages."""
+    slug = caches["default"].get(f"public-slug:{tournament_id}")
+    if slug is not None:
+        caches["default"].delete(f"public-version:{slug}")
 
 
 def _public_key(request: HttpRequest, version: str) -> str:

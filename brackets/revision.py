@@ -23,16 +23,25 @@ from django.db.models import F
 from django.db.models.signals import post_delete, post_save
 
 class _Moved:
-    """A no-op commit hook that marks "this transaction already moved the tournament's
-    revision". Django drops commit hooks when the transaction ends either way, and those
-    of a savepoint when it rolls back (together with its UPDATE), so the mark lives
-    exactly as long as the move it stands for."""
+    """The commit hook of a transaction that moved the tournament's revision: once the
+    move is committed it tells the page cache (:func:`_committed`). Until then it is also
+    the mark "this transaction already moved it": Django drops commit hooks when the
+    transaction ends either way, and those of a savepoint when it rolls back (together with
+    its UPDATE), so the mark lives exactly as long as the move it stands for."""
 
     def __init__(self, tournament_id: int) -> None:
         self.tournament_id = tournament_id
 
     def __call__(self) -> None:
-        pass
+        _committed(self.tournament_id)
+
+
+def _committed(tournament_id: int) -> None:
+    """A new revision is visible: public pages of this process stop trusting the one they
+    read (they would for up to PUBLIC_FRESH_SECONDS), so a saved result shows at once."""
+    from brackets.page_cache import revision_moved
+
+    revision_moved(tournament_id)
 
 
 def _writer_block(connection: Any) -> int | None:
@@ -66,7 +75,9 @@ def touch(tournament_id: int | None, *, using: str = "default") -> None:
 
     Tournament.objects.using(using).filter(pk=tournament_id).update(
         revision=F("revision") + 1)
-    if writer is not None:
+    if writer is None:
+        _committed(tournament_id)  # autocommit: the UPDATE is already committed
+    else:
         connection.on_commit(_Moved(tournament_id))
 
 

@@ -410,10 +410,7 @@ def test_every_kind_of_write_moves_the_public_fingerprint(group: Group,
     # A rolled-back write moves nothing.
     from django.db import transaction
     before = sel.tournament_version(Tournament.objects.get(pk=t.pk))
-    try:
-        with transaction.atomic():
-            svc.results_save(group=group, by=cast["bracket"], rows=GOOD)
-            raise RuntimeError("abort")
-    except RuntimeError:
-        pass
+    with pytest.raises(RuntimeError), transaction.atomic():
+        svc.results_save(group=group, by=cast["bracket"], rows=GOOD)
+        raise RuntimeError("abort")
     assert sel.tournament_version(Tournament.objects.get(pk=t.pk)) == before

@@ -45,13 +45,10 @@ def test_a_transaction_moves_the_revision_once_and_a_rollback_not_at_all(
     assert revision_of(t) == before + 1
     svc.penalty_add(group=group, by=cast["bracket"], seat_number=2, points="400", reason="x")
     assert revision_of(t) == before + 2
-    try:
-        with transaction.atomic():
-            svc.penalty_add(group=group, by=cast["bracket"], seat_number=3, points="400",
-                            reason="y")
-            raise RuntimeError
-    except RuntimeError:
-        pass
+    with pytest.raises(RuntimeError), transaction.atomic():
+        svc.penalty_add(group=group, by=cast["bracket"], seat_number=3, points="400",
+                        reason="y")
+        raise RuntimeError
     assert revision_of(t) == before + 2
 
 

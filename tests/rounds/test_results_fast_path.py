@@ -168,3 +168,27 @@ def test_a_double_tap_records_once_and_its_key_names_the_new_version(
     assert ResultFact.objects.count() == before
     assert Submission.objects.get(key="tap").result_version == version
     assert _loaded(fresh_group).version == version
+
+
+def test_a_committed_save_shows_on_the_cached_public_page_at_once(
+        fresh_group: Group, cast: dict[str, Any]) -> None:
+    """The public pages trust the revision they read for PUBLIC_FRESH_SECONDS; a committed
+    write in this process drops that trust (revision's commit hook), so a visitor's next
+    load already shows the result instead of up to a second later."""
+    from django.test import Client
+    from django.urls import reverse
+
+    url = reverse("public_round", args=[fresh_group.round.tournament.slug, 1])
+    visitor = Client()
+    assert "310.50" not in visitor.get(url).content.decode()
+    assert "310.50" not in visitor.get(url).content.decode()  # served from the cache
+    svc.results_save(group=fresh_group, by=cast["bracket"], rows=GOOD)
+    assert "310.50" in visitor.get(url).content.decode()
+    # A rolled-back write leaves the cached page trusted (and right: nothing changed).
+    from django.db import transaction
+
+    with pytest.raises(RuntimeError), transaction.atomic():
+        svc.results_save(group=_loaded(fresh_group), by=cast["bracket"],
+                         rows={**GOOD, 1: ("399.00", 1)})
+        raise RuntimeError("abort")
+    assert "399.00" not in visitor.get(url).content.decode()

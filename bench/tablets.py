@@ -227,7 +227,7 @@ def in_process(tournament: Tournament, user: Any) -> None:
     bare_ms = median_ms(lambda i: client.get(bare))
     home = reverse("public_tournament", args=[slug])
     results = {
-        "public tournament home (base.html floor)": (median_ms(lambda i: public.get(home)),
+        "public tournament home (round links)": (median_ms(lambda i: public.get(home)),
                                                      None),
         "match page GET": (median_ms(lambda i: client.get(match)), 10),
         "result POST (after loading its page)": (median_ms(post, before=load_match_page), 10),

@@ -19,6 +19,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 
+from brackets import lean
 from brackets.models import Membership, Role, Tournament
 
 
@@ -42,8 +43,9 @@ def _tournament_and_roles(user: Any, slug: str) -> tuple[Tournament, set[str]]:
     """The tournament (404 if none) and the user's roles in it: one query for a member,
     which is every request of a staff page that is allowed."""
     if user.is_authenticated and not user.is_superuser:
-        mine = list(Membership.objects.filter(tournament__slug=slug, user=user)
-                    .select_related("tournament"))
+        # Every staff request runs this: one prebuilt statement (brackets.lean).
+        mine = lean.fetch(Membership, where=["tournament__slug", "user_id"],
+                          params=[slug, user.pk], related=["tournament"])
         if mine:
             return mine[0].tournament, _implied({m.role for m in mine})
         return get_object_or_404(Tournament, slug=slug), set()

@@ -19,8 +19,8 @@ from collections.abc import Callable
 from typing import Any
 
 from django.db import connections, router
-from django.db.models import F
 from django.db.models.signals import post_delete, post_save
+
 
 class _Moved:
     """The commit hook of a transaction that moved the tournament's revision: once the
@@ -71,10 +71,10 @@ def touch(tournament_id: int | None, *, using: str = "default") -> None:
     writer = _writer_block(connection)
     if writer is not None and _already_moved(connection, writer, tournament_id):
         return
+    from brackets import lean
     from brackets.models import Tournament
 
-    Tournament.objects.using(using).filter(pk=tournament_id).update(
-        revision=F("revision") + 1)
+    lean.add(Tournament, tournament_id, "revision", 1, using=using)
     if writer is None:
         _committed(tournament_id)  # autocommit: the UPDATE is already committed
     else:

@@ -151,6 +151,11 @@ CACHES = {
 }
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
+# Django's ModelBackend with the logged-in user read by a prebuilt statement (every staff
+# request reads it; see brackets/lean.py). Sessions made before this setting (they name
+# ModelBackend) log in again once.
+AUTHENTICATION_BACKENDS = ["brackets.auth_backend.LeanModelBackend"]
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
 ]

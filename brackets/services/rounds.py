@@ -27,7 +27,7 @@ from django.db.models import F
 from django.utils.translation import gettext as _
 
 from brackets import engine_adapter as ea
-from brackets import revision
+from brackets import lean, revision
 from brackets.labels import listed
 from brackets.engine.catalog import Selection
 from brackets.engine.draws import draw_groups
@@ -518,14 +518,19 @@ def _lock(group: Group, base_version: int | None, key: str, kind: str,
     ``_finish`` is about to write (the row is locked, so it is exact); a refused save
     rolls the key back with everything else.
     """
-    locked = Group.objects.select_for_update().select_related("round").get(id=group.id)
+    # Prebuilt statements (brackets.lean): this runs under the write lock on every save.
+    found = lean.fetch(Group, where=["id"], params=[group.id], related=["round"],
+                       for_update=True)
+    if not found:
+        raise Group.DoesNotExist(f"group {group.id}")
+    locked = found[0]
     # The tournament row as the request loaded it: what a match write reads of it (seed,
     # catalog, settings) is fixed once round 1 is drawn, and its revision is moved by SQL.
     locked.round.tournament = group.round.tournament
     if key:
-        # bulk_create: no signals; _finish moves the tournament's revision itself.
-        Submission.objects.bulk_create([Submission(key=key, group=locked, kind=kind,
-                                                   result_version=locked.version + 1, by=by)])
+        # No signals (as bulk_create); _finish moves the tournament's revision itself.
+        lean.insert([Submission(key=key, group=locked, kind=kind,
+                                result_version=locked.version + 1, by=by)])
     if locked.round.status not in (Round.Status.DRAWN, Round.Status.RUNNING):
         raise RoundError(_("{round}は入力を受け付けていません（{status}）。").format(
             round=locked.round.name, status=locked.round.get_status_display()))
@@ -561,7 +566,7 @@ def _changes_since(group: Group, base: int, touched: set[tuple[str, int]]) -> li
 def _finish(group: Group) -> int:
     """Bump the version (the group row is locked, so +1 is exact; ``_lock`` recorded the
     submit's key with this version)."""
-    Group.objects.filter(id=group.id).update(version=F("version") + 1)
+    lean.add(Group, group.id, "version", 1)
     group.version += 1
     revision.touch(group.round.tournament_id)  # update() sends no signal (a save may add no fact)
     return group.version
@@ -711,9 +716,9 @@ def _results_write(*, group: Group, by: Any, rows: Mapping[int, tuple[Any, Any]]
                for n, (value, placement) in parsed.items()
                if (current := gv.result_rows.get(n)) is None
                or (current.score, current.placement) != (value, placement)]
-    # One INSERT for the changed seats (a first entry is all four); bulk_create sends no
-    # signals, and _finish moves the tournament's revision itself.
-    ResultFact.objects.bulk_create(changed)
+    # One INSERT for the changed seats (a first entry is all four); it sends no signals,
+    # and _finish moves the tournament's revision itself.
+    lean.insert(changed)
     version = _finish(g)
     if all(fact.pk is not None for fact in changed):  # ids come back on SQLite ≥ 3.35 and PG
         after = read.with_results(changed)

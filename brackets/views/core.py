@@ -12,7 +12,8 @@ from django.views.decorators.http import require_POST
 
 from brackets.forms import StaffForm, TournamentForm
 from brackets.models import Membership, Role, Round, Tournament
-from brackets.permissions import public_tournament, role_required, user_roles
+from brackets.page_cache import public_page
+from brackets.permissions import role_required, user_roles
 from brackets.selectors import rounds as sel
 from brackets.services.preset_settings import settings_preset_changed
 from brackets.services.tournaments import staff_add, staff_remove, tournament_create
@@ -84,11 +85,12 @@ def staff_delete(request: HttpRequest, tournament: Tournament, membership_id: in
     return redirect("staff_list", slug=tournament.slug)
 
 
-@public_tournament
+@public_page
 def public_tournament_home(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """The public front page of a tournament: read-only, no staff data. Each drawn round
     links its page; once the event is over, the podium comes first (what people open the
-    page for), instead of being one tap away on the bracket."""
+    page for), instead of being one tap away on the bracket. Cached for visitors like the
+    other public pages (it shows only what the tournament's revision covers)."""
     rounds = [r for r in sel.tournament_rounds(tournament)
               if r.status != Round.Status.CONFIGURED]
     podium = (sel.podium(tournament) if tournament.status == Tournament.Status.FINISHED

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from brackets import engine_adapter as ea
+from brackets import lean
 from brackets import tables_rounds as rt
 from brackets.labels import (
     COUNTING_LABELS,
@@ -81,8 +82,12 @@ def _round(tournament: Tournament, number: int) -> Round:
 
 
 def _group(tournament: Tournament, group_id: int) -> Group:
-    group = get_object_or_404(Group.objects.select_related("round"), id=group_id,
-                              round__tournament=tournament)
+    # Every match request reads its group: one prebuilt statement (brackets.lean).
+    found = lean.fetch(Group, where=["id", "round__tournament_id"],
+                       params=[group_id, tournament.pk], related=["round"])
+    if not found:
+        raise Http404(_("この組はありません。"))
+    group = found[0]
     group.round.tournament = tournament  # loaded by the permission check: not again
     return group
 

@@ -1,5 +1,5 @@
 """Tablet and public page timings at 1,024 entrants (a script, not a test):
-``python3 bench/tablets.py [--seconds 30] [--clients 16]``.
+``python3 bench/tablets.py [--seconds 30] [--clients 16] [--skip-loopback | --loopback-only]``.
 
 Part 1, in-process (Django's test client: full middleware, sessions, permission checks,
 database and templates; no network; templates are not instrumented for tests, so a page
@@ -8,8 +8,10 @@ result POST, the round page, the public round page (cached fragment, and right a
 write), next to a bare Django view (one small template) measured in the same run, with
 each page's ratio to the bare view. Targets: staff ≤ 10×, public ≤ 5×.
 
-Part 2, over loopback: waitress on 127.0.0.1 serves the app; N concurrent clients (threads
-with their own session) post results to their own groups for S seconds. Prints p50/p95
+Part 2, over loopback: waitress on 127.0.0.1 serves the app (``kyushu.wsgi``, 32 threads, as
+``manage.py up``); N concurrent clients (threads with their own session, each having
+opened its groups' match pages once, as a tablet does) post results to their own groups
+for S seconds. Prints p50/p95
 latency, errors, and a count check that every accepted POST is stored.
 
 It works on a throwaway SQLite database in a temporary folder (or on ``DATABASE_URL`` if
@@ -285,7 +287,7 @@ def loopback(tournament: Tournament, user: Any, seconds: float, clients: int) ->
     env = dict(os.environ, DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost")
     server = subprocess.Popen(
         [sys.executable, "-m", "waitress", "--listen", f"127.0.0.1:{port}",
-         f"--threads={clients}", os.environ.get("BENCH_WSGI", "kyushu.wsgi:application")],
+         "--threads=32", os.environ.get("BENCH_WSGI", "kyushu.wsgi:application")],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     try:
@@ -320,6 +322,10 @@ def loopback(tournament: Tournament, user: Any, seconds: float, clients: int) ->
                                "csrfmiddlewaretoken": token.group(1) if token else ""},
                          headers={"Referer": base + "/accounts/login/"})
             mine = free[index::clients]
+            # As a tablet opens its group before it saves: each client loads its groups'
+            # match pages once before the clock starts (not timed).
+            for g in mine:
+                session.get(f"{base}/t/{tournament.slug}/match/{g.id}/")
             counter = index * 100000
             ready.wait()
             stop = stop_at[0]
@@ -389,13 +395,15 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--clients", type=int, default=16)
     parser.add_argument("--skip-loopback", action="store_true")
+    parser.add_argument("--loopback-only", action="store_true")
     args = parser.parse_args()
     # No setup_test_environment(): it makes every template render send a signal that the
     # test client answers by copying the whole context, a cost real requests never pay and
     # that grows with the page's templates (the bare view renders one, so ratios were unfair).
     tournament, user = prepare()
-    with override_settings(ROOT_URLCONF=bench_urlconf()):
-        in_process(tournament, user)
+    if not args.loopback_only:
+        with override_settings(ROOT_URLCONF=bench_urlconf()):
+            in_process(tournament, user)
     if not args.skip_loopback:
         loopback(tournament, user, args.seconds, args.clients)
     from brackets.models import Round

@@ -77,6 +77,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Requests take turns, first come first served (brackets/admission.py).
+    "brackets.admission.AdmissionMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -87,6 +89,12 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
+
+# Requests run their view one at a time in arrival order (Python computes in one thread at
+# a time: more at once only mixes their turns); once every running request has run this
+# long (a PDF), the next starts beside it, up to REQUEST_LANES at once.
+REQUEST_LANES = int(os.environ.get("KYUSHU_REQUEST_LANES", "4"))
+REQUEST_PATIENCE_SECONDS = float(os.environ.get("KYUSHU_REQUEST_PATIENCE", "0.05"))
 
 ROOT_URLCONF = "kyushu.urls"
 

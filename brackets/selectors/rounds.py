@@ -204,32 +204,36 @@ def group_views(groups: list[Group], tournament: Tournament,
 # A result save checks the group's facts before it writes (see services.rounds.
 # results_save). Tablets save the same group again and again (corrections, the next
 # seat), so the rows a save read, plus the rows it wrote, are kept here for the next save
-# of that group, keyed by the group's version. Every write to a group's facts bumps its
-# version in the same transaction, so a key names exactly one set of committed rows; the
-# save still compares the version under its lock and reads again when it moved. The key
-# also carries the tournament's creation time: a test database may reuse ids.
-_WRITE_ROWS: OrderedDict[tuple[Any, ...], GroupRows] = OrderedDict()
+# of that group, with the group's version. Every write to a group's facts bumps its
+# version in the same transaction, so a version names exactly one set of committed rows;
+# the save still compares the version under its lock and reads again when it moved.
+# Only each group's newest rows are kept: a save loads its group just before, so an older
+# version is almost never asked for, and keeping every version held a million objects
+# after a few thousand saves, which Python's garbage collector then walked for a third of
+# a second every few seconds (the loopback bench's slowest saves). The key also carries
+# the tournament's creation time: a test database may reuse ids.
+_WRITE_ROWS: OrderedDict[tuple[Any, ...], tuple[int, GroupRows]] = OrderedDict()
 _WRITE_ROWS_MAX = 2048
 _WRITE_ROWS_LOCK = threading.Lock()
 
 
-def _write_rows_key(tournament: Tournament, group_id: int, version: int) -> tuple[Any, ...]:
-    return (tournament.pk, tournament.created_at, group_id, version)
+def _write_rows_key(tournament: Tournament, group_id: int) -> tuple[Any, ...]:
+    return (tournament.pk, tournament.created_at, group_id)
 
 
 def write_check_rows(group: Group) -> GroupRows:
     """The rows of ``group`` at the version it was loaded with, for a write's check: from
-    the last save of the group when it is still at that version, else read (and kept).
+    the last save or read of the group when that was at this version, else read (and kept).
 
     Call it outside a transaction only (committed rows): the rows read may be newer than
     ``group.version`` if someone saved meanwhile, which is harmless because a save trusts
     them only when its lock finds that same version, and versions only grow."""
-    key = _write_rows_key(group.round.tournament, group.id, group.version)
+    key = _write_rows_key(group.round.tournament, group.id)
     with _WRITE_ROWS_LOCK:
-        rows = _WRITE_ROWS.get(key)
-        if rows is not None:
+        kept = _WRITE_ROWS.get(key)
+        if kept is not None and kept[0] == group.version:
             _WRITE_ROWS.move_to_end(key)
-            return rows
+            return kept[1]
     rows = group_rows([group.id], with_entrants=False)[group.id]
     remember_write_rows(group.round.tournament, {group.id: (group.version, rows)})
     return rows
@@ -237,12 +241,15 @@ def write_check_rows(group: Group) -> GroupRows:
 
 def remember_write_rows(tournament: Tournament,
                         rows: Mapping[int, tuple[int, GroupRows]]) -> None:
-    """Keep each group's rows at its version (group id → (version, rows)); call it with
-    committed rows only, read after the group row that gave the version."""
+    """Keep each group's rows at its version (group id → (version, rows)) unless newer
+    rows are kept already; call it with committed rows only, read after the group row that
+    gave the version."""
     with _WRITE_ROWS_LOCK:
         for group_id, (version, group_rows_) in rows.items():
-            key = _write_rows_key(tournament, group_id, version)
-            _WRITE_ROWS[key] = group_rows_
+            key = _write_rows_key(tournament, group_id)
+            kept = _WRITE_ROWS.get(key)
+            if kept is None or kept[0] <= version:
+                _WRITE_ROWS[key] = (version, group_rows_)
             _WRITE_ROWS.move_to_end(key)
         while len(_WRITE_ROWS) > _WRITE_ROWS_MAX:
             _WRITE_ROWS.popitem(last=False)
@@ -615,7 +622,9 @@ def podium(tournament: Tournament, views: Iterable[RoundView] = ()) -> list[Podi
 def pair_roles(gv: GroupView) -> dict[str, str]:
     """K9/K10: each player's part in one pair game: "winner" / "loser" for the contenders
     (once the game has a result), "contender" before, "partner" for partners, whose
-    placements do not count."""
+    placements do not count. Empty for a group that is not a pair game."""
+    if gv.group.round.kind not in ("partner", "series"):
+        return {}
     pm = partner_match_of(gv)
     if pm is None:
         return {}

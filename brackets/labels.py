@@ -36,6 +36,13 @@ KIND_LABELS: dict[str, str] = {
     "series": gettext_noop("3本勝負"),
     "ranked_final": gettext_noop("順位決定"),
 }
+#: A player's part in a pair game (K9/K10, ``selectors.rounds.pair_roles``).
+PAIR_ROLE_LABELS: dict[str, str] = {
+    "contender": gettext_noop("対戦者"),
+    "partner": gettext_noop("パートナー"),
+    "winner": gettext_noop("勝ち"),
+    "loser": gettext_noop("負け"),
+}
 #: The two rules of a K6 rule-selection round.
 RULE_LABELS: dict[str, str] = {"A": gettext_noop("ルールA"), "B": gettext_noop("ルールB")}
 #: The final's question-set order (K10 dice).

@@ -20,12 +20,12 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.utils.translation import get_language, gettext_noop
 
 from brackets import engine_adapter as ea
 from brackets import tables_rounds as rt
-from brackets.labels import MODE_LABELS, translated
+from brackets.labels import MODE_LABELS, PAIR_ROLE_LABELS, label, translated
 from brackets.models import Entrant, Round, SpecialFact, Tournament
 from brackets.page_cache import public_page
 from brackets.selectors import players as player_sel
@@ -98,10 +98,6 @@ def _pair_rows(g: sel.GroupView, names: dict[str, str]) -> list[dict[str, Any]]:
     return rows
 
 
-_ROLE_TEXT = {"winner": gettext_noop("勝ち"), "loser": gettext_noop("負け"),
-              "partner": gettext_noop("パートナー"), "contender": ""}
-
-
 def _pair_card_rows(rows: list[dict[str, Any]], url: Any, gone: set[str]) -> str:
     out = []
     for r in rows:
@@ -112,7 +108,7 @@ def _pair_card_rows(rows: list[dict[str, Any]], url: Any, gone: set[str]) -> str
         if role != "contender":
             tone = {"winner": "text-bg-success", "loser": "text-bg-secondary",
                     "partner": "text-bg-light border"}[role]
-            badge = f'<span class="badge {tone}">{escape(_(_ROLE_TEXT[role]))}</span>'
+            badge = f'<span class="badge {tone}">{escape(label(PAIR_ROLE_LABELS, role))}</span>'
         score = "" if r["score"] is None else str(r["score"])
         if role == "partner" and score:
             score = f'<small>{score}</small>'
@@ -360,8 +356,13 @@ def public_player(request: HttpRequest, tournament: Tournament, entrant_id: int)
         gv = views[seat.group_id]
         row = gv.row_of(key)
         sel_row = gv.selection_rows.get(seat.number)
+        # K9/K10: a pair game is won or lost by the pair; 惜敗率 means nothing there.
+        pair_role = sel.pair_roles(gv).get(key, "")
         played.append({"round": seat.group.round, "group": seat.group, "seat": seat.number,
-                       "selection": sel_row, "row": row, "ratio": gv.ratios.get(key),
+                       "selection": sel_row, "row": row,
+                       "ratio": None if pair_role else gv.ratios.get(key),
+                       "pair_role": pair_role,
+                       "pair_role_label": label(PAIR_ROLE_LABELS, pair_role),
                        "penalties": [p for p in gv.penalty_rows if p.seat_id == seat.id],
                        "status": sel.STATUS_LABELS[gv.status]})
     used = sel.used_summary(history, catalog)
@@ -389,6 +390,13 @@ def public_player(request: HttpRequest, tournament: Tournament, entrant_id: int)
                                      if upcoming.window in sel.WINDOW_LABELS else "")}
     return render(request, "brackets/public/player.html",
                   {"tournament": tournament, "entrant": entrant, "played": played,
+                   # The ペナルティ column only when there is one: on a phone an empty
+                   # column squeezed the others to a character per line.
+                   "any_penalty": any((p["selection"] is not None
+                                       and p["selection"].accepted_illegal)
+                                      or p["penalties"]
+                                      or (p["row"] is not None and p["row"].disqualified)
+                                      for p in played),
                    # Where the player finished (優勝, 準優勝, 3位): the champion's own page
                    # did not say so. The built views of their last rounds are reused.
                    "finish": next((row.label for row in sel.podium(tournament, [

@@ -28,6 +28,7 @@ from brackets.labels import (
     COUNTING_LABELS,
     KIND_LABELS,
     MODE_LABELS,
+    PAIR_ROLE_LABELS,
     QUESTION_ORDER_LABELS,
     label,
     listed,
@@ -400,8 +401,13 @@ def _match_context(request: HttpRequest, tournament: Tournament, group: Group,
         n = seat.number
         # A refused save comes back with the difficulty staff tapped, not the default: a
         # second tap (e.g. confirming an illegal set) would otherwise save HARD unseen.
+        # Otherwise the seat's saved set shows as it is, so changing only its difficulty
+        # is one tap (the form came back empty, and the set had to be found again).
+        saved = row["selection"]
         tapped = (posted.get("difficulty") if posted is not None
                   and posted.get("seat") == str(n) else None)
+        if tapped is None and saved is not None:
+            tapped = saved.difficulty
         pick = (catalog.difficulties.index(tapped) if tapped in catalog.difficulties
                 else last)
         row["difficulty_radios"] = mark_safe("".join(
@@ -413,7 +419,7 @@ def _match_context(request: HttpRequest, tournament: Tournament, group: Group,
         if seat.entrant_id:
             key = ea.player_key(seat.entrant_id)
             sc = choices[seat.number]
-            chosen = ""
+            chosen = "" if saved is None else f"{saved.genre}|{saved.format}"
             if posted is not None and posted.get("seat") == str(seat.number):
                 chosen = posted.get("set", "")
             legal, illegal = _seat_options_html(catalog, sc, names, chosen)
@@ -446,14 +452,12 @@ def _match_context(request: HttpRequest, tournament: Tournament, group: Group,
     if rnd.kind in ("partner", "series"):
         # K9/K10: which two play for the place and which two only partner them (their
         # places do not count), and after a result who won the game.
-        role_labels = {"contender": _("対戦者"), "partner": _("パートナー"),
-                       "winner": _("勝ち"), "loser": _("負け")}
         roles = sel.pair_roles(gv)
         for row in seats:
             if row["seat"].entrant_id:
                 role = roles.get(ea.player_key(row["seat"].entrant_id), "")
                 row["pair_role"] = role
-                row["pair_role_label"] = role_labels.get(role, "")
+                row["pair_role_label"] = label(PAIR_ROLE_LABELS, role)
     if rnd.kind == "series":
         # The series so far (this game included), so staff know what the next game is for.
         state = sel.series_progress(sel.round_view(rnd), upto=group.game)

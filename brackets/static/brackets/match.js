@@ -12,14 +12,17 @@
     var select = form.querySelector(".set-select");
     var reason = form.querySelector(".illegal-reason");
     var confirmBox = form.querySelector(".confirm-illegal");
-    select.addEventListener("change", function () {
+    function showReason() {
       var opt = select.options[select.selectedIndex];
       var why = opt ? opt.getAttribute("data-reason") : null;
       reason.textContent = why || "";
       confirmBox.classList.toggle("d-none", !why);
       var box = confirmBox.querySelector("input");
       if (!why && box) { box.checked = false; }
-    });
+    }
+    select.addEventListener("change", showReason);
+    // A seat's saved set comes preselected: if it was saved as a violation, say so now.
+    if (select.selectedIndex > 0 && !reason.textContent) { showReason(); }
   });
   document.querySelectorAll("form[data-once]").forEach(function (form) {
     form.addEventListener("submit", function () {

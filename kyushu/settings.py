@@ -12,6 +12,7 @@ static files served by the app itself. The environment can change:
 
 from __future__ import annotations
 
+import math
 import os
 import secrets
 from pathlib import Path
@@ -33,6 +34,21 @@ def env_bool(name: str, default: bool) -> bool:
     if value in {"0", "false", "no", "off"}:
         return False
     raise ValueError(f"{name} must be 1/0/true/false/yes/no, not {raw!r}")
+
+
+def env_number(name: str, default: float, *, minimum: float, integer: bool = False) -> float:
+    """A number from the environment, at least ``minimum``; anything else is an error."""
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        value: float = int(raw) if integer else float(raw)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value < minimum:
+        kind = "a whole number" if integer else "a number"
+        raise ValueError(f"{name} must be {kind} of at least {minimum}, not {raw!r}")
+    return value
 
 
 def env_list(name: str, default: list[str]) -> list[str]:
@@ -93,8 +109,8 @@ MIDDLEWARE = [
 # Requests run their view one at a time in arrival order (Python computes in one thread at
 # a time: more at once only mixes their turns); once every running request has run this
 # long (a PDF), the next starts beside it, up to REQUEST_LANES at once.
-REQUEST_LANES = int(os.environ.get("KYUSHU_REQUEST_LANES", "4"))
-REQUEST_PATIENCE_SECONDS = float(os.environ.get("KYUSHU_REQUEST_PATIENCE", "0.05"))
+REQUEST_LANES = env_number("KYUSHU_REQUEST_LANES", 4, minimum=1, integer=True)
+REQUEST_PATIENCE_SECONDS = env_number("KYUSHU_REQUEST_PATIENCE", 0.05, minimum=0)
 
 ROOT_URLCONF = "kyushu.urls"
 

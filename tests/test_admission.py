@@ -90,3 +90,25 @@ def test_a_failing_view_gives_its_lane_back() -> None:
         with pytest.raises(RuntimeError):
             middleware(request)
     assert not middleware.lanes._running
+
+
+@pytest.mark.parametrize("raw", ["x", "0", "-1", "2.5"])
+def test_bad_lane_counts_are_refused_with_the_variable_named(
+        raw: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from kyushu.settings import env_number
+
+    monkeypatch.setenv("KYUSHU_REQUEST_LANES", raw)
+    with pytest.raises(ValueError, match="KYUSHU_REQUEST_LANES must be a whole number"):
+        env_number("KYUSHU_REQUEST_LANES", 4, minimum=1, integer=True)
+
+
+@pytest.mark.parametrize(("raw", "expected"), [("", 0.05), ("0", 0.0), ("0.2", 0.2)])
+def test_patience_from_the_environment(raw: str, expected: float,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    from kyushu.settings import env_number
+
+    monkeypatch.setenv("KYUSHU_REQUEST_PATIENCE", raw)
+    assert env_number("KYUSHU_REQUEST_PATIENCE", 0.05, minimum=0) == expected
+    monkeypatch.setenv("KYUSHU_REQUEST_PATIENCE", "nan")
+    with pytest.raises(ValueError, match="KYUSHU_REQUEST_PATIENCE"):
+        env_number("KYUSHU_REQUEST_PATIENCE", 0.05, minimum=0)

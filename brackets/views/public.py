@@ -32,6 +32,8 @@ from brackets.selectors import players as player_sel
 from brackets.selectors import rounds as sel
 
 POLL_SECONDS = 3
+# Up to this many rows, the projector's 惜敗率 table is set in larger type (fits 1080p).
+PROJ_BIG_ROWS = 12
 
 
 def _names_for(rvs: list[sel.RoundView]) -> dict[str, str]:
@@ -280,10 +282,13 @@ def public_projector(request: HttpRequest, tournament: Tournament, number: int) 
         payload = {**_round_payload(tournament, rnd), "version": version, "view": view}
         if view == "table":
             # The staff check's wildcard table in projector type: colours, no links.
-            payload["proj_tables"] = [
-                (rule, rt.table_html(table)) for rule, _o, table in rt.wildcard_tables(
-                    payload["rv"], payload["outcomes"], row_classes={"wildcard": "wild"},
-                    attrs={"class": "table wildcard-table"}, exclude=("mark",))]
+            tables = rt.wildcard_tables(
+                payload["rv"], payload["outcomes"], row_classes={"wildcard": "wild"},
+                attrs={"class": "table wildcard-table"}, exclude=("mark",))
+            payload["proj_tables"] = [(rule, rt.table_html(table)) for rule, _o, table in tables]
+            # A short table (a small event, a later round) is set in larger type so it
+            # fills the screen and reads from the back of the room.
+            payload["proj_big"] = sum(len(table.data) for *_x, table in tables) <= PROJ_BIG_ROWS
         return render_to_string("brackets/public/_projector_live.html", payload, request=None)
 
     body = _cached(f"proj:{rnd.id}:{view}", version, build)

@@ -141,3 +141,45 @@ def test_projector_ratio_table_stays_normal_when_long(
     rows = html.count("<tr") - html.count("<thead")
     assert rows > PROJ_BIG_ROWS
     assert '<div class="proj-tables">' in html
+
+
+def _luminance(hex_colour: str) -> float:
+    channels = [int(hex_colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def _contrast(a: str, b: str) -> float:
+    hi, lo = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+# Bootstrap 5.3's row backgrounds: table-success, table-warning, table-danger; the podium's
+# champion box (#fff3cd).
+ROW_BACKGROUNDS = ("#d1e7dd", "#fff3cd", "#f8d7da")
+
+
+def _colour(selector: str) -> str:
+    found = re.search(r"(?<![-\w])color:\s*(#[0-9a-fA-F]{6})", _css_rules(selector))
+    assert found, selector
+    return found.group(1)
+
+
+def test_names_and_wc_mark_are_readable_on_coloured_rows(
+        tournament: Tournament, cast: dict[str, Any]) -> None:
+    """Screenshots measured 3.47:1 for a linked name on a green (勝ち抜け) row and 4.26:1
+    for the WC mark on an amber row; both now meet 4.5:1 (normal-size text)."""
+    link = _colour('.public-table tr[class*="table-"] a')
+    assert link == _colour('.public-group tr[class*="table-"] a') == _colour(".podium-row a")
+    wc = _colour(".wildcard-mark")
+    for background in ROW_BACKGROUNDS:
+        assert _contrast(link, background) >= 4.5, (link, background)
+        assert _contrast(wc, background) >= 4.5, (wc, background)
+    # The rules match the pages: names are links in coloured rows of the cards and tables.
+    _finished(tournament, cast)
+    html = _get(f"/p/{tournament.slug}/r/1/")
+    assert re.search(r'class="card h-100 public-group".*?<tr class="table-success"><td>1</td>'
+                     r'<td><a href=', html, flags=re.S)
+    cross = re.search(r'<div class="table-responsive public-table">(.*?)</div>', html,
+                      flags=re.S).group(1)
+    assert re.search(r'<tr class="table-success[^"]*"[^>]*>.*?<a href=', cross, flags=re.S)

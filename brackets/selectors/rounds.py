@@ -8,6 +8,7 @@ flat as a tournament grows.
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from collections import OrderedDict, defaultdict
 from collections.abc import Iterable, Mapping
@@ -180,11 +181,7 @@ def group_views(groups: list[Group], tournament: Tournament,
     ``derive=False`` gives the facts alone, as a write checks them: no verdicts, and the
     seats carry entrant ids without loading the entrants (names are not needed)."""
     ids = [g.id for g in groups]
-    rows = group_rows(ids, with_entrants=derive)
-    if not connection.in_atomic_block:
-        # Committed rows, read after the groups: the next save of any of these groups
-        # (a tablet saves the match page it has just loaded) checks against them.
-        remember_write_rows(tournament, {g.id: (g.version, rows[g.id]) for g in groups})
+    rows = _rows_at_versions(groups, tournament, with_entrants=derive)
     confirmations: dict[int, set[int]] = defaultdict(set)
     if derive and tournament.two_person_confirmation:
         for c in ConfirmationFact.objects.filter(group_id__in=ids):
@@ -253,6 +250,54 @@ def remember_write_rows(tournament: Tournament,
             _WRITE_ROWS.move_to_end(key)
         while len(_WRITE_ROWS) > _WRITE_ROWS_MAX:
             _WRITE_ROWS.popitem(last=False)
+
+
+def _rows_at_versions(groups: list[Group], tournament: Tournament,
+                      with_entrants: bool) -> dict[int, GroupRows]:
+    """Each group's rows at the version it was loaded with.
+
+    A group whose rows are kept at that version (its last save or read) is not read again:
+    after a tablet's save its match page is built from the rows the save kept, and a round
+    page rebuilt after one save reads one group's facts instead of 256 groups'. The kept
+    seats are copied with the entrants read now, so a renamed entrant (which moves no
+    group's version) shows its new name, and kept rows are never changed. Rows read here
+    outside a transaction (committed, read after the groups) are kept for the next save
+    or page."""
+    kept: dict[int, GroupRows] = {}
+    with _WRITE_ROWS_LOCK:
+        for g in groups:
+            found = _WRITE_ROWS.get(_write_rows_key(tournament, g.id))
+            if found is not None and found[0] == g.version:
+                kept[g.id] = found[1]
+    missing = [g.id for g in groups if g.id not in kept]
+    rows = group_rows(missing, with_entrants=with_entrants) if missing else {}
+    if rows and not connection.in_atomic_block:
+        remember_write_rows(tournament, {g.id: (g.version, rows[g.id]) for g in groups
+                                         if g.id in rows})
+    if kept and with_entrants:
+        kept = _with_current_entrants(kept)
+    rows.update(kept)
+    return rows
+
+
+def _with_current_entrants(kept: dict[int, GroupRows]) -> dict[int, GroupRows]:
+    """The rows with their seats copied and the entrants (read now, one query) attached."""
+    entrants = {e.id: e for e in Entrant.objects.filter(seats__group_id__in=list(kept))}
+    entrant_field = Seat._meta.get_field("entrant")
+    out = {}
+    for group_id, group_rows_ in kept.items():
+        seats = []
+        for seat in group_rows_.seats:
+            copy = Seat.from_db(seat._state.db, _SEAT_ATTNAMES,
+                                [getattr(seat, name) for name in _SEAT_ATTNAMES])
+            if seat.entrant_id is not None:
+                entrant_field.set_cached_value(copy, entrants[seat.entrant_id])
+            seats.append(copy)
+        out[group_id] = dataclasses.replace(group_rows_, seats=tuple(seats))
+    return out
+
+
+_SEAT_ATTNAMES = [f.attname for f in Seat._meta.concrete_fields]
 
 
 def assemble(group: Group, rows: GroupRows) -> GroupView:

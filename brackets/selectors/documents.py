@@ -450,7 +450,7 @@ def round_document(tournament: Tournament, number: int) -> RoundDoc:
                 used_genres=tuple(used["genres"]), used_groups=tuple(used["groups"])))
         outcome = ""
         winner_id = None
-        if rnd.kind in ("partner", "series"):
+        if rnd.kind in sel.PAIR_KINDS:
             outcome = _pair_outcome(gv, entrants)
             winner_id = next((int(k) for k, role in sel.pair_roles(gv).items()
                               if role == "winner"), None)
@@ -473,7 +473,7 @@ def round_document(tournament: Tournament, number: int) -> RoundDoc:
     last_order: list[str] = []
     if rnd.kind in ("partner", "series", "ranked_final"):
         last_order = sel.final_order(rv)
-    if rnd.kind in ("partner", "series"):
+    if rnd.kind in sel.PAIR_KINDS:
         if last_order:
             first = entrants.get(int(last_order[0]))
             label = "優勝" if rnd.kind == "series" else "勝ち（3位）"

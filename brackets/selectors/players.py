@@ -23,7 +23,6 @@ from brackets.selectors import rounds as sel
 
 #: Rounds whose players are placed by the desk (contenders from a placement, partners
 #: recorded per contender) rather than advancing from the round before (K9, K10).
-PAIR_KINDS = ("partner", "series")
 
 
 @dataclass
@@ -127,7 +126,7 @@ def _plays(tournament: Tournament, rnd: Round, entrant: Entrant, last: int,
     if they advance from the round they are playing, None when they do not (or it is not
     known yet, e.g. final or third-place match before the semi-final's result)."""
     by_number = {r.number: r for r in rounds}
-    if rnd.kind in PAIR_KINDS and rnd.spec.get("contenders_from"):
+    if rnd.kind in sel.PAIR_KINDS and rnd.spec.get("contenders_from"):
         partners = sel.special_facts(tournament, SpecialFact.Kind.PARTNER, round=rnd)
         if any(f.entrant_id == entrant.id or str(f.data.get("partner")) == str(entrant.id)
                for f in partners):

@@ -225,15 +225,7 @@ def write_check_rows(group: Group) -> GroupRows:
     Call it outside a transaction only (committed rows): the rows read may be newer than
     ``group.version`` if someone saved meanwhile, which is harmless because a save trusts
     them only when its lock finds that same version, and versions only grow."""
-    key = _write_rows_key(group.round.tournament, group.id)
-    with _WRITE_ROWS_LOCK:
-        kept = _WRITE_ROWS.get(key)
-        if kept is not None and kept[0] == group.version:
-            _WRITE_ROWS.move_to_end(key)
-            return kept[1]
-    rows = group_rows([group.id], with_entrants=False)[group.id]
-    remember_write_rows(group.round.tournament, {group.id: (group.version, rows)})
-    return rows
+    return _rows_at_versions([group], group.round.tournament, with_entrants=False)[group.id]
 
 
 def remember_write_rows(tournament: Tournament,
@@ -266,9 +258,11 @@ def _rows_at_versions(groups: list[Group], tournament: Tournament,
     kept: dict[int, GroupRows] = {}
     with _WRITE_ROWS_LOCK:
         for g in groups:
-            found = _WRITE_ROWS.get(_write_rows_key(tournament, g.id))
+            key = _write_rows_key(tournament, g.id)
+            found = _WRITE_ROWS.get(key)
             if found is not None and found[0] == g.version:
                 kept[g.id] = found[1]
+                _WRITE_ROWS.move_to_end(key)  # recently used: the last to be dropped
     missing = [g.id for g in groups if g.id not in kept]
     rows = group_rows(missing, with_entrants=with_entrants) if missing else {}
     if rows and not connection.in_atomic_block:
@@ -624,10 +618,24 @@ def final_order(rv: RoundView) -> list[str]:
 #: 3位; K10: the final decides 優勝 and 準優勝; H1: a ranked final ranks all four).
 #: Marked with gettext_noop (kept Japanese: podium_from compares with 優勝); shown through
 #: ``{% trans row.label %}`` / ``gettext(row.label)``.
+#: Round kinds played as pair games (K9 third-place match, K10 final): two contenders,
+#: each with a partner whose place does not count.
+PAIR_KINDS = ("partner", "series")
 PODIUM_LABELS = {"series": (gettext_noop("優勝"), gettext_noop("準優勝")),
                  "partner": (gettext_noop("3位"),),
                  "ranked_final": (gettext_noop("優勝"), gettext_noop("準優勝"),
                                   gettext_noop("3位"))}
+
+
+def place_labels(rnd: Round, count: int) -> list[str]:
+    """The places a last round decides, best first, in the reader's language: the podium
+    names (優勝, 準優勝, 3位), the rest as n位. A match for lower places counts from the
+    first of them (K9: places 3 and 4 of the semi-final), so its loser is 4位, not 2位."""
+    names = PODIUM_LABELS.get(rnd.kind, ())
+    first = min((int(p) for p in (rnd.spec.get("contenders_from") or {}).get("places", [])),
+                default=1)
+    return [_(names[i]) if i < len(names) else _("{n}位").format(n=i + first)
+            for i in range(count)]
 
 
 @dataclass(frozen=True)
@@ -668,7 +676,7 @@ def pair_roles(gv: GroupView) -> dict[str, str]:
     """K9/K10: each player's part in one pair game: "winner" / "loser" for the contenders
     (once the game has a result), "contender" before, "partner" for partners, whose
     placements do not count. Empty for a group that is not a pair game."""
-    if gv.group.round.kind not in ("partner", "series"):
+    if gv.group.round.kind not in PAIR_KINDS:
         return {}
     pm = partner_match_of(gv)
     if pm is None:
@@ -806,7 +814,7 @@ def seat_choices(gv: GroupView, catalog: Catalog,
             bans.setdefault(f.data["genre"], []).append(ea.player_key(eid))
     restriction = rnd.spec.get("restriction", "basic")
     preset_slug = rnd.spec.get("preset", "")
-    partner_of_seat = {1: 2, 2: 1, 3: 4, 4: 3} if rnd.kind in ("partner", "series") else {}
+    partner_of_seat = {1: 2, 2: 1, 3: 4, 4: 3} if rnd.kind in PAIR_KINDS else {}
     pair_of_entrant: dict[int, int] = {}
     if partner_of_seat:
         by_num = {s.number: s.entrant_id for s in gv.seats}

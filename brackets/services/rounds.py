@@ -283,7 +283,7 @@ def round_draw(*, round: Round, by: Any) -> Round:
     _require(rnd, Round.Status.CONFIGURED)
     if rnd.number == 1:
         rnd = _replan_if_needed(rnd, by)
-    if rnd.kind in ("partner", "series"):
+    if rnd.kind in sel.PAIR_KINDS:
         return _draw_partner_round(rnd, by)
     players, seeds = round_players(rnd)
     if rnd.number > 1:

@@ -25,11 +25,12 @@ from django.utils.translation import gettext as _
 
 from brackets import engine_adapter as ea
 from brackets import tables_rounds as rt
-from brackets.labels import MODE_LABELS, PAIR_ROLE_LABELS, label, translated
+from brackets.labels import MODE_LABELS, translated
 from brackets.models import Entrant, Round, SpecialFact, Tournament
 from brackets.page_cache import public_page
 from brackets.selectors import players as player_sel
 from brackets.selectors import rounds as sel
+from brackets.templatetags.rounds_tags import pair_role_badge
 
 POLL_SECONDS = 3
 # Up to this many rows, the projector's 惜敗率 table is set in larger type (fits 1080p).
@@ -64,7 +65,7 @@ def _round_payload(tournament: Tournament, rnd: Round,
     cross = rt.cross_table(rv, outcomes, player_url=url, people=people)
     wild_tables = rt.wildcard_tables(rv, outcomes, row_classes=rt.PUBLIC_ROWS, player_url=url,
                                      near_cut=5, people=people)
-    pair = rnd.kind in ("partner", "series")
+    pair = rnd.kind in sel.PAIR_KINDS
     return {"tournament": tournament, "round": rnd, "rv": rv, "names": names,
             "pair": pair, "withdrawn": withdrawn,
             # K9/K10: per game, who won and who only partnered (their places do not count).
@@ -106,11 +107,8 @@ def _pair_card_rows(rows: list[dict[str, Any]], url: Any, gone: set[str]) -> str
         role = r["role"]
         cls = {"winner": "table-success fw-bold", "partner": "partner-row text-muted"}.get(
             role, "")
-        badge = ""
-        if role != "contender":
-            tone = {"winner": "text-bg-success", "loser": "text-bg-secondary",
-                    "partner": "text-bg-light border"}[role]
-            badge = f'<span class="badge {tone}">{escape(label(PAIR_ROLE_LABELS, role))}</span>'
+        # Beside the winner and loser, "contender" says nothing: only the others are marked.
+        badge = "" if role == "contender" else pair_role_badge(role)
         score = "" if r["score"] is None else str(r["score"])
         if role == "partner" and score:
             score = f'<small>{score}</small>'
@@ -367,7 +365,6 @@ def public_player(request: HttpRequest, tournament: Tournament, entrant_id: int)
                        "selection": sel_row, "row": row,
                        "ratio": None if pair_role else gv.ratios.get(key),
                        "pair_role": pair_role,
-                       "pair_role_label": label(PAIR_ROLE_LABELS, pair_role),
                        "penalties": [p for p in gv.penalty_rows if p.seat_id == seat.id],
                        "status": sel.STATUS_LABELS[gv.status]})
     used = sel.used_summary(history, catalog)

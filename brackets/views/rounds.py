@@ -158,7 +158,7 @@ def _staff_cards_html(tournament: Tournament, rv: sel.RoundView, names: dict[str
                        f'<td class="text-muted">{seat.number}</td><td>{who}</td>'
                        f'<td class="num">{score}</td></tr>')
         out.append("</table>")
-        pair = rv.round.kind in ("partner", "series")
+        pair = rv.round.kind in sel.PAIR_KINDS
         if g.result is not None and pair:
             # K9/K10: the game is decided by the contenders; partners' places do not count.
             won = [k for k, role in sel.pair_roles(g).items() if role == "winner"]
@@ -278,14 +278,8 @@ def round_advance_preview(request: HttpRequest, tournament: Tournament,
         ctx["outcomes"] = sel.advancement_preview(rnd, rv)
     elif rv.all_done:
         ctx["final_order"] = sel.final_order(rv)
-        # Each place with its podium name (優勝, 準優勝, 3位), the rest as n位.
-        labels = sel.PODIUM_LABELS.get(rnd.kind, ())
-        # A match for places 3–4 (K9: contenders_from places 3 and 4) counts from 3: its
-        # loser is 4位, not 2位.
-        first = min((int(p) for p in (rnd.spec.get("contenders_from") or {}).get("places", [])),
-                    default=1)
-        ctx["final_rows"] = [(_(labels[i]) if i < len(labels) else _("{n}位").format(n=i + first),
-                              ctx["names"].get(p, p)) for i, p in enumerate(ctx["final_order"])]
+        ctx["final_rows"] = list(zip(sel.place_labels(rnd, len(ctx["final_order"])),
+                                     (ctx["names"].get(p, p) for p in ctx["final_order"])))
     ctx["last_round"] = rnd.kind in sel.PODIUM_LABELS
     # K8: the semi-final's 3rd and 4th are not out, they play the 3位決定戦 (a later round
     # whose contenders come from this round's lower places).
@@ -449,7 +443,7 @@ def _match_context(request: HttpRequest, tournament: Tournament, group: Group,
         if prior is not None and prior.winner is not None:
             series_winner = names.get(prior.winner, prior.winner)
     series_score = ""
-    if rnd.kind in ("partner", "series"):
+    if rnd.kind in sel.PAIR_KINDS:
         # K9/K10: which two play for the place and which two only partner them (their
         # places do not count), and after a result who won the game.
         roles = sel.pair_roles(gv)
@@ -796,7 +790,7 @@ def _special_context(tournament: Tournament, rnd: Round) -> dict[str, Any]:
                     for r, conf in rnd.spec.get("rules", {}).items()]
             except svc.RoundError as exc:
                 ctx["error_players"] = exc.message
-    if rnd.kind in ("partner", "series"):
+    if rnd.kind in sel.PAIR_KINDS:
         src = rnd.spec["contenders_from"]
         src_round = Round.objects.filter(tournament=tournament, number=int(src["round"])).first()
         contenders = []

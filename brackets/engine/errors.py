@@ -1,12 +1,20 @@
-"""The two kinds of failure the engine reports.
+"""The kinds of failure the engine reports.
 
-An *expected rule violation* (a player chose a genre they already used, a selection that
-breaks the pair constraint ...) is a value: :class:`Violation`, carrying a stable ``code``
-and parameters from which the web layer builds a translated message for staff.
+An *expected rule violation* inside a valid request (a player chose a genre they already
+used, a selection that breaks the pair constraint ...) is a value: :class:`Violation`,
+carrying a stable ``code`` and parameters from which the web layer builds a translated
+message for staff.
 
-*Impossible input* (an unknown genre, a seat used twice, placements that are not 1..n) is a
-bug in the caller or bad data: it raises :class:`EngineError` (or a subclass) naming the
-problem, never a silent wrong answer.
+A request the rules refuse (a score out of range, a seat used twice, a field too small for
+the preset) raises :class:`RuleRefusal`: its ``code`` and ``params`` are worded for staff in
+``brackets.messages``, and nothing is changed.
+
+A call no staff action can produce (bad catalog data, a preset registered twice, a caller
+passing a value its own code chose) raises :class:`EngineBug`: it is logged and shown as an
+internal error, never as a rule.
+
+Both derive from :class:`EngineError`, so code that only needs "the engine said no" can
+catch the base; the web layer shows only :class:`RuleRefusal` as a message.
 """
 
 from __future__ import annotations
@@ -16,12 +24,23 @@ from typing import Any
 
 
 class EngineError(Exception):
-    """Impossible input. ``code`` is stable; ``params`` name the offending values."""
+    """Anything the engine raises. ``code`` is stable; ``params`` name the offending values.
+
+    Raise one of the two subclasses; the base exists for ``except`` clauses.
+    """
 
     def __init__(self, code: str, message: str, **params: Any) -> None:
         super().__init__(message)
         self.code = code
         self.params = params
+
+
+class RuleRefusal(EngineError):
+    """A request the rules refuse; staff see ``brackets.messages`` wording for ``code``."""
+
+
+class EngineBug(EngineError):
+    """A call no staff action can produce: logged, never shown to staff as a rule."""
 
 
 @dataclass(frozen=True)

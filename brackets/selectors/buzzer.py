@@ -16,7 +16,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from brackets import engine_adapter as ea
 from brackets.engine.buzzer import (
     PlayerSpec,
     RoundConfig,
@@ -27,16 +26,17 @@ from brackets.engine.buzzer import (
 )
 from brackets.engine.buzzer.rules import check
 from brackets.engine.errors import EngineError
+from brackets.messages import engine_message as _engine_message
 from brackets.models import BuzzerEvent, BuzzerPlayer, BuzzerRound
 
 
 def engine_message(code: str, params: Mapping[str, Any] | None = None) -> str:
     """The Japanese sentence for an engine error code (shown to the operator as is).
 
-    The wording lives with every other engine code in ``engine_adapter.ERROR_TEXT`` (one
+    The wording lives with every other engine code in ``messages.ERROR_TEXT`` (one
     mechanism for the whole app); a code without wording still reads as Japanese there.
     """
-    return ea.engine_message(code, params)
+    return _engine_message(code, params)
 
 
 def round_players(round_: BuzzerRound) -> list[BuzzerPlayer]:

@@ -35,6 +35,7 @@ from brackets.engine.lottery import Lottery
 from brackets.engine.ratio import Ratio, group_ratios
 from brackets.engine.results import MatchResult, check_rematch
 from brackets.engine.special import PartnerMatch, partner_match_winner, series_state
+from brackets.messages import error_text, player_ids, violation_text
 from brackets.models import (
     ConfirmationFact,
     DisqualificationFact,
@@ -391,10 +392,10 @@ def _verdict(facts: ea.GroupFacts, lottery: Lottery
     try:
         result = ea.group_result(facts, lottery)
     except EngineError as exc:
-        return None, {}, [], ea.error_text(exc, entrant_names(ea.player_ids(exc.params)))
+        return None, {}, [], error_text(exc, entrant_names(player_ids(exc.params)))
     if result is None:
         return None, {}, [], ""
-    return result, group_ratios(result), [ea.violation_text(w) for w in result.warnings], ""
+    return result, group_ratios(result), [violation_text(w) for w in result.warnings], ""
 
 
 def _status(view: GroupView, tournament: Tournament) -> str:

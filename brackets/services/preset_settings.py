@@ -27,6 +27,7 @@ from brackets import engine_adapter as ea
 from brackets.engine.advancement import TIE_BREAKS
 from brackets.engine.errors import EngineError
 from brackets.engine.presets import Setting, preset_settings
+from brackets.messages import error_text
 from brackets.models import PresetSettingChange, Round, SpecialFact, Tournament
 
 #: Japanese names of the settings (the engine's notes say which rule each one reads).
@@ -236,7 +237,7 @@ def _message(exc: EngineError, labels: Mapping[str, str]) -> tuple[str, str]:
             return key, gettext("{label}：同じ項目が重なっているか、値が正しくありません。").format(
                 label=label)
         return key, gettext("{label}の値が正しくありません。").format(label=label)
-    return key, ea.error_text(exc)
+    return key, error_text(exc)
 
 
 # ------------------------------------------------------------------ writing

@@ -29,6 +29,7 @@ from django.utils.translation import gettext as _
 from brackets import engine_adapter as ea
 from brackets import lean, revision
 from brackets.labels import listed
+from brackets.messages import error_text, player_ids, violation_text
 from brackets.engine.catalog import Selection
 from brackets.engine.draws import draw_groups
 from brackets.engine.errors import EngineError
@@ -239,9 +240,9 @@ def _tournament_status_restore(rnd: Round, undone: RoundStep) -> list[str] | Non
 
 
 def _engine_text(exc: EngineError) -> str:
-    """The staff wording of an engine refusal (``engine_adapter.ERROR_TEXT``), with the
+    """The staff wording of an engine refusal (``messages.ERROR_TEXT``), with the
     players it names shown by name: the engine only knows entrant keys."""
-    return ea.error_text(exc, sel.entrant_names(ea.player_ids(exc.params)))
+    return error_text(exc, sel.entrant_names(player_ids(exc.params)))
 
 
 def _require(rnd: Round, *statuses: str) -> None:
@@ -628,7 +629,7 @@ def selection_save(*, group: Group, by: Any, seat_number: int, genre: str, forma
                          field="genre") from exc
     choices = sel.seat_choices(gv, catalog, mctx)[seat_number].choices
     check = choices.check(selection, penalty=ea.penalty_points(g.round.spec))
-    reasons = [ea.violation_text(v) for v in check.violations]
+    reasons = [violation_text(v) for v in check.violations]
     if not check.ok and g.round.spec.get("illegal_selection") == "refuse":
         raise RoundError(_("この出題は規定違反のため登録できません：{reasons}。").format(
             reasons=listed(reasons)),

@@ -35,6 +35,7 @@ from brackets.engine.buzzer import (
     start,
 )
 from brackets.engine.errors import EngineError
+from brackets.errors import Refused
 from brackets.models import (
     BuzzerEvent,
     BuzzerPlayer,
@@ -53,7 +54,7 @@ from brackets.selectors.buzzer import (
 )
 
 
-class BuzzerRefused(Exception):
+class BuzzerRefused(Refused):
     """A tap the round refuses; ``message`` is Japanese and shown to the operator as is.
 
     ``code`` is the engine's code (or ``stale`` / ``bad_request``); ``seq`` is the log's

@@ -26,6 +26,7 @@ from django.utils.translation import gettext_lazy
 
 from brackets import engine_adapter as ea
 from brackets.engine.errors import EngineError
+from brackets.errors import Refused
 from brackets.labels import MODE_LABELS, label
 from brackets.engine.shura import MAX_LOTS, ShuraDeclaration, lots_owed
 from brackets.models import Entrant, EntrantImport, EntrantRevision, Tournament
@@ -106,7 +107,7 @@ class Change:
     after: Any
 
 
-class StaleEntrantError(Exception):
+class StaleEntrantError(Refused):
     """The form was based on an older revision: someone saved the entrant in between."""
 
     def __init__(self, entrant: Entrant, base_revision: int, changes: list[Change]) -> None:

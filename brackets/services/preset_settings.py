@@ -27,6 +27,7 @@ from brackets import engine_adapter as ea
 from brackets.engine.advancement import TIE_BREAKS
 from brackets.engine.errors import EngineError
 from brackets.engine.presets import Setting, preset_settings
+from brackets.errors import Refused
 from brackets.messages import error_text
 from brackets.models import PresetSettingChange, Round, SpecialFact, Tournament
 
@@ -78,7 +79,7 @@ VALUE_LABELS: dict[str, Any] = {
 }
 
 
-class SettingsError(Exception):
+class SettingsError(Refused):
     """A refused settings save: ``errors`` maps a setting key ("" = the whole form) to a
     Japanese message shown beside it."""
 

@@ -22,6 +22,7 @@ from django.db import transaction
 
 from brackets import engine_adapter as ea
 from brackets.engine.errors import EngineError
+from brackets.errors import Refused
 from brackets.models import Entrant, Group, QmaVersion, Round, Seat, SpecialFact, Tournament
 from brackets.selectors import rounds as sel
 from brackets.services import rounds as svc
@@ -38,7 +39,7 @@ ENTRANT_FIELDS = {
 }
 
 
-class ReplayError(Exception):
+class ReplayError(Refused):
     """A malformed or inconsistent file: ``where`` names the key (or line)."""
 
     def __init__(self, where: str, message: str) -> None:

@@ -28,6 +28,7 @@ from django.utils.translation import gettext as _
 
 from brackets import engine_adapter as ea
 from brackets import lean, revision
+from brackets.errors import Refused
 from brackets.labels import listed
 from brackets.messages import error_text, player_ids, violation_text
 from brackets.engine.catalog import Selection
@@ -96,7 +97,7 @@ def serialised(func: Any) -> Any:
     return wrapper
 
 
-class RoundError(Exception):
+class RoundError(Refused):
     """Refused input: ``message`` says what to fix; ``field`` names the form field."""
 
     def __init__(self, message: str, field: str = "", **extra: Any) -> None:

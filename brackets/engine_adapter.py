@@ -25,7 +25,7 @@ from functools import lru_cache
 from typing import Any
 
 from brackets.engine.catalog import Catalog, Selection
-from brackets.engine.errors import EngineError
+from brackets.engine.errors import EngineBug, EngineError
 from brackets.engine.lottery import Lottery
 from brackets.engine.restrictions import (
     BASIC_RULE,
@@ -123,6 +123,8 @@ def preset_source(source: Any, settings: Mapping[str, Any] | None = None
 
     try:
         keys = {s.key for s in preset_settings(slug)}
+    except EngineBug:
+        raise
     except EngineError:
         return slug, stored
     return slug, {k: v for k, v in stored.items() if k in keys}

@@ -268,3 +268,43 @@ def test_a_shura_player_without_lots_reads_japanese() -> None:
     with translation.override("ja"):
         text = msg.error_text(info.value)
     assert text == "修羅の道の選手です。先に修羅くじを引いて記録してください"
+
+
+# ------------------------------------------------------------- the two kinds at catch sites
+
+
+def test_a_refusal_caught_for_its_own_wording_keeps_it_and_a_bug_passes_through(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A catch that words a refusal itself (the desk's lot column) never words a bug."""
+    from brackets import tables
+    from brackets.models import Entrant as EntrantRow
+
+    entrant = EntrantRow(name="山田", q_level=80, shura_extra_lots=9)
+    with translation.override("ja"):
+        assert tables.shura_summary(entrant) == "くじ数が上限超過"
+
+    def bug(*_args: Any, **_kwargs: Any) -> Any:
+        raise EngineBug("deck_duplicate", "a card appears twice in the deck")
+
+    monkeypatch.setattr(tables, "lots_owed", bug)
+    with pytest.raises(EngineBug):
+        tables.shura_summary(entrant)
+
+
+@pytest.mark.django_db
+def test_a_bug_under_a_service_is_logged_and_refused_generically(
+        round_one: Round, cast: dict[str, Any], monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    a, b = _two_entrants(round_one)
+
+    def bug(*_args: Any, **_kwargs: Any) -> Any:
+        raise EngineBug("lottery_missing", "this draw needs the tournament's lottery")
+
+    monkeypatch.setattr(svc, "record_dice", bug)
+    with translation.override("ja"), caplog.at_level(logging.ERROR, logger="brackets.messages"), \
+            pytest.raises(svc.RoundError) as info:
+        svc.dice_record(round=round_one, players=(a.id, b.id), by=cast["bracket"],
+                        rolls=[(3, 4)])
+    assert "入力を処理できませんでした（lottery_missing）。" in info.value.message
+    assert "needs the tournament" not in info.value.message
+    assert any(r.name == "brackets.messages" and r.exc_info for r in caplog.records)

@@ -27,6 +27,7 @@ from brackets.engine.buzzer import (
 from brackets.engine.buzzer.rules import check
 from brackets.engine.errors import EngineError
 from brackets.messages import engine_message as _engine_message
+from brackets.messages import error_text
 from brackets.models import BuzzerEvent, BuzzerPlayer, BuzzerRound
 
 
@@ -266,7 +267,7 @@ def safe_payload(round_: BuzzerRound, *, for_console: bool = False) -> dict[str,
         return round_payload(round_, for_console=for_console)
     except EngineError as error:
         return {
-            "error": engine_message(error.code, error.params),
+            "error": error_text(error),
             "seq": latest_seq(round_.pk),
             "round": {"id": round_.pk, "name": round_.name, "group": round_.group_name},
         }

@@ -30,7 +30,7 @@ from brackets.engine.advancement import (
     cross_group_table,
 )
 from brackets.engine.catalog import Catalog, Selection
-from brackets.engine.errors import EngineError
+from brackets.engine.errors import EngineError, RuleRefusal
 from brackets.engine.lottery import Lottery
 from brackets.engine.ratio import Ratio, group_ratios
 from brackets.engine.results import MatchResult, check_rematch
@@ -586,7 +586,7 @@ def series_progress(rv: RoundView, upto: int | None = None) -> Any:
     try:
         return series_state(players, winners,
                             wins_needed=int(rv.spec.get("wins_needed", 2)))
-    except EngineError:
+    except RuleRefusal:
         return None
 
 
@@ -687,7 +687,7 @@ def pair_roles(gv: GroupView) -> dict[str, str]:
     if gv.result is not None and gv.status != UNUSED:
         try:
             outcome = partner_match_winner(pm, gv.result)
-        except EngineError:
+        except RuleRefusal:
             return roles
         roles[outcome.winner], roles[outcome.loser] = "winner", "loser"
     return roles

@@ -25,7 +25,7 @@ from django.utils.translation import gettext_lazy as _
 
 from brackets import engine_adapter as ea
 from brackets.engine.advancement import TIE_BREAKS
-from brackets.engine.errors import EngineError
+from brackets.engine.errors import EngineBug, EngineError
 from brackets.engine.presets import Setting, preset_settings
 from brackets.errors import Refused
 from brackets.messages import error_text
@@ -319,6 +319,8 @@ def settings_check(*, tournament: Tournament | None, preset: str, stored: Any
     slug = ea.PRESET_ALIASES.get(preset, preset)
     try:
         specs = {s.key: s for s in preset_settings(slug)}
+    except EngineBug:
+        raise
     except EngineError as exc:
         raise SettingsError(gettext("ルールプリセット「{preset}」はありません。").format(
             preset=preset)) from exc

@@ -21,7 +21,7 @@ from typing import Any
 from django.db import transaction
 
 from brackets import engine_adapter as ea
-from brackets.engine.errors import EngineError
+from brackets.engine.errors import EngineBug, EngineError
 from brackets.errors import Refused
 from brackets.models import Entrant, Group, QmaVersion, Round, Seat, SpecialFact, Tournament
 from brackets.selectors import rounds as sel
@@ -130,6 +130,8 @@ def _preset_settings(t: Mapping[str, Any]) -> dict[str, Any]:
         raise ReplayError("tournament.preset_settings", "expected an object")
     try:
         ea.preset_for(str(t.get("preset", "")), values)
+    except EngineBug:
+        raise
     except EngineError as exc:
         raise ReplayError("tournament.preset_settings", str(exc)) from exc
     return values

@@ -17,7 +17,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from brackets.engine.errors import EngineError
+from brackets.engine.errors import RuleRefusal
 from brackets.engine.shura import lots_owed
 from brackets.models import Entrant
 from brackets.services.entrants import shura_declaration
@@ -74,7 +74,7 @@ def shura_summary(entrant: Entrant) -> str:
         owed = lots_owed(shura_declaration(entrant.__dict__))
         if owed.genre_lots:
             parts.append(_("修羅 くじ%(n)d本") % {"n": owed.genre_lots})
-    except EngineError:
+    except RuleRefusal:
         parts.append(_("くじ数が上限超過"))
     if entrant.opt_up:
         parts.append(_("プチ修羅: %(mode)s") % {"mode": entrant.get_opt_up_display()})

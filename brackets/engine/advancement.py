@@ -28,7 +28,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Literal
 
-from .errors import EngineError, Violation
+from .errors import EngineBug, RuleRefusal, Violation
 from .lottery import Lottery
 from .ratio import Ratio, group_ratios
 from .results import MatchResult
@@ -57,7 +57,7 @@ def standings(results: Mapping[str, MatchResult]) -> list[Standing]:
         ratios = group_ratios(result)
         for row in result.players:
             if row.player in seen:
-                raise EngineError(
+                raise RuleRefusal(
                     "player_in_two_groups",
                     f"{row.player!r} has results in two groups of one round",
                     player=row.player,
@@ -112,7 +112,7 @@ def register_tie_break(slug: str) -> Callable[[TieBreak], TieBreak]:
 
     def decorate(func: TieBreak) -> TieBreak:
         if slug in TIE_BREAKS:
-            raise EngineError("tie_break_duplicate", f"tie-break {slug!r} exists", slug=slug)
+            raise EngineBug("tie_break_duplicate", f"tie-break {slug!r} exists", slug=slug)
         TIE_BREAKS[slug] = func
         return func
 
@@ -201,7 +201,7 @@ def chain_key(chain: Sequence[str], ctx: TieContext) -> Callable[[Standing], tup
     """The sort key of an ordered tie-break chain (unknown slugs are an error)."""
     for slug in chain:
         if slug not in TIE_BREAKS:
-            raise EngineError("tie_break_unknown", f"no tie-break {slug!r}", slug=slug)
+            raise RuleRefusal("tie_break_unknown", f"no tie-break {slug!r}", slug=slug)
     funcs = [TIE_BREAKS[slug] for slug in chain]
 
     def key(row: Standing) -> tuple[SortKey, ...]:
@@ -303,7 +303,7 @@ def advance(
     (the target only fills, per K4) and ``advancement_over_target`` is reported.
     """
     if rule.per_group < 1:
-        raise EngineError(
+        raise RuleRefusal(
             "per_group_invalid", "at least one player advances per group", per_group=rule.per_group
         )
     rows = standings(results)
@@ -390,7 +390,7 @@ def processing_order(
         wanted = set(players)
         missing = wanted - {r.player for r in rows}
         if missing:
-            raise EngineError(
+            raise RuleRefusal(
                 "player_without_result", "players without a result", players=sorted(missing)
             )
         rows = [r for r in rows if r.player in wanted]
@@ -405,7 +405,7 @@ def processing_order(
         if tied:
             # Players the chain cannot separate would otherwise be ordered by their key:
             # a silent guess that decides who gets their K6 rule. Ask for the lottery.
-            raise EngineError(
+            raise RuleRefusal(
                 "tie_needs_lottery",
                 "players the tie-break chain cannot separate: record a lottery",
                 place=place, players=sorted(tied), chain=list(chain))

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal, TypeVar, cast
 
-from brackets.engine.errors import EngineError
+from brackets.engine.errors import EngineBug, RuleRefusal
 
 T = TypeVar("T")
 GroupKind = Literal["formats", "subgenre", "random"]
@@ -122,51 +122,51 @@ class Catalog:
 
         genre_names = [g.name for g in self.genres]
         if d := dupes(genre_names):
-            raise EngineError("catalog_duplicate", "duplicate genre names", names=d)
+            raise EngineBug("catalog_duplicate", "duplicate genre names", names=d)
         nongenres = [g.name for g in self.genres if g.nongenre]
         if len(nongenres) != 1:
-            raise EngineError("catalog_nongenre", "exactly one genre must be ノンジャンル",
+            raise EngineBug("catalog_nongenre", "exactly one genre must be ノンジャンル",
                               names=nongenres)
         kinds: dict[str, GroupKind] = {}
         for grp in self.groups:
             if grp.name in kinds:
-                raise EngineError("catalog_duplicate", "duplicate group", names=[grp.name])
+                raise EngineBug("catalog_duplicate", "duplicate group", names=[grp.name])
             if grp.kind not in GROUP_KINDS:
-                raise EngineError("catalog_group_kind", "unknown group kind", group=grp.name,
+                raise EngineBug("catalog_group_kind", "unknown group kind", group=grp.name,
                                   kind=grp.kind)
             kinds[grp.name] = grp.kind
         for kind in ("subgenre", "random"):
             if sum(1 for k in kinds.values() if k == kind) != 1:
-                raise EngineError("catalog_group_kind", f"exactly one {kind} group needed",
+                raise EngineBug("catalog_group_kind", f"exactly one {kind} group needed",
                                   kind=kind)
         group_of: dict[str, str] = {}
         for fmt in self.formats:
             if fmt.group not in kinds:
-                raise EngineError("unknown_group", "format in unknown group", format=fmt.name,
+                raise RuleRefusal("unknown_group", "format in unknown group", format=fmt.name,
                                   group=fmt.group)
             if kinds[fmt.group] == "subgenre":
-                raise EngineError("catalog_group_kind", "sub-genre group holds no formats",
+                raise EngineBug("catalog_group_kind", "sub-genre group holds no formats",
                                   format=fmt.name)
             if fmt.name in group_of:
-                raise EngineError("catalog_duplicate", "duplicate format", names=[fmt.name])
+                raise EngineBug("catalog_duplicate", "duplicate format", names=[fmt.name])
             group_of[fmt.name] = fmt.group
         random_formats = [f.name for f in self.formats if kinds[f.group] == "random"]
         if len(random_formats) != 1:
-            raise EngineError("catalog_random", "the random group needs exactly one format",
+            raise EngineBug("catalog_random", "the random group needs exactly one format",
                               names=random_formats)
         sub_group = next(n for n, k in kinds.items() if k == "subgenre")
         parent_of: dict[str, str] = {}
         for sub in self.subgenres:
             if sub.genre not in genre_names or sub.genre in nongenres:
-                raise EngineError("unknown_genre", "sub-genre of unknown genre",
+                raise RuleRefusal("unknown_genre", "sub-genre of unknown genre",
                                   subgenre=sub.name, genre=sub.genre)
             if sub.name in group_of or sub.name in parent_of:
-                raise EngineError("catalog_duplicate", "sub-genre name collides",
+                raise EngineBug("catalog_duplicate", "sub-genre name collides",
                                   names=[sub.name])
             parent_of[sub.name] = sub.genre
             group_of[sub.name] = sub_group
         if d := dupes(self.difficulties):
-            raise EngineError("catalog_duplicate", "duplicate difficulties", names=d)
+            raise EngineBug("catalog_duplicate", "duplicate difficulties", names=d)
         object.__setattr__(self, "_group_of", group_of)
         object.__setattr__(self, "_parent_of", parent_of)
         object.__setattr__(self, "_genre_names", frozenset(genre_names))
@@ -210,7 +210,7 @@ class Catalog:
                     for r in data.get("rank_bands", ())),
             )
         except KeyError as exc:
-            raise EngineError("catalog_field_missing", f"catalog data lacks {exc}",
+            raise EngineBug("catalog_field_missing", f"catalog data lacks {exc}",
                               field=str(exc)) from exc
 
     @classmethod
@@ -222,7 +222,7 @@ class Catalog:
         exactly the one format ランダム → ``random``; anything else → ``formats``.
         """
         if data.get("format") != "kyushu-catalog/1":
-            raise EngineError("catalog_format", "unknown catalog document format",
+            raise EngineBug("catalog_format", "unknown catalog document format",
                               format=data.get("format"))
         groups: list[dict[str, Any]] = []
         formats: list[dict[str, str]] = []
@@ -319,7 +319,7 @@ class Catalog:
         try:
             return self._group_kinds[group]
         except KeyError:
-            raise EngineError("unknown_group", f"unknown format group {group!r}",
+            raise RuleRefusal("unknown_group", f"unknown format group {group!r}",
                               group=group) from None
 
     def group_of(self, fmt: str) -> str:
@@ -327,14 +327,14 @@ class Catalog:
         try:
             return self._group_of[fmt]
         except KeyError:
-            raise EngineError("unknown_format", f"unknown format {fmt!r}", format=fmt) from None
+            raise RuleRefusal("unknown_format", f"unknown format {fmt!r}", format=fmt) from None
 
     def parent_of(self, subgenre: str) -> str:
         """Parent genre of a sub-genre set."""
         try:
             return self._parent_of[subgenre]
         except KeyError:
-            raise EngineError("unknown_subgenre", f"unknown sub-genre {subgenre!r}",
+            raise RuleRefusal("unknown_subgenre", f"unknown sub-genre {subgenre!r}",
                               subgenre=subgenre) from None
 
     def formats_in(self, group: str) -> tuple[str, ...]:
@@ -354,19 +354,19 @@ class Catalog:
     def require_genre(self, genre: str) -> None:
         """Raise if ``genre`` is not a genre of this catalog."""
         if genre not in self._genre_names:
-            raise EngineError("unknown_genre", f"unknown genre {genre!r}", genre=genre)
+            raise RuleRefusal("unknown_genre", f"unknown genre {genre!r}", genre=genre)
 
     def validate(self, selection: Selection) -> None:
-        """Raise :class:`EngineError` unless ``selection`` names a real set of this version."""
+        """Raise :class:`RuleRefusal` unless ``selection`` names a real set of this version."""
         self.require_genre(selection.genre)
         self.group_of(selection.format)
         parent = self._parent_of.get(selection.format)
         if parent is not None and parent != selection.genre:
-            raise EngineError("subgenre_genre_mismatch",
+            raise RuleRefusal("subgenre_genre_mismatch",
                               f"{selection.format} belongs to {parent}, not {selection.genre}",
                               subgenre=selection.format, genre=selection.genre, parent=parent)
         if selection.difficulty not in self.difficulties:
-            raise EngineError("unknown_difficulty", f"unknown difficulty "
+            raise RuleRefusal("unknown_difficulty", f"unknown difficulty "
                               f"{selection.difficulty!r}", difficulty=selection.difficulty)
 
     def selection(self, genre: str, fmt: str, difficulty: str) -> Selection:
@@ -380,7 +380,7 @@ class Catalog:
             result = Selection(self._parent_of[genre], genre, difficulty)
         else:
             if fmt == self.subgenre_group:
-                raise EngineError("subgenre_missing", "name the sub-genre of the set",
+                raise RuleRefusal("subgenre_missing", "name the sub-genre of the set",
                                   genre=genre, format=fmt)
             result = Selection(genre, fmt, difficulty)
         self.validate(result)

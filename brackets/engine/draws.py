@@ -2,9 +2,9 @@
 
 For N entrants there are G = ceil(N / 4) groups and exactly 4G − N of them get one dummy,
 never two (K2). That is possible only when 4G − N ≤ G, which fails for N = 1, 2 and 5
-(e.g. 5 players would need 3 dummies in 2 groups): those raise :class:`EngineError`.
+(e.g. 5 players would need 3 dummies in 2 groups): those raise :class:`RuleRefusal`.
 
-Seeds never share a group (K5); more seeds than groups raises :class:`EngineError`.
+Seeds never share a group (K5); more seeds than groups raises :class:`RuleRefusal`.
 
 Three methods:
 
@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from .errors import EngineError
+from .errors import EngineBug, RuleRefusal
 from .lottery import Lottery
 
 Method = Literal["random", "snake", "mod"]
@@ -69,7 +69,7 @@ class Draw:
         for group in self.groups:
             if player in group.seats:
                 return group
-        raise EngineError("player_not_drawn", f"{player!r} is in no group", player=player)
+        raise RuleRefusal("player_not_drawn", f"{player!r} is in no group", player=player)
 
     @property
     def players(self) -> list[str]:
@@ -93,15 +93,15 @@ def dummy_count(entrants: int, size: int = GROUP_SIZE) -> int:
 def _check(players: Sequence[str], seeds: Sequence[str], size: int) -> int:
     if len(set(players)) != len(players):
         dupes = sorted({p for p in players if players.count(p) > 1})
-        raise EngineError("player_twice", "a player is listed twice", players=dupes)
+        raise RuleRefusal("player_twice", "a player is listed twice", players=dupes)
     unknown = [s for s in seeds if s not in set(players)]
     if unknown:
-        raise EngineError("seed_not_entered", "seeds must be among the players", seeds=unknown)
+        raise RuleRefusal("seed_not_entered", "seeds must be among the players", seeds=unknown)
     if len(set(seeds)) != len(seeds):
-        raise EngineError("seed_twice", "a seed is listed twice", seeds=list(seeds))
+        raise RuleRefusal("seed_twice", "a seed is listed twice", seeds=list(seeds))
     groups = group_count(len(players), size)
     if dummy_count(len(players), size) > groups:
-        raise EngineError(
+        raise RuleRefusal(
             "too_few_players",
             f"{len(players)} players cannot fill {groups} groups of {size} "
             "with at most one dummy each",
@@ -109,7 +109,7 @@ def _check(players: Sequence[str], seeds: Sequence[str], size: int) -> int:
             groups=groups,
         )
     if len(seeds) > groups:
-        raise EngineError(
+        raise RuleRefusal(
             "seeds_exceed_groups",
             f"{len(seeds)} seeds cannot be kept apart in {groups} groups (K5)",
             seeds=len(seeds),
@@ -146,7 +146,7 @@ def draw_groups(
         ranking = list(seeds) + [p for p in players if p not in seed_set]
         members = _ranked_members(ranking, groups, method, size)
     else:
-        raise EngineError("draw_method_unknown", f"no draw method {method!r}", method=method)
+        raise EngineBug("draw_method_unknown", f"no draw method {method!r}", method=method)
 
     result: list[Group] = []
     for index, group_players in enumerate(members):
@@ -155,7 +155,7 @@ def draw_groups(
         if seat_mode == "lottery":
             row = _need(lottery).child(f"seats-{index + 1}").shuffled(row)
         elif seat_mode != "in_order":
-            raise EngineError(
+            raise EngineBug(
                 "seat_mode_unknown", f"no seat mode {seat_mode!r}", seat_mode=seat_mode
             )
         result.append(Group(index + 1, tuple(row)))
@@ -164,7 +164,7 @@ def draw_groups(
 
 def _need(lottery: Lottery | None) -> Lottery:
     if lottery is None:
-        raise EngineError("lottery_missing", "this draw needs the tournament's lottery")
+        raise EngineBug("lottery_missing", "this draw needs the tournament's lottery")
     return lottery
 
 
@@ -214,11 +214,11 @@ def record_draw(
     ``groups[i][s]`` is the player at サテ s + 1 of group i + 1, ``None`` the dummy. The
     same invariants as a computed draw hold: every entrant exactly once, nobody else,
     ceil(N / size) groups of ``size`` seats, exactly size·G − N dummies and never two in a
-    group, seeds in different groups. Anything else is :class:`EngineError`.
+    group, seeds in different groups. Anything else is :class:`RuleRefusal`.
     """
     expected_groups = _check(players, seeds, size)
     if len(groups) != expected_groups:
-        raise EngineError(
+        raise RuleRefusal(
             "group_count_mismatch",
             f"{len(players)} players make {expected_groups} groups, {len(groups)} recorded",
             expected=expected_groups,
@@ -229,7 +229,7 @@ def record_draw(
     extra = sorted(set(placed) - set(players))
     twice = sorted({p for p in placed if placed.count(p) > 1})
     if missing or extra or twice:
-        raise EngineError(
+        raise RuleRefusal(
             "draw_players_mismatch",
             "every entrant must be drawn exactly once",
             missing=missing,
@@ -239,11 +239,11 @@ def record_draw(
     seed_set = set(seeds)
     for index, seats in enumerate(groups, start=1):
         if len(seats) != size:
-            raise EngineError(
+            raise RuleRefusal(
                 "group_size_mismatch", f"group {index} has {len(seats)} seats", group=index
             )
         if sum(1 for p in seats if p is None) > 1:
-            raise EngineError("two_dummies", f"group {index} has two dummies (K2)", group=index)
+            raise RuleRefusal("two_dummies", f"group {index} has two dummies (K2)", group=index)
         if sum(1 for p in seats if p in seed_set) > 1:
-            raise EngineError("seeds_share_group", f"seeds share group {index} (K5)", group=index)
+            raise RuleRefusal("seeds_share_group", f"seeds share group {index} (K5)", group=index)
     return Draw(tuple(Group(i, tuple(g)) for i, g in enumerate(groups, start=1)))

@@ -36,7 +36,7 @@ from enum import StrEnum
 from typing import Any
 
 from brackets.engine.catalog import Catalog, Selection
-from brackets.engine.errors import EngineError, Violation
+from brackets.engine.errors import RuleRefusal, Violation
 from brackets.engine.results import DEFAULT_PENALTY, Penalty
 
 
@@ -124,11 +124,11 @@ def player_rules_for(
     lets a 低火力 player choose 高火力 counting (a setting; the page only allows mode opt-up).
     """
     if q_level < 0:
-        raise EngineError("bad_q_level", "Q level cannot be negative", q_level=q_level)
+        raise RuleRefusal("bad_q_level", "Q level cannot be negative", q_level=q_level)
     mode = mode_for_q(q_level, thresholds)
     if opt_up is not None:
         if opt_up.strictness < mode.strictness:
-            raise EngineError("opt_up_not_stricter", "プチ修羅 must be stricter than the rank",
+            raise RuleRefusal("opt_up_not_stricter", "プチ修羅 must be stricter than the rank",
                               rank_mode=str(mode), requested=str(opt_up))
         mode = opt_up
     if shura:
@@ -272,7 +272,7 @@ def _check_names(catalog: Catalog, rules: PlayerRules, match: MatchRules) -> Non
     """Unknown names in lots, cards or bans are bad data, not rules: raise, never ignore."""
     for genre in rules.lot_genres:
         if not catalog.is_genre(genre):
-            raise EngineError("unknown_genre", f"unknown lot genre {genre!r}", genre=genre)
+            raise RuleRefusal("unknown_genre", f"unknown lot genre {genre!r}", genre=genre)
     for name in rules.lot_formats:
         if name not in catalog.group_names:
             catalog.group_of(name)
@@ -304,7 +304,7 @@ class Choices:
             # checked here).
             catalog.require_genre(sel.genre)
             if catalog.is_subgenre(sel.format) and catalog.parent_of(sel.format) != sel.genre:
-                raise EngineError("subgenre_genre_mismatch",
+                raise RuleRefusal("subgenre_genre_mismatch",
                                   f"{sel.format} belongs to {catalog.parent_of(sel.format)}, "
                                   f"not {sel.genre}", subgenre=sel.format, genre=sel.genre,
                                   parent=catalog.parent_of(sel.format), round=entry.round)

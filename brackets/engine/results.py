@@ -28,7 +28,7 @@ from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from .errors import EngineError, Violation
+from .errors import RuleRefusal, Violation
 from .lottery import Lottery
 
 SEATS: tuple[int, ...] = (1, 2, 3, 4)
@@ -47,16 +47,16 @@ class ScoreRange:
     decimals: int = 2
 
     def check(self, seat: int, score: Decimal) -> None:
-        """Raise :class:`EngineError` when ``score`` cannot have come from the screen."""
+        """Raise :class:`RuleRefusal` when ``score`` cannot have come from the screen."""
         if not isinstance(score, Decimal) or not score.is_finite():
-            raise EngineError(
+            raise RuleRefusal(
                 "score_not_decimal",
                 f"seat {seat}: score must be a finite Decimal",
                 seat=seat,
                 score=score,
             )
         if score < self.low or score > self.high:
-            raise EngineError(
+            raise RuleRefusal(
                 "score_out_of_range",
                 f"seat {seat}: score {score} outside {self.low}..{self.high}",
                 seat=seat,
@@ -66,7 +66,7 @@ class ScoreRange:
             )
         exponent = score.as_tuple().exponent
         if isinstance(exponent, int) and exponent < -self.decimals:
-            raise EngineError(
+            raise RuleRefusal(
                 "score_precision",
                 f"seat {seat}: score {score} has more than {self.decimals} decimals",
                 seat=seat,
@@ -125,11 +125,11 @@ class MatchResult:
     lottery_used: bool = False
 
     def get(self, player: str) -> PlacedPlayer:
-        """The row of ``player``; :class:`EngineError` if they did not play here."""
+        """The row of ``player``; :class:`RuleRefusal` if they did not play here."""
         for row in self.players:
             if row.player == player:
                 return row
-        raise EngineError("player_not_in_match", f"{player!r} did not play", player=player)
+        raise RuleRefusal("player_not_in_match", f"{player!r} did not play", player=player)
 
     def place_of(self, player: str) -> int:
         return self.get(player).place
@@ -154,33 +154,33 @@ def _validate(
     dummies = 0
     for entry in entries:
         if entry.seat not in seats:
-            raise EngineError("seat_unknown", f"seat {entry.seat} does not exist", seat=entry.seat)
+            raise RuleRefusal("seat_unknown", f"seat {entry.seat} does not exist", seat=entry.seat)
         if entry.seat in used_seats:
-            raise EngineError("seat_twice", f"seat {entry.seat} used twice", seat=entry.seat)
+            raise RuleRefusal("seat_twice", f"seat {entry.seat} used twice", seat=entry.seat)
         used_seats.add(entry.seat)
         if entry.player is None:
             dummies += 1
         else:
             if entry.player in used_players:
-                raise EngineError(
+                raise RuleRefusal(
                     "player_twice", f"{entry.player!r} has two seats", player=entry.player
                 )
             used_players.add(entry.player)
             if group is not None and entry.player not in group:
-                raise EngineError(
+                raise RuleRefusal(
                     "player_not_in_group",
                     f"{entry.player!r} is not in this group",
                     player=entry.player,
                 )
         score_range.check(entry.seat, entry.score)
     if dummies > 1:
-        raise EngineError("two_dummies", "a match has at most one dummy (K2)", count=dummies)
+        raise RuleRefusal("two_dummies", "a match has at most one dummy (K2)", count=dummies)
     # Screen placements: 1..n, ties allowed only as standard competition ranking (1,2,2,4).
     places = sorted(entry.screen_place for entry in entries)
     for place in places:
         expected = 1 + sum(1 for other in places if other < place)
         if place != expected or place < 1 or place > len(places):
-            raise EngineError(
+            raise RuleRefusal(
                 "placements_invalid",
                 f"screen placements {places} are not 1..{len(places)}",
                 placements=places,
@@ -238,7 +238,7 @@ def match_result(
 
     A tie *on the screen* (two seats showing the same placement) that still matters after
     all of that is broken by ``lottery`` (the recorded lottery of H9); without one,
-    :class:`EngineError` ``tie_needs_lottery`` is raised rather than guessing.
+    :class:`RuleRefusal` ``tie_needs_lottery`` is raised rather than guessing.
 
     ``group``, when given, lists the players drawn into this group: a result for anyone
     else is an error, and a member with no result is reported as a ``missing_result``
@@ -249,7 +249,7 @@ def match_result(
     real = {e.player for e in entries if e.player is not None}
     for pen in penalties:
         if pen.player not in real:
-            raise EngineError(
+            raise RuleRefusal(
                 "penalty_player_unknown",
                 f"penalty for {pen.player!r}, who has no result here",
                 player=pen.player,
@@ -257,7 +257,7 @@ def match_result(
         penalty_of[pen.player] = penalty_of.get(pen.player, Decimal(0)) + pen.points
     for player in disqualified:
         if player not in real:
-            raise EngineError(
+            raise RuleRefusal(
                 "disqualified_player_unknown",
                 f"{player!r} is disqualified but has no result here",
                 player=player,
@@ -292,7 +292,7 @@ def match_result(
         nonlocal lottery_used
         if not lot_rank:
             if lottery is None:
-                raise EngineError(
+                raise RuleRefusal(
                     "tie_needs_lottery",
                     "two players share a screen placement: record a lottery (H9)",
                     places=sorted(shared),
@@ -400,7 +400,7 @@ def check_rematch(aborted: Mapping[str, Hashable], rematch: Mapping[str, Hashabl
     changed selection is an expected rule violation (H7: −400), not an error.
     """
     if set(aborted) != set(rematch):
-        raise EngineError(
+        raise RuleRefusal(
             "rematch_players_differ",
             "a re-match is played by the same players as the aborted match",
             missing=sorted(set(aborted) - set(rematch)),

@@ -14,7 +14,7 @@ Readings (settings where the page is not explicit):
 * a volunteer lot (3-b) exists only for a player meeting none of the three conditions;
   self-declared extra lots (6-c-ii) imply 修羅の道, so a player with no condition who asks for
   extra lots draws 1 + extra;
-* more than the cap (4) is a desk error (:class:`EngineError`), not a silent clamp;
+* more than the cap (4) is a desk error (:class:`RuleRefusal`), not a silent clamp;
 * format lots are drawn from the ordinary format groups (セレクト, パネル, キーボード,
   マルチセレクト; **inference**: the H5 player is Q≥50, hence 高火力, for whom a format is its
   column; sub-genre sets and ランダム are not "出題形式"). The pool is a parameter.
@@ -26,7 +26,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from brackets.engine.catalog import Catalog
-from brackets.engine.errors import EngineError, Violation
+from brackets.engine.errors import EngineBug, RuleRefusal, Violation
 from brackets.engine.lottery import Lottery
 from brackets.engine.restrictions import (
     DEFAULT_THRESHOLDS,
@@ -72,7 +72,7 @@ class LotsOwed:
 def lots_owed(declaration: ShuraDeclaration, *, cap: int = MAX_LOTS) -> LotsOwed:
     """Genre lots owed from a declaration (H4, 6-c-ii); over ``cap`` raises."""
     if declaration.extra_lots < 0:
-        raise EngineError("bad_lot_count", "extra lots cannot be negative",
+        raise RuleRefusal("bad_lot_count", "extra lots cannot be negative",
                           extra_lots=declaration.extra_lots)
     reasons = [name for name, flag in (
         ("national_title", declaration.national_title),
@@ -84,7 +84,7 @@ def lots_owed(declaration: ShuraDeclaration, *, cap: int = MAX_LOTS) -> LotsOwed
     if declaration.extra_lots:
         reasons.extend(["extra"] * declaration.extra_lots)
     if total > cap:
-        raise EngineError("too_many_lots", f"at most {cap} lots per person", lots=total,
+        raise RuleRefusal("too_many_lots", f"at most {cap} lots per person", lots=total,
                           cap=cap)
     return LotsOwed(total, tuple(reasons))
 
@@ -119,7 +119,7 @@ def format_lots_allowed(
     M the most matches any player can play in this event.
     """
     if max_matches < 1:
-        raise EngineError("bad_max_matches", "an event has at least one match",
+        raise EngineBug("bad_max_matches", "an event has at least one match",
                           max_matches=max_matches)
     qualifying = [w for w in past_wins if w.genre_lots >= min_past_genre_lots]
     if not qualifying or q_level < min_q or genre_lots_now < genre_lots_required:
@@ -143,7 +143,7 @@ def format_lot_pool(catalog: Catalog, kind: str = "format_groups") -> tuple[str,
         return tuple(g.name for g in catalog.groups if g.kind != "random")
     if kind == "formats":
         return tuple(f for f in catalog.format_names if f != catalog.random_format)
-    raise EngineError("setting_invalid", f"no format lot pool {kind!r}", value=kind)
+    raise RuleRefusal("setting_invalid", f"no format lot pool {kind!r}", value=kind)
 
 
 @dataclass(frozen=True)
@@ -173,14 +173,14 @@ def draw_lots(
     the desk calls players in.
     """
     if genre_lots < 0 or format_lots < 0:
-        raise EngineError("bad_lot_count", "lot counts cannot be negative",
+        raise RuleRefusal("bad_lot_count", "lot counts cannot be negative",
                           genre_lots=genre_lots, format_lots=format_lots)
     if genre_lots > cap:
-        raise EngineError("too_many_lots", f"at most {cap} genre lots", lots=genre_lots,
+        raise RuleRefusal("too_many_lots", f"at most {cap} genre lots", lots=genre_lots,
                           cap=cap)
     pool = tuple(format_pool) if format_pool is not None else format_lot_pool(catalog)
     if format_lots > len(pool):
-        raise EngineError("too_many_lots", "more format lots than lot types",
+        raise RuleRefusal("too_many_lots", "more format lots than lot types",
                           lots=format_lots, pool=list(pool))
     sub = lottery.child(f"shura/{player}")
     genres = tuple(sub.child("genres").sample(catalog.lot_genres, genre_lots))
@@ -199,21 +199,21 @@ def validate_drawn(
     """Check lots drawn by hand before recording them: right count, known, no repeats."""
     pool = tuple(format_pool) if format_pool is not None else format_lot_pool(catalog)
     if len(drawn.genres) != genre_lots or len(drawn.formats) != format_lots:
-        raise EngineError("lot_count_mismatch", "drawn lots differ from lots owed",
+        raise RuleRefusal("lot_count_mismatch", "drawn lots differ from lots owed",
                           player=drawn.player, genres=list(drawn.genres),
                           formats=list(drawn.formats), genre_lots=genre_lots,
                           format_lots=format_lots)
     for genre in drawn.genres:
         if genre not in catalog.lot_genres:
-            raise EngineError("not_a_genre_lot", f"{genre!r} is not a genre lot",
+            raise RuleRefusal("not_a_genre_lot", f"{genre!r} is not a genre lot",
                               genre=genre, player=drawn.player)
     for fmt in drawn.formats:
         if fmt not in pool:
-            raise EngineError("not_a_format_lot", f"{fmt!r} is not a format lot",
+            raise RuleRefusal("not_a_format_lot", f"{fmt!r} is not a format lot",
                               format=fmt, player=drawn.player)
     if len(set(drawn.genres)) != len(drawn.genres) or len(set(drawn.formats)) != len(
             drawn.formats):
-        raise EngineError("repeated_lot", "lots are drawn without replacement",
+        raise RuleRefusal("repeated_lot", "lots are drawn without replacement",
                           player=drawn.player)
 
 
@@ -227,7 +227,7 @@ def shura_player_rules(
 ) -> PlayerRules:
     """A seed-002 player's rules: rank mode (H2/H3), 修羅 BOMBER and lot bans (H4/H5)."""
     if owed.shura and drawn is None:
-        raise EngineError("lots_not_drawn", "a 修羅 player's lots must be drawn first")
+        raise RuleRefusal("lots_not_drawn", "a 修羅 player's lots must be drawn first")
     return player_rules_for(
         q_level, opt_up=opt_up, shura=owed.shura,
         lot_genres=drawn.genres if drawn else (),

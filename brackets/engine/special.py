@@ -14,7 +14,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from .errors import EngineError
+from .errors import EngineBug, RuleRefusal
 from .lottery import Lottery
 from .results import MatchResult
 
@@ -45,7 +45,7 @@ class RuleAssignment:
         for choice in self.choices:
             if choice.player == player:
                 return choice.assigned
-        raise EngineError("player_not_in_selection", f"{player!r} chose no rule", player=player)
+        raise RuleRefusal("player_not_in_selection", f"{player!r} chose no rule", player=player)
 
     def players_of(self, rule: str) -> list[str]:
         """Players assigned to ``rule``, in processing order."""
@@ -64,17 +64,17 @@ def assign_rules(
     When the wished rule is full the player gets the first rule of ``fallback[wish]``
     with room; by default that is the other rules in the order of ``capacities`` (with
     K6's two rules: "else the other"). Capacities that cannot hold everyone, a missing
-    form, or an unknown rule are :class:`EngineError`.
+    form, or an unknown rule are :class:`RuleRefusal`.
     """
     if len(set(order)) != len(order):
-        raise EngineError("player_twice", "a player appears twice in the processing order")
+        raise RuleRefusal("player_twice", "a player appears twice in the processing order")
     if any(c < 0 for c in capacities.values()):
-        raise EngineError(
+        raise RuleRefusal(
             "capacity_negative", "a rule capacity is negative", capacities=dict(capacities)
         )
     total = sum(capacities.values())
     if total < len(order):
-        raise EngineError(
+        raise RuleRefusal(
             "capacity_too_small",
             f"rules hold {total} players, {len(order)} must be placed",
             capacity=total,
@@ -82,10 +82,10 @@ def assign_rules(
         )
     missing = [p for p in order if p not in wishes]
     if missing:
-        raise EngineError("wish_missing", "players without a rule-selection form", players=missing)
+        raise RuleRefusal("wish_missing", "players without a rule-selection form", players=missing)
     extra = sorted(set(wishes) - set(order))
     if extra:
-        raise EngineError(
+        raise RuleRefusal(
             "wish_from_outsider", "forms from players not in this round", players=extra
         )
     rules = list(capacities)
@@ -94,14 +94,14 @@ def assign_rules(
     for position, player in enumerate(order, start=1):
         wish = wishes[player]
         if wish not in room:
-            raise EngineError("rule_unknown", f"no rule {wish!r}", rule=wish, player=player)
+            raise RuleRefusal("rule_unknown", f"no rule {wish!r}", rule=wish, player=player)
         preference = [wish] + list(
             fallback[wish] if fallback and wish in fallback else [r for r in rules if r != wish]
         )
         assigned = next((r for r in preference if room.get(r, 0) > 0), None)
         if assigned is None:
             # Only reachable with a fallback that omits a rule that still has room.
-            raise EngineError(
+            raise RuleRefusal(
                 "no_rule_with_room", f"no rule has room for {player!r}", player=player
             )
         room[assigned] -= 1
@@ -162,11 +162,11 @@ def draw_cards(
 ) -> CardDraw:
     """Draw ``base`` cards without replacement, one more if ``extra_if`` holds (K7)."""
     if len(set(deck)) != len(deck):
-        raise EngineError("deck_duplicate", "a card appears twice in the deck")
+        raise EngineBug("deck_duplicate", "a card appears twice in the deck")
     if base != 2:
-        raise EngineError("card_base_unsupported", "K7 draws two cards", base=base)
+        raise EngineBug("card_base_unsupported", "K7 draws two cards", base=base)
     if len(deck) < base + 1:
-        raise EngineError("deck_too_small", "the deck needs at least three cards", size=len(deck))
+        raise EngineBug("deck_too_small", "the deck needs at least three cards", size=len(deck))
     order = lottery.shuffled(list(deck))
     count = _expected_count(order[:2], extra_if, base)
     return CardDraw(tuple(order[:count]), recorded=False)
@@ -180,16 +180,16 @@ def record_cards(
 ) -> CardDraw:
     """Record a physical draw, checking that the number of cards follows the rule."""
     if len(cards) < 2:
-        raise EngineError("card_count_mismatch", "at least two cards are drawn", count=len(cards))
+        raise RuleRefusal("card_count_mismatch", "at least two cards are drawn", count=len(cards))
     if len(set(cards)) != len(cards):
-        raise EngineError("card_twice", "the same card was recorded twice")
+        raise RuleRefusal("card_twice", "the same card was recorded twice")
     if deck is not None:
         unknown = [c for c in cards if c not in deck]
         if unknown:
-            raise EngineError("card_unknown", "a recorded card is not in the deck", cards=unknown)
+            raise RuleRefusal("card_unknown", "a recorded card is not in the deck", cards=unknown)
     expected = _expected_count(cards[:2], extra_if, 2)
     if len(cards) != expected:
-        raise EngineError(
+        raise RuleRefusal(
             "card_count_mismatch",
             f"{expected} cards should have been drawn, {len(cards)} recorded",
             expected=expected,
@@ -215,16 +215,16 @@ def reveal_bans(
     """
     missing = sorted(set(players) - set(written))
     if missing:
-        raise EngineError("ban_missing", "not every player has written a ban", players=missing)
+        raise RuleRefusal("ban_missing", "not every player has written a ban", players=missing)
     outsiders = sorted(set(written) - set(players))
     if outsiders:
-        raise EngineError(
+        raise RuleRefusal(
             "ban_from_outsider", "bans from players not in the match", players=outsiders
         )
     if genres is not None:
         unknown = sorted({g for g in written.values() if g not in genres})
         if unknown:
-            raise EngineError("genre_unknown", "an unknown genre was written", genres=unknown)
+            raise RuleRefusal("genre_unknown", "an unknown genre was written", genres=unknown)
     return frozenset(written.values())
 
 
@@ -243,7 +243,7 @@ class PartnerMatch:
     def __post_init__(self) -> None:
         people = [self.first, self.first_partner, self.second, self.second_partner]
         if len(set(people)) != 4:
-            raise EngineError(
+            raise RuleRefusal(
                 "partner_invalid",
                 "contenders and partners must be four different players",
                 players=people,
@@ -259,7 +259,7 @@ class PartnerMatch:
             return self.first_partner
         if contender == self.second:
             return self.second_partner
-        raise EngineError("not_a_contender", f"{contender!r} is not a contender", player=contender)
+        raise RuleRefusal("not_a_contender", f"{contender!r} is not a contender", player=contender)
 
 
 def partner_match(
@@ -272,18 +272,18 @@ def partner_match(
     a, b = contenders
     for contender in contenders:
         if contender not in partners:
-            raise EngineError("partner_missing", f"{contender!r} has no partner", player=contender)
+            raise RuleRefusal("partner_missing", f"{contender!r} has no partner", player=contender)
     for contender, partner in partners.items():
         if contender not in contenders:
-            raise EngineError(
+            raise RuleRefusal(
                 "not_a_contender", f"{contender!r} is not a contender", player=contender
             )
         if partner in contenders:
-            raise EngineError(
+            raise RuleRefusal(
                 "partner_is_contender", "a contender cannot be a partner", player=partner
             )
         if present is not None and partner not in present:
-            raise EngineError("partner_absent", f"{partner!r} is not present", player=partner)
+            raise RuleRefusal("partner_absent", f"{partner!r} is not present", player=partner)
     return PartnerMatch(a, partners[a], b, partners[b])
 
 
@@ -300,7 +300,7 @@ def partner_match_winner(match: PartnerMatch, result: MatchResult) -> PartnerOut
     for contender, seat in ((match.first, 1), (match.second, 4)):
         row = result.get(contender)
         if row.seat != seat:
-            raise EngineError(
+            raise RuleRefusal(
                 "contender_seat",
                 f"{contender!r} must sit at seat {seat}",
                 player=contender,
@@ -312,7 +312,7 @@ def partner_match_winner(match: PartnerMatch, result: MatchResult) -> PartnerOut
     first = result.get(match.first)
     second = result.get(match.second)
     if first.disqualified and second.disqualified:
-        raise EngineError("both_disqualified", "both contenders are disqualified")
+        raise RuleRefusal("both_disqualified", "both contenders are disqualified")
     if first.place < second.place:
         return PartnerOutcome(match.first, match.second)
     return PartnerOutcome(match.second, match.first)
@@ -351,7 +351,7 @@ def roll_dice(
         rolls.append(pair)
         if pair[0] != pair[1]:
             return DiceDuel(players, tuple(rolls))
-    raise EngineError("dice_never_differ", "the dice tied on every roll", rolls=len(rolls))
+    raise RuleRefusal("dice_never_differ", "the dice tied on every roll", rolls=len(rolls))
 
 
 def record_dice(
@@ -359,17 +359,17 @@ def record_dice(
 ) -> DiceDuel:
     """Record physical rolls: faces 1..sides, ties then one decisive roll."""
     if not rolls:
-        raise EngineError("dice_missing", "no roll recorded")
+        raise RuleRefusal("dice_missing", "no roll recorded")
     for index, (a, b) in enumerate(rolls):
         if not (1 <= a <= sides and 1 <= b <= sides):
-            raise EngineError(
+            raise RuleRefusal(
                 "dice_face_invalid", "a die shows 1..sides", roll=index + 1, faces=(a, b)
             )
         last = index == len(rolls) - 1
         if last and a == b:
-            raise EngineError("dice_undecided", "the last roll is a tie: roll again")
+            raise RuleRefusal("dice_undecided", "the last roll is a tie: roll again")
         if not last and a != b:
-            raise EngineError(
+            raise RuleRefusal(
                 "dice_after_decision", "rolls after the decisive roll", roll=index + 1
             )
     return DiceDuel(players, tuple((a, b) for a, b in rolls))
@@ -409,15 +409,15 @@ def final_setup(
     ``question_order`` is 単純 (simple) or 交互 (alternating), chosen by the other.
     """
     if first not in duel.players:
-        raise EngineError("not_a_finalist", f"{first!r} is not a finalist", player=first)
+        raise RuleRefusal("not_a_finalist", f"{first!r} is not a finalist", player=first)
     if question_order not in ("simple", "alternating"):
-        raise EngineError("question_order_unknown", f"no question order {question_order!r}")
+        raise RuleRefusal("question_order_unknown", f"no question order {question_order!r}")
     if winner_decides == "seat_order":
         seat_by, order_by = duel.winner, duel.loser
     elif winner_decides == "question_order":
         seat_by, order_by = duel.loser, duel.winner
     else:
-        raise EngineError("decision_unknown", f"no decision {winner_decides!r}")
+        raise RuleRefusal("decision_unknown", f"no decision {winner_decides!r}")
     second = duel.players[1] if first == duel.players[0] else duel.players[0]
     return FinalSetup(first, second, question_order, seat_by, order_by)
 
@@ -435,9 +435,9 @@ def set_order(question_order: QuestionOrder, game: int) -> tuple[int, ...]:
     (4,3,2,1; 4,2,3,1): game 2 lets seat 4 ask first, game 3 is like game 1.
     """
     if question_order not in _SET_ORDER:
-        raise EngineError("question_order_unknown", f"no question order {question_order!r}")
+        raise RuleRefusal("question_order_unknown", f"no question order {question_order!r}")
     if game < 1:
-        raise EngineError("game_invalid", "games are numbered from 1", game=game)
+        raise RuleRefusal("game_invalid", "games are numbered from 1", game=game)
     base = _SET_ORDER[question_order]
     return base if game % 2 == 1 else tuple(reversed(base))
 
@@ -466,19 +466,19 @@ def series_state(
 ) -> SeriesState:
     """Replay game winners: the first to ``wins_needed`` wins (K10: best of 3)."""
     if players[0] == players[1]:
-        raise EngineError("finalists_same", "a series needs two different players")
+        raise RuleRefusal("finalists_same", "a series needs two different players")
     wins = [0, 0]
     winner: str | None = None
     for index, game_winner in enumerate(game_winners, start=1):
         if winner is not None:
-            raise EngineError(
+            raise RuleRefusal(
                 "game_after_series_won",
                 "a game after the series was decided",
                 game=index,
                 winner=winner,
             )
         if game_winner not in players:
-            raise EngineError(
+            raise RuleRefusal(
                 "not_a_finalist",
                 f"{game_winner!r} is not in this series",
                 player=game_winner,

@@ -23,6 +23,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from brackets.errors import Refused
 from brackets.models import Entrant, EntrantImport, Tournament
 from brackets.services.entrants import (
     ENTRANT_FIELDS,
@@ -94,7 +95,7 @@ EXPECTED_COLUMNS = gettext_lazy(
 _PUNCT = re.compile(r"[\s\(\)（）\[\]【】「」『』<>＜＞:：*＊※?？!！・･\-‐－_.,、。/／]+")
 
 
-class ImportRefused(Exception):
+class ImportRefused(Refused):
     """The file cannot be imported at all (not a spreadsheet, empty, no name column)."""
 
     def __init__(self, message: str) -> None:

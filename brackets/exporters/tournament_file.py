@@ -30,6 +30,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 from django.utils.translation import gettext, gettext_noop
 
+from brackets.errors import Refused
 from brackets.models import (
     Difficulty,
     Format,
@@ -58,7 +59,7 @@ CATALOG_MODELS: tuple[type[models.Model], ...] = (
 EXCLUDED_MODEL_NAMES = frozenset({"tournament", "membership", "submission", "qmaversion"})
 
 
-class TournamentFileError(Exception):
+class TournamentFileError(Refused):
     """The file cannot be imported; ``message`` says why in Japanese, for the organiser."""
 
     def __init__(self, message: str) -> None:

@@ -16,7 +16,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from brackets import engine_adapter as ea
 from brackets.engine.buzzer import (
     PlayerSpec,
     RoundConfig,
@@ -27,16 +26,18 @@ from brackets.engine.buzzer import (
 )
 from brackets.engine.buzzer.rules import check
 from brackets.engine.errors import EngineError
+from brackets.messages import engine_message as _engine_message
+from brackets.messages import error_text
 from brackets.models import BuzzerEvent, BuzzerPlayer, BuzzerRound
 
 
 def engine_message(code: str, params: Mapping[str, Any] | None = None) -> str:
     """The Japanese sentence for an engine error code (shown to the operator as is).
 
-    The wording lives with every other engine code in ``engine_adapter.ERROR_TEXT`` (one
+    The wording lives with every other engine code in ``messages.ERROR_TEXT`` (one
     mechanism for the whole app); a code without wording still reads as Japanese there.
     """
-    return ea.engine_message(code, params)
+    return _engine_message(code, params)
 
 
 def round_players(round_: BuzzerRound) -> list[BuzzerPlayer]:
@@ -266,7 +267,7 @@ def safe_payload(round_: BuzzerRound, *, for_console: bool = False) -> dict[str,
         return round_payload(round_, for_console=for_console)
     except EngineError as error:
         return {
-            "error": engine_message(error.code, error.params),
+            "error": error_text(error),
             "seq": latest_seq(round_.pk),
             "round": {"id": round_.pk, "name": round_.name, "group": round_.group_name},
         }

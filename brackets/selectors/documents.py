@@ -139,7 +139,7 @@ def player_rules_of(tournament: Tournament, restriction: str, entrant: Entrant,
     or H2–H5 by rank with 修羅 lots); a desk error in the declarations falls back to the
     rank alone so a sheet still prints."""
     from brackets import engine_adapter as ea
-    from brackets.engine.errors import EngineError
+    from brackets.engine.errors import EngineBug, EngineError
 
     rules_input = ea.rules_input_from_entrant(entrant, lots)
     try:
@@ -147,6 +147,8 @@ def player_rules_of(tournament: Tournament, restriction: str, entrant: Entrant,
             return ea.player_rules(restriction, rules_input, tournament)
         except TypeError:  # an adapter without the preset argument
             return ea.player_rules(restriction, rules_input)
+    except EngineBug:
+        raise
     except EngineError:
         from brackets.engine.restrictions import player_rules_for
 
@@ -177,7 +179,7 @@ def _restriction(tournament: Tournament, kind: str, entrant: Entrant,
                  lots: dict[str, Any] | None, with_lots: bool
                  ) -> tuple[str, int, tuple[str, ...], str]:
     """(mode text, lots owed, lot reasons, error) for one entrant, from the engine."""
-    from brackets.engine.errors import EngineError
+    from brackets.engine.errors import RuleRefusal
     from brackets.engine.shura import ShuraDeclaration, lots_owed
 
     count, reasons, error = 0, (), ""
@@ -192,7 +194,7 @@ def _restriction(tournament: Tournament, kind: str, entrant: Entrant,
         try:
             owed = lots_owed(declaration)
             count, reasons = owed.genre_lots, owed.reasons
-        except EngineError:
+        except RuleRefusal:
             error = "くじ数が上限を超えています（受付で確認）"
     rules = player_rules_of(tournament, kind, entrant, lots)
     mode = mode_label(rules, shura=bool(count or error), opt_up=bool(entrant.opt_up))

@@ -70,10 +70,12 @@ def _draws_shura_lots(tournament: Tournament) -> bool:
     """Whether the tournament's preset has 修羅 lots: the desk draws them before round 1,
     so the desk's own menu must lead there (not only the dashboard). Cached per preset."""
     from brackets import engine_adapter as ea
-    from brackets.engine.errors import EngineError
+    from brackets.engine.errors import EngineBug, EngineError
 
     try:
         return bool(getattr(ea.preset_for(tournament), "shura", False))
+    except EngineBug:
+        raise
     except EngineError:
         return False
 
@@ -87,7 +89,7 @@ def shura_lots_pending(*, tournament: Tournament) -> list[Entrant]:
     if not _draws_shura_lots(tournament):
         return []
     from brackets import engine_adapter as ea
-    from brackets.engine.errors import EngineError
+    from brackets.engine.errors import RuleRefusal
     from brackets.engine.shura import lots_owed
     from brackets.models import SpecialFact
 
@@ -101,7 +103,7 @@ def shura_lots_pending(*, tournament: Tournament) -> list[Entrant]:
                     .filter(declared).exclude(Exists(drawn)).order_by("search_key", "id")):
         try:
             owed = lots_owed(ea.declaration_of(ea.rules_input_from_entrant(entrant, None)))
-        except EngineError:  # over the cap: the 修羅くじ page shows it as an error row
+        except RuleRefusal:  # over the cap: the 修羅くじ page shows it as an error row
             pending.append(entrant)
             continue
         if owed.shura:

@@ -30,11 +30,12 @@ from brackets.engine.advancement import (
     cross_group_table,
 )
 from brackets.engine.catalog import Catalog, Selection
-from brackets.engine.errors import EngineError
+from brackets.engine.errors import EngineError, RuleRefusal
 from brackets.engine.lottery import Lottery
 from brackets.engine.ratio import Ratio, group_ratios
 from brackets.engine.results import MatchResult, check_rematch
 from brackets.engine.special import PartnerMatch, partner_match_winner, series_state
+from brackets.messages import error_text, player_ids, violation_text
 from brackets.models import (
     ConfirmationFact,
     DisqualificationFact,
@@ -391,10 +392,10 @@ def _verdict(facts: ea.GroupFacts, lottery: Lottery
     try:
         result = ea.group_result(facts, lottery)
     except EngineError as exc:
-        return None, {}, [], ea.error_text(exc, entrant_names(ea.player_ids(exc.params)))
+        return None, {}, [], error_text(exc, entrant_names(player_ids(exc.params)))
     if result is None:
         return None, {}, [], ""
-    return result, group_ratios(result), [ea.violation_text(w) for w in result.warnings], ""
+    return result, group_ratios(result), [violation_text(w) for w in result.warnings], ""
 
 
 def _status(view: GroupView, tournament: Tournament) -> str:
@@ -585,7 +586,7 @@ def series_progress(rv: RoundView, upto: int | None = None) -> Any:
     try:
         return series_state(players, winners,
                             wins_needed=int(rv.spec.get("wins_needed", 2)))
-    except EngineError:
+    except RuleRefusal:
         return None
 
 
@@ -686,7 +687,7 @@ def pair_roles(gv: GroupView) -> dict[str, str]:
     if gv.result is not None and gv.status != UNUSED:
         try:
             outcome = partner_match_winner(pm, gv.result)
-        except EngineError:
+        except RuleRefusal:
             return roles
         roles[outcome.winner], roles[outcome.loser] = "winner", "loser"
     return roles

@@ -34,7 +34,9 @@ from brackets.engine.buzzer import (
     event_from_dict,
     start,
 )
-from brackets.engine.errors import EngineError
+from brackets.engine.errors import EngineBug, EngineError
+from brackets.errors import Refused
+from brackets.messages import error_text
 from brackets.models import (
     BuzzerEvent,
     BuzzerPlayer,
@@ -46,14 +48,13 @@ from brackets.models import (
 from brackets.selectors.buzzer import (
     clock_reading_ms,
     effective_records,
-    engine_message,
     round_log,
     round_specs,
     round_state,
 )
 
 
-class BuzzerRefused(Exception):
+class BuzzerRefused(Refused):
     """A tap the round refuses; ``message`` is Japanese and shown to the operator as is.
 
     ``code`` is the engine's code (or ``stale`` / ``bad_request``); ``seq`` is the log's
@@ -166,7 +167,7 @@ def buzzer_round_create(
         _cfg, specs = round_specs(round_)
         start(cfg, specs)
     except EngineError as error:
-        raise BuzzerRefused(error.code, engine_message(error.code, error.params)) from error
+        raise BuzzerRefused(error.code, error_text(error)) from error
     if ranking_from_seats:
         ordered = sorted(created, key=lambda p: (p.rank is None, p.rank or 0, p.seat))
         round_.first_round = [
@@ -219,7 +220,7 @@ def _event_for_tap(state: RoundState, data: Mapping[str, Any], reading_ms: int |
     try:
         return event_from_dict(payload)
     except EngineError as error:
-        raise BuzzerRefused(error.code, engine_message(error.code, error.params)) from error
+        raise BuzzerRefused(error.code, error_text(error)) from error
 
 
 def buzzer_event_append(
@@ -280,7 +281,7 @@ def _append(
     try:
         new_state = apply(state, event)
     except EngineError as error:
-        raise BuzzerRefused(error.code, engine_message(error.code, error.params), seq) from error
+        raise BuzzerRefused(error.code, error_text(error), seq) from error
     record = BuzzerEvent.objects.create(
         round=locked,
         seq=seq + 1,
@@ -498,7 +499,7 @@ def _fed_entrants(tp: Any, round_slug: str, results: Any, ranks: Any, **kwargs: 
             "missing_result": _("前のラウンドがまだ作成されていません。"),
         }
         raise BuzzerRefused(
-            error.code, messages.get(error.code) or engine_message(error.code, error.params)
+            error.code, messages.get(error.code) or error_text(error)
         ) from error
 
 
@@ -524,6 +525,8 @@ def preset_round_seat(
     try:
         tp = PRESETS.get(preset)
         rp = tp.round(round_slug)
+    except EngineBug:
+        raise
     except EngineError as error:
         raise BuzzerRefused(error.code, _("プリセットのラウンドが見つかりません。")) from error
     if rp.config is None or rp.feed is None:
@@ -614,6 +617,8 @@ def preset_rounds_create(
 
     try:
         tp = PRESETS.get(preset)
+    except EngineBug:
+        raise
     except EngineError as error:
         raise BuzzerRefused(error.code, _("プリセットが見つかりません。")) from error
     created: list[BuzzerRound] = []
@@ -648,6 +653,8 @@ def preset_courses_seat(
 
     try:
         tp = PRESETS.get(preset)
+    except EngineBug:
+        raise
     except EngineError as error:
         raise BuzzerRefused(error.code, _("プリセットが見つかりません。")) from error
     courses = [r for r in tp.rounds if r.feed is not None and r.feed.grouping == "courses"]
@@ -687,7 +694,7 @@ def preset_courses_seat(
     try:
         placed = number10_courses(list(order), raised_keys, priority, size=size)
     except EngineError as error:
-        raise BuzzerRefused(error.code, engine_message(error.code, error.params)) from error
+        raise BuzzerRefused(error.code, error_text(error)) from error
     entrant_ids = {row["key"]: row.get("entrant") for row in rows}
     entrant_objs = {
         e.pk: e

@@ -25,7 +25,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from brackets import engine_adapter as ea
-from brackets.engine.errors import EngineError
+from brackets.engine.errors import EngineBug, EngineError, RuleRefusal
+from brackets.errors import Refused
 from brackets.labels import MODE_LABELS, label
 from brackets.engine.shura import MAX_LOTS, ShuraDeclaration, lots_owed
 from brackets.models import Entrant, EntrantImport, EntrantRevision, Tournament
@@ -106,7 +107,7 @@ class Change:
     after: Any
 
 
-class StaleEntrantError(Exception):
+class StaleEntrantError(Refused):
     """The form was based on an older revision: someone saved the entrant in between."""
 
     def __init__(self, entrant: Entrant, base_revision: int, changes: list[Change]) -> None:
@@ -236,6 +237,8 @@ def _opt_up_laxer(tournament: Tournament, clean: Mapping[str, Any]) -> tuple[str
     """H2 at the desk: a プチ修羅の道 declaration must be stricter than the rank's mode."""
     try:
         return ea.opt_up_laxer_than_rank(tournament, clean["q_level"], clean["opt_up"])
+    except EngineBug:
+        raise
     except EngineError:  # a preset the engine does not know: its own pages say so
         return None
 
@@ -319,7 +322,7 @@ def entrant_validate(
                "rank": label(MODE_LABELS, laxer[1])})
     try:
         lots_owed(shura_declaration(clean))
-    except EngineError:
+    except RuleRefusal:
         add(
             "shura_extra_lots",
             _("修羅くじは1人%(cap)d本までです。申告を見直してください。") % {"cap": MAX_LOTS},

@@ -25,8 +25,10 @@ from django.utils.translation import gettext_lazy as _
 
 from brackets import engine_adapter as ea
 from brackets.engine.advancement import TIE_BREAKS
-from brackets.engine.errors import EngineError
+from brackets.engine.errors import EngineBug, EngineError
 from brackets.engine.presets import Setting, preset_settings
+from brackets.errors import Refused
+from brackets.messages import error_text
 from brackets.models import PresetSettingChange, Round, SpecialFact, Tournament
 
 #: Japanese names of the settings (the engine's notes say which rule each one reads).
@@ -77,7 +79,7 @@ VALUE_LABELS: dict[str, Any] = {
 }
 
 
-class SettingsError(Exception):
+class SettingsError(Refused):
     """A refused settings save: ``errors`` maps a setting key ("" = the whole form) to a
     Japanese message shown beside it."""
 
@@ -236,7 +238,7 @@ def _message(exc: EngineError, labels: Mapping[str, str]) -> tuple[str, str]:
             return key, gettext("{label}：同じ項目が重なっているか、値が正しくありません。").format(
                 label=label)
         return key, gettext("{label}の値が正しくありません。").format(label=label)
-    return key, ea.error_text(exc)
+    return key, error_text(exc)
 
 
 # ------------------------------------------------------------------ writing
@@ -317,6 +319,8 @@ def settings_check(*, tournament: Tournament | None, preset: str, stored: Any
     slug = ea.PRESET_ALIASES.get(preset, preset)
     try:
         specs = {s.key: s for s in preset_settings(slug)}
+    except EngineBug:
+        raise
     except EngineError as exc:
         raise SettingsError(gettext("ルールプリセット「{preset}」はありません。").format(
             preset=preset)) from exc

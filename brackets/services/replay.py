@@ -21,7 +21,8 @@ from typing import Any
 from django.db import transaction
 
 from brackets import engine_adapter as ea
-from brackets.engine.errors import EngineError
+from brackets.engine.errors import EngineBug, EngineError
+from brackets.errors import Refused
 from brackets.models import Entrant, Group, QmaVersion, Round, Seat, SpecialFact, Tournament
 from brackets.selectors import rounds as sel
 from brackets.services import rounds as svc
@@ -38,7 +39,7 @@ ENTRANT_FIELDS = {
 }
 
 
-class ReplayError(Exception):
+class ReplayError(Refused):
     """A malformed or inconsistent file: ``where`` names the key (or line)."""
 
     def __init__(self, where: str, message: str) -> None:
@@ -129,6 +130,8 @@ def _preset_settings(t: Mapping[str, Any]) -> dict[str, Any]:
         raise ReplayError("tournament.preset_settings", "expected an object")
     try:
         ea.preset_for(str(t.get("preset", "")), values)
+    except EngineBug:
+        raise
     except EngineError as exc:
         raise ReplayError("tournament.preset_settings", str(exc)) from exc
     return values

@@ -28,10 +28,12 @@ from django.utils.translation import gettext as _
 
 from brackets import engine_adapter as ea
 from brackets import lean, revision
+from brackets.errors import Refused
 from brackets.labels import listed
+from brackets.messages import error_text, player_ids, violation_text
 from brackets.engine.catalog import Selection
 from brackets.engine.draws import draw_groups
-from brackets.engine.errors import EngineError
+from brackets.engine.errors import EngineError, RuleRefusal
 from brackets.engine.lottery import Lottery
 from brackets.engine.shura import (
     DrawnLots,
@@ -95,7 +97,7 @@ def serialised(func: Any) -> Any:
     return wrapper
 
 
-class RoundError(Exception):
+class RoundError(Refused):
     """Refused input: ``message`` says what to fix; ``field`` names the form field."""
 
     def __init__(self, message: str, field: str = "", **extra: Any) -> None:
@@ -239,9 +241,9 @@ def _tournament_status_restore(rnd: Round, undone: RoundStep) -> list[str] | Non
 
 
 def _engine_text(exc: EngineError) -> str:
-    """The staff wording of an engine refusal (``engine_adapter.ERROR_TEXT``), with the
+    """The staff wording of an engine refusal (``messages.ERROR_TEXT``), with the
     players it names shown by name: the engine only knows entrant keys."""
-    return ea.error_text(exc, sel.entrant_names(ea.player_ids(exc.params)))
+    return error_text(exc, sel.entrant_names(player_ids(exc.params)))
 
 
 def _require(rnd: Round, *statuses: str) -> None:
@@ -303,7 +305,7 @@ def round_draw(*, round: Round, by: Any) -> Round:
                 try:
                     draws.append((rule, draw_groups(members, lottery=lottery,
                                                     method=rnd.spec.get("draw", "random"))))
-                except EngineError as exc:
+                except RuleRefusal as exc:
                     # Fewer players than the capacities add up to (a withdrawal, a small
                     # event) can leave a rule with a number no groups of 3–4 make (1, 2,
                     # 5). Staff fix it by changing someone's form, so say that.
@@ -622,13 +624,13 @@ def selection_save(*, group: Group, by: Any, seat_number: int, genre: str, forma
     selection = Selection(genre, format, difficulty)
     try:
         catalog.validate(selection)
-    except EngineError as exc:
+    except RuleRefusal as exc:
         raise RoundError(_("「{genre} / {format} / {difficulty}」はこの大会のカタログにありません。")
                          .format(genre=genre, format=format, difficulty=difficulty),
                          field="genre") from exc
     choices = sel.seat_choices(gv, catalog, mctx)[seat_number].choices
     check = choices.check(selection, penalty=ea.penalty_points(g.round.spec))
-    reasons = [ea.violation_text(v) for v in check.violations]
+    reasons = [violation_text(v) for v in check.violations]
     if not check.ok and g.round.spec.get("illegal_selection") == "refuse":
         raise RoundError(_("この出題は規定違反のため登録できません：{reasons}。").format(
             reasons=listed(reasons)),
@@ -899,7 +901,7 @@ def shura_lots_draw(*, tournament: Tournament, entrant: Entrant, by: Any,
     decl = ea.declaration_of(ea.rules_input_from_entrant(entrant, None))
     try:
         owed = lots_owed(decl)
-    except EngineError as exc:
+    except RuleRefusal as exc:
         raise RoundError(_("くじは1人4本までです。申告を確認してください。")) from exc
     if not owed.shura:
         raise RoundError(_("{name}さんは修羅くじの対象ではありません。").format(name=entrant.name))
@@ -921,7 +923,7 @@ def shura_lots_draw(*, tournament: Tournament, entrant: Entrant, by: Any,
         try:
             validate_drawn(catalog, drawn, genre_lots=owed.genre_lots, format_lots=k,
                            format_pool=_format_pool(tournament, catalog))
-        except EngineError as exc:
+        except RuleRefusal as exc:
             if k:
                 raise RoundError(_("くじの記録が正しくありません（{g}本のジャンルくじと{f}本の形式くじ）。")
                                  .format(g=owed.genre_lots, f=k)) from exc

@@ -35,12 +35,12 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from brackets.engine.buzzer import RoundConfig, tiebreak_from, tiebreak_round
-from brackets.engine.errors import EngineError
+from brackets.engine.errors import EngineBug, EngineError
 from brackets.engine.lottery import Lottery
+from brackets.messages import error_text
 from brackets.models import BuzzerRound, Entrant, PaperMarking, Role, Tournament
 from brackets.permissions import public_tournament, role_required
 from brackets.selectors.buzzer import (
-    engine_message,
     latest_seq,
     round_players,
     round_state,
@@ -123,7 +123,7 @@ class RoundForm(forms.Form):
         except (ValueError, TypeError, KeyError):
             raise forms.ValidationError(_("ルール設定のJSONが読めません。")) from None
         except EngineError as error:
-            raise forms.ValidationError(engine_message(error.code, error.params)) from None
+            raise forms.ValidationError(error_text(error)) from None
 
     def clean_players(self) -> list[dict[str, Any]]:
         entrants = {e.card_name: e for e in Entrant.objects.filter(tournament=self.tournament)} | {
@@ -178,6 +178,8 @@ def buzzer_round_new(request: HttpRequest, tournament: Tournament) -> HttpRespon
         try:
             preset = next(p for p in available_presets() if p.slug == preset_slug)
             config = preset.round(round_slug).config
+        except EngineBug:
+            raise
         except (StopIteration, EngineError):
             config = None
         if config is not None:
@@ -271,7 +273,7 @@ def buzzer_presets(request: HttpRequest, tournament: Tournament) -> HttpResponse
             messages.error(request, refused.message)
             return redirect("buzzer_presets", slug=tournament.slug)
         except EngineError as error:
-            messages.error(request, engine_message(error.code, error.params))
+            messages.error(request, error_text(error))
             return redirect("buzzer_presets", slug=tournament.slug)
         if created:
             messages.success(request, _("%(n)d個のラウンドを作成しました。") % {"n": len(created)})
@@ -468,7 +470,7 @@ def buzzer_tiebreak_start(
         state = round_state(round_)
         config, specs = tiebreak_round(state, side)
     except EngineError as error:
-        messages.error(request, engine_message(error.code, error.params))
+        messages.error(request, error_text(error))
         return redirect("buzzer_console", slug=tournament.slug, round_id=round_.pk)
     if existing is not None and existing.status != BuzzerRound.Status.FINISHED:
         return redirect("buzzer_console", slug=tournament.slug, round_id=existing.pk)
@@ -525,7 +527,7 @@ def buzzer_tiebreak_apply(
             idempotency_key=f"tiebreak-{sub.pk}",
         )
     except EngineError as error:
-        messages.error(request, engine_message(error.code, error.params))
+        messages.error(request, error_text(error))
         return redirect("buzzer_console", slug=tournament.slug, round_id=sub.pk)
     except BuzzerRefused as refused:
         messages.error(request, refused.message)
@@ -626,7 +628,7 @@ def paper_detail(request: HttpRequest, tournament: Tournament, marking_id: int) 
     try:
         ranked = _paper_ranked(tournament, marking)
     except EngineError as err:
-        error = engine_message(err.code, err.params)
+        error = error_text(err)
     decided = {
         None: "",
         "total": _("合計"),

@@ -16,7 +16,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
-from brackets.engine.errors import EngineError
+from brackets.engine.errors import EngineBug, EngineError
 from brackets.models import Role, Tournament
 from brackets.permissions import role_required
 from brackets.services import preset_settings as svc
@@ -83,6 +83,8 @@ def preset_settings_page(request: HttpRequest, tournament: Tournament) -> HttpRe
     error = ""
     try:
         rows = svc.setting_rows(tournament)
+    except EngineBug:
+        raise
     except EngineError:
         rows = []
         error = _("このプリセットの設定を読み込めません。")

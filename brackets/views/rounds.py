@@ -34,6 +34,7 @@ from brackets.labels import (
     listed,
     translated,
 )
+from brackets.messages import violation_text
 from brackets.models import Entrant, Group, Role, Round, SpecialFact, Tournament
 from brackets.page_cache import render_page
 from brackets.permissions import role_required
@@ -290,7 +291,7 @@ def round_advance_preview(request: HttpRequest, tournament: Tournament,
             ctx["fed_round"] = later
             ctx["fed_places"] = _("・").join(str(p) for p in src.get("places", []))
     # The engine's warnings in words (a tie at the cut line, too many or too few advancers).
-    ctx["warning_texts"] = {rule: [ea.violation_text(w, ctx["names"]) for w in outcome.warnings]
+    ctx["warning_texts"] = {rule: [violation_text(w, ctx["names"]) for w in outcome.warnings]
                             for rule, outcome in ctx.get("outcomes", [])}
     # The tables the round's Excel export writes (brackets.exporters.spreadsheets).
     outcomes = ctx.get("outcomes", [])
@@ -345,7 +346,7 @@ def _options_html(options: list[Any], names: dict[str, str], chosen: str) -> tup
     def text(v: Any) -> str:
         k = (v.code, repr(v.params))
         if k not in texts:
-            texts[k] = ea.violation_text(v, names)
+            texts[k] = violation_text(v, names)
         return texts[k]
 
     for opt in options:

@@ -20,7 +20,7 @@ import pytest
 from brackets.engine.advancement import AdvancementRule, advance
 from brackets.engine.catalog import CATALOG_2016, Selection
 from brackets.engine.draws import draw_groups, record_draw
-from brackets.engine.errors import EngineError, Violation
+from brackets.engine.errors import EngineBug, EngineError, Violation
 from brackets.engine.lottery import Lottery
 from brackets.engine.presets import get_preset
 from brackets.engine.restrictions import (
@@ -44,10 +44,14 @@ R2 = MatchRules(round="2回戦")
 
 
 def raises(code: str, call: Callable[[], Any]) -> EngineError:
-    """Run ``call``, require an :class:`EngineError` with ``code``, return it."""
+    """Run ``call``, require an :class:`EngineError` with ``code``, return it.
+
+    Every input listed here is one staff can type, so it is refused as a rule, never
+    raised as an :class:`EngineBug`."""
     with pytest.raises(EngineError) as info:
         call()
     assert isinstance(info.value, Exception)
+    assert not isinstance(info.value, EngineBug), (info.value.code, str(info.value))
     assert info.value.code == code, (info.value.code, str(info.value))
     assert str(info.value)  # a message a developer can read
     return info.value

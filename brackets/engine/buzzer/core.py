@@ -25,7 +25,7 @@ from brackets.engine.buzzer.state import (
     PlayerState,
     RoundState,
 )
-from brackets.engine.errors import EngineError
+from brackets.engine.errors import RuleRefusal
 
 
 @dataclass(frozen=True)
@@ -69,7 +69,7 @@ def pending(state: RoundState, side: str) -> Decision:
     for d in state.decisions:
         if d.side == side and d.order is None:
             return d
-    raise EngineError("no_such_decision", f"no pending {side} decision", side=side)
+    raise RuleRefusal("no_such_decision", f"no pending {side} decision", side=side)
 
 
 def resolved_blocks(state: RoundState) -> list[tuple[str, ...]]:
@@ -238,13 +238,13 @@ def check_question(s: RoundState, number: int | None, *, is_correct: bool = Fals
         return
     if number < expected:
         if is_correct and number in s.correct_questions:
-            raise EngineError(
+            raise RuleRefusal(
                 "second_correct", f"question {number} already has a correct answer", question=number
             )
-        raise EngineError(
+        raise RuleRefusal(
             "question_closed", f"question {number} is already closed", question=number
         )
-    raise EngineError(
+    raise RuleRefusal(
         "question_ahead",
         f"question {number} is not in play yet",
         question=number,
@@ -256,7 +256,7 @@ def check_known(s: RoundState, pid: str) -> PlayerState:
     """The player, or ``unknown_player``."""
     p = s.players.get(pid)
     if p is None:
-        raise EngineError("unknown_player", f"no player {pid!r} in this round", player=pid)
+        raise RuleRefusal("unknown_player", f"no player {pid!r} in this round", player=pid)
     return p
 
 
@@ -280,5 +280,5 @@ def check_can_answer(s: RoundState, pid: str) -> PlayerState:
     p = check_known(s, pid)
     reason = blocked_reason(s, p)
     if reason is not None:
-        raise EngineError(reason, f"player {pid!r} cannot answer now ({reason})", player=pid)
+        raise RuleRefusal(reason, f"player {pid!r} cannot answer now ({reason})", player=pid)
     return p

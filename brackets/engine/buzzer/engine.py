@@ -2,7 +2,7 @@
 
 The state of a round is a pure function of its configuration, its players and its events.
 ``apply`` validates one event against the current state and either returns the next state
-or raises :class:`~brackets.engine.errors.EngineError` leaving nothing changed (states are
+or raises :class:`~brackets.engine.errors.RuleRefusal` leaving nothing changed (states are
 immutable). Two round formats are registered: ``"buzzer"`` (buzz, board and set rounds)
 and ``"written"`` (written elimination, see :mod:`brackets.engine.buzzer.written`).
 """
@@ -31,7 +31,7 @@ from brackets.engine.buzzer.state import (
     RankEntry,
     RoundState,
 )
-from brackets.engine.errors import EngineError
+from brackets.engine.errors import RuleRefusal
 
 # ----------------------------------------------------------------------------- API
 
@@ -50,16 +50,16 @@ def start(config: RoundConfig, players: Sequence[PlayerSpec | str]) -> RoundStat
     """
     players = _specs(players)
     if not players:
-        raise EngineError("no_players", "a round needs at least one player")
+        raise RuleRefusal("no_players", "a round needs at least one player")
     ids = [p.id for p in players]
     if len(set(ids)) != len(ids):
-        raise EngineError("duplicate_player", "a player appears twice", players=ids)
+        raise RuleRefusal("duplicate_player", "a player appears twice", players=ids)
     seats = [p.seat for p in players]
     if len(set(seats)) != len(seats):
-        raise EngineError("duplicate_seat", "two players share a seat", seats=seats)
+        raise RuleRefusal("duplicate_seat", "two players share a seat", seats=seats)
     fmt = FORMATS.get(config.format)
     if config.slots < 0 or (config.eliminate is not None and config.eliminate < 0):
-        raise EngineError("bad_config", "slots and eliminate must not be negative")
+        raise RuleRefusal("bad_config", "slots and eliminate must not be negative")
     scoring = scoring_for(config)
     states: dict[str, PlayerState] = {}
     for spec in sorted(players, key=lambda p: p.seat):
@@ -90,7 +90,7 @@ def start(config: RoundConfig, players: Sequence[PlayerSpec | str]) -> RoundStat
 
 
 def apply(state: RoundState, event: Event | Mapping[str, Any]) -> RoundState:
-    """The state after ``event``; bad input raises ``EngineError`` and changes nothing.
+    """The state after ``event``; bad input raises ``RuleRefusal`` and changes nothing.
 
     ``event`` may also be a stored dict (``Event.to_dict`` output).
     """
@@ -98,10 +98,10 @@ def apply(state: RoundState, event: Event | Mapping[str, Any]) -> RoundState:
         event = event_from_dict(event)
     if isinstance(event, Undo):
         if state.previous is None:
-            raise EngineError("undo_past_start", "there is no event left to undo")
+            raise RuleRefusal("undo_past_start", "there is no event left to undo")
         return state.previous
     if state.phase == OVER:
-        raise EngineError("round_over", "the round is over", event=event.kind)
+        raise RuleRefusal("round_over", "the round is over", event=event.kind)
     new = FORMATS.get(state.config.format).apply(state, event)
     return dataclasses.replace(new, seq=state.seq + 1, previous=state)
 
@@ -177,5 +177,5 @@ def tiebreak_round(state: RoundState, side: str) -> tuple[RoundConfig, list[Play
 def tiebreak_from(sub: RoundState, side: str) -> TieBreak:
     """The ``TieBreak`` event carrying a finished sudden death's order."""
     if sub.phase != OVER:
-        raise EngineError("tiebreak_unfinished", "the sudden death is not over yet", side=side)
+        raise RuleRefusal("tiebreak_unfinished", "the sudden death is not over yet", side=side)
     return TieBreak(side, tuple(r.player for r in ranking(sub)))

@@ -17,7 +17,7 @@ from brackets.engine.buzzer.assignment import PaperRules, mod_split, number10_pr
 from brackets.engine.buzzer.config import Checkpoint, PlayerSpec, RoundConfig, Rule, WrittenRules
 from brackets.engine.buzzer.registry import Registry
 from brackets.engine.buzzer.state import OVER, RoundState
-from brackets.engine.errors import EngineError
+from brackets.engine.errors import RuleRefusal
 
 
 @dataclass(frozen=True)
@@ -88,7 +88,7 @@ class TournamentPreset:
         for r in self.rounds:
             if r.slug == slug:
                 return r
-        raise EngineError("unknown_round", f"no round {slug!r} in {self.slug}", round=slug)
+        raise RuleRefusal("unknown_round", f"no round {slug!r} in {self.slug}", round=slug)
 
     def next_rounds(self, slug: str) -> list[str]:
         """Rounds fed (directly) by ``slug``: which rounds its players go on to."""
@@ -442,11 +442,11 @@ def round_winners(
         if earlier is not None and any(s.end_reason == "revived" for s in _as_list(earlier)):
             return round_winners(preset, rp.skip_when_revived_from, results)
     if slug not in results:
-        raise EngineError("missing_result", f"round {slug!r} has no result yet", round=slug)
+        raise RuleRefusal("missing_result", f"round {slug!r} has no result yet", round=slug)
     states = _as_list(results[slug])
     for s in states:
         if s.phase != OVER:
-            raise EngineError("round_not_over", f"round {slug!r} is not over", round=slug)
+            raise RuleRefusal("round_not_over", f"round {slug!r} is not over", round=slug)
     return [pid for s in states for pid in s.winners]
 
 
@@ -479,13 +479,13 @@ def entrants(
     """
     rp = preset.round(slug)
     if rp.feed is None:
-        raise EngineError("no_feed", f"round {slug!r} is not fed by this engine", round=slug)
+        raise RuleRefusal("no_feed", f"round {slug!r} is not fed by this engine", round=slug)
     feed = rp.feed
     rank = dict(first_round_rank)
 
     def r1(pid: str) -> int:
         if pid not in rank:
-            raise EngineError("unknown_player", f"no 1st Round rank for {pid!r}", player=pid)
+            raise RuleRefusal("unknown_player", f"no 1st Round rank for {pid!r}", player=pid)
         return rank[pid]
 
     source_states: dict[str, RoundState] = {}
@@ -507,7 +507,7 @@ def entrants(
                 states = _as_list(results.get(src, []))
                 ids = [pid for s in states for pid in s.continuing]
             else:
-                raise EngineError("bad_config", f"unknown feed take {feed.take!r}", take=feed.take)
+                raise RuleRefusal("bad_config", f"unknown feed take {feed.take!r}", take=feed.take)
             for s in states:
                 for pid in s.players:
                     source_states[pid] = s

@@ -15,13 +15,13 @@ from typing import Any
 from brackets.engine.buzzer.config import PlayerSpec, RoundConfig, Rule
 from brackets.engine.buzzer.registry import Registry
 from brackets.engine.buzzer.state import PlayerState
-from brackets.engine.errors import EngineError
+from brackets.engine.errors import RuleRefusal
 
 
 def _int(params: Mapping[str, Any], name: str, default: int) -> int:
     value = params.get(name, default)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise EngineError("bad_config", f"parameter {name!r} must be an integer", param=name)
+        raise RuleRefusal("bad_config", f"parameter {name!r} must be an integer", param=name)
     return value
 
 

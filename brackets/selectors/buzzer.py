@@ -22,10 +22,11 @@ from brackets.engine.buzzer import (
     RoundConfig,
     RoundState,
     allowed_actions,
+    check,
     event_from_dict,
     replay,
+    scoreboard,
 )
-from brackets.engine.buzzer.rules import check
 from brackets.engine.errors import EngineError
 from brackets.models import BuzzerEvent, BuzzerPlayer, BuzzerRound
 
@@ -200,7 +201,7 @@ def round_payload(round_: BuzzerRound, *, for_console: bool = False) -> dict[str
     state = round_state(round_, records, players)
     effective = effective_records(records)
     names = {p.key: p.name for p in players}
-    data = state.to_dict()
+    data = scoreboard(state)
     allowed = allowed_actions(state)
     rows = []
     won = _won_label(state)

@@ -21,6 +21,7 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from brackets.engine.buzzer import (
+    PRESETS,
     ClockExpire,
     ClockStart,
     ClockStop,
@@ -31,7 +32,10 @@ from brackets.engine.buzzer import (
     Thru,
     Wrong,
     apply,
+    entrants,
     event_from_dict,
+    is_skipped,
+    number10_courses,
     start,
 )
 from brackets.engine.errors import EngineError
@@ -439,7 +443,6 @@ def paper_marking_upload(
 
 def available_presets() -> list[Any]:
     """The engine's whole-tournament presets (seed 003, seed 004 …), in slug order."""
-    from brackets.engine.buzzer.presets import PRESETS
 
     return [PRESETS.get(slug) for slug in PRESETS.slugs()]
 
@@ -488,7 +491,6 @@ def _preset_results(
 def _fed_entrants(tp: Any, round_slug: str, results: Any, ranks: Any, **kwargs: Any) -> Any:
     """The engine's seating of a preset round from the rounds that feed it; an engine
     refusal (feeding round unfinished or missing) becomes a message for staff."""
-    from brackets.engine.buzzer.presets import entrants
 
     try:
         return entrants(tp, round_slug, results, ranks, **kwargs)
@@ -519,7 +521,6 @@ def preset_round_seat(
     first), needed by rounds fed from "1r"; later rounds reuse the ranking their sources
     were seated with.
     """
-    from brackets.engine.buzzer.presets import PRESETS
 
     try:
         tp = PRESETS.get(preset)
@@ -533,7 +534,6 @@ def preset_round_seat(
     results, by_slug = _preset_results(tournament, preset)
     if round_slug in by_slug:
         raise BuzzerRefused("exists", _("このラウンドはすでに作成されています。"))
-    from brackets.engine.buzzer.presets import is_skipped
 
     if is_skipped(tp, round_slug, dict(results)):
         raise BuzzerRefused(
@@ -610,7 +610,6 @@ def preset_rounds_create(
     *, tournament: Tournament, preset: str, by: Any = None
 ) -> list[BuzzerRound]:
     """Seat every round of ``preset`` that can be seated now (sources over, ranking known)."""
-    from brackets.engine.buzzer.presets import PRESETS
 
     try:
         tp = PRESETS.get(preset)
@@ -643,8 +642,6 @@ def preset_courses_seat(
     overflow and forced filling (:func:`~brackets.engine.buzzer.assignment.number10_courses`)
     decide who plays where; each course becomes one round, seated in priority order.
     """
-    from brackets.engine.buzzer.assignment import number10_courses
-    from brackets.engine.buzzer.presets import PRESETS
 
     try:
         tp = PRESETS.get(preset)

@@ -34,7 +34,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from brackets.engine.buzzer import RoundConfig, tiebreak_from, tiebreak_round
+from brackets.engine.buzzer import RoundConfig, paper_ranking, tiebreak_from, tiebreak_round
 from brackets.engine.errors import EngineError
 from brackets.engine.lottery import Lottery
 from brackets.models import BuzzerRound, Entrant, PaperMarking, Role, Tournament
@@ -606,7 +606,6 @@ def paper_upload(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 
 def _paper_ranked(tournament: Tournament, marking: PaperMarking) -> list[Any]:
     """The engine's M1 ranking of a marking (reproducible lottery from the stored seed)."""
-    from brackets.engine.buzzer.assignment import paper_ranking
 
     sheets = {row["name"]: [m == "1" for m in row["marks"]] for row in marking.rows}
     return paper_ranking(

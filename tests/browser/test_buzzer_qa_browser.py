@@ -11,7 +11,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from brackets.engine.buzzer.presets import PRESETS
+from brackets.engine.buzzer import PRESETS
 from brackets.models import Membership, Role, Tournament
 from tests.browser.conftest import login
 from tests.buzzer_web.factories import make_round

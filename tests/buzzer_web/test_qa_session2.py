@@ -19,7 +19,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from brackets.engine.buzzer.presets import PRESETS
+from brackets.engine.buzzer import PRESETS
 from brackets.models import BuzzerRound, Tournament
 from tests.buzzer_web.factories import make_round
 

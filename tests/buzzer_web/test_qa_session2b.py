@@ -23,7 +23,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from brackets.engine.buzzer.presets import PRESETS
+from brackets.engine.buzzer import PRESETS
 from brackets.models import BuzzerRound, Membership, Role, Tournament
 from tests.browser.conftest import browser, login, projector_page, tablet_page  # noqa: F401
 from tests.buzzer_web.factories import make_round

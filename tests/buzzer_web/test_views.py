@@ -372,7 +372,7 @@ def test_board_question_with_a_buzz_is_one_event(
     tournament: Tournament, clients: dict[str, Client]
 ) -> None:
     """L6: one board question — the buzzer judged ±4, the boards +2 (+1 with ≤2 correct)."""
-    from brackets.engine.buzzer.presets import PRESETS
+    from brackets.engine.buzzer import PRESETS
 
     config = PRESETS.get("quiz-003").round("qf-2").config
     assert config is not None

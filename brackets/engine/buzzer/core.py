@@ -1,7 +1,7 @@
 """Shared machinery of the round formats: the working copy, judging and input checks.
 
 Not public API: :mod:`brackets.engine.buzzer.engine` is. Kept apart so each format module
-(:mod:`.buzz`, :mod:`.written`) can use it without import cycles.
+(:mod:`.formats.buzz`, :mod:`.formats.written`) builds on it without importing the engine.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from brackets.engine.buzzer.events import (
     Event,
 )
-from brackets.engine.buzzer.registry import Registry
 from brackets.engine.buzzer.rules import TIE_RULES, key_tuple
 from brackets.engine.buzzer.state import (
     DECIDING,
@@ -35,9 +34,6 @@ class Format:
     apply: Callable[[RoundState, Event], RoundState]
     allowed: Callable[[RoundState], Allowed]
     after_start: Callable[[RoundState], RoundState]
-
-
-FORMATS: Registry[Format] = Registry("round format")
 
 
 @dataclass(frozen=True)

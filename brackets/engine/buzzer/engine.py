@@ -1,10 +1,10 @@
-"""Replaying a round's event log: ``replay``, ``apply``, ``ranking``, ``allowed_actions``.
+"""Replaying a round's event log: ``replay``, ``apply``, ``allowed_actions``, tie-breaks.
 
 The state of a round is a pure function of its configuration, its players and its events.
 ``apply`` validates one event against the current state and either returns the next state
 or raises :class:`~brackets.engine.errors.RuleRefusal` leaving nothing changed (states are
-immutable). Two round formats are registered: ``"buzzer"`` (buzz, board and set rounds)
-and ``"written"`` (written elimination, see :mod:`brackets.engine.buzzer.written`).
+immutable). The round formats (``"buzzer"``: buzz, board and set rounds; ``"written"``:
+written elimination) are registered in :mod:`brackets.engine.buzzer.formats`.
 """
 
 from __future__ import annotations
@@ -13,24 +13,18 @@ import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from brackets.engine.buzzer import buzz as _buzz  # noqa: F401  (registers "buzzer")
-from brackets.engine.buzzer import written as _written  # noqa: F401  (registers "written")
 from brackets.engine.buzzer.config import PlayerSpec, RoundConfig
-from brackets.engine.buzzer.core import FORMATS, Allowed, pending, resolved_blocks, sort_key
+from brackets.engine.buzzer.core import Allowed, pending
 from brackets.engine.buzzer.events import (
     Event,
     TieBreak,
     Undo,
     event_from_dict,
 )
-from brackets.engine.buzzer.rules import TIE_RULES, key_tuple, scoring_for
-from brackets.engine.buzzer.state import (
-    OVER,
-    Clock,
-    PlayerState,
-    RankEntry,
-    RoundState,
-)
+from brackets.engine.buzzer.formats import FORMATS
+from brackets.engine.buzzer.ranking import ranking
+from brackets.engine.buzzer.rules import TIE_RULES, scoring_for
+from brackets.engine.buzzer.state import OVER, Clock, PlayerState, RoundState
 from brackets.engine.errors import RuleRefusal
 
 # ----------------------------------------------------------------------------- API
@@ -124,42 +118,6 @@ def allowed_actions(state: RoundState) -> Allowed:
     if state.previous is not None:
         return dataclasses.replace(allowed, round=allowed.round | {"undo"})
     return allowed
-
-
-def ranking(state: RoundState) -> list[RankEntry]:
-    """Current order: winners in win order, then the players still in play, then the outs.
-
-    In play, players follow the round's judging keys, then the earliest last correct, then
-    fallback rank (the documented in-progress order). Once judged, the judged order is
-    used; outs are listed latest first (a later out ranks higher).
-    """
-    keys = state.config.judge_keys
-    rows: list[tuple[str, str, tuple[float, ...] | None]] = [
-        (pid, "won", None) for pid in state.winners
-    ]
-    if state.phase == OVER:
-        rows += [(pid, "continuing", None) for pid in state.continuing]
-    elif state.judged:
-        for block in resolved_blocks(state):
-            for pid in block:
-                rows.append((pid, state.players[pid].status, key_tuple(keys, state.players[pid])))
-    else:
-        remaining = sorted(
-            state.remaining,
-            key=lambda pid: sort_key(keys + ("earliest_last_correct",), state.players[pid]),
-        )
-        rows += [
-            (pid, state.players[pid].status, key_tuple(keys, state.players[pid]))
-            for pid in remaining
-        ]
-    rows += [(pid, "out", None) for pid in reversed(state.outs)]
-    entries: list[RankEntry] = []
-    for i, (pid, status, key) in enumerate(rows):
-        tied = key is not None and any(
-            0 <= j < len(rows) and rows[j][2] == key for j in (i - 1, i + 1)
-        )
-        entries.append(RankEntry(i + 1, pid, status, tied))
-    return entries
 
 
 def tiebreak_round(state: RoundState, side: str) -> tuple[RoundConfig, list[PlayerSpec]]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from brackets.engine.buzzer.config import Checkpoint, WrittenRules
-from brackets.engine.buzzer.core import FORMATS, Allowed, Format, Work, check_known, check_question
+from brackets.engine.buzzer.core import Allowed, Format, Work, check_known, check_question
 from brackets.engine.buzzer.events import Event, WrittenResults
 from brackets.engine.buzzer.rules import key_tuple
 from brackets.engine.buzzer.state import ACTIVE, OVER, PLAYING, RoundState
@@ -130,4 +130,5 @@ def _after_start(s: RoundState) -> RoundState:
     return s
 
 
-FORMATS.register("written")(Format(_apply, _allowed, _after_start))
+#: Registered as ``"written"`` in :mod:`brackets.engine.buzzer.formats`.
+FORMAT = Format(_apply, _allowed, _after_start)

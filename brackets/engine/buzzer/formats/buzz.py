@@ -11,7 +11,6 @@ import dataclasses
 from collections.abc import Sequence
 
 from brackets.engine.buzzer.core import (
-    FORMATS,
     Allowed,
     Format,
     Work,
@@ -345,4 +344,5 @@ def _buzzer_after_start(s: RoundState) -> RoundState:
     return w.freeze()
 
 
-FORMATS.register("buzzer")(Format(_buzzer_apply, _buzzer_allowed, _buzzer_after_start))
+#: Registered as ``"buzzer"`` in :mod:`brackets.engine.buzzer.formats`.
+FORMAT = Format(_buzzer_apply, _buzzer_allowed, _buzzer_after_start)

@@ -37,7 +37,7 @@ def display_hints(config: RoundConfig) -> dict[str, Any]:
         "main": "points" if scoring.shows_points else "correct",
         "unit": "P" if scoring.shows_points else "○",
         "factors": scoring.shows_factors,
-        "sets": config.sets_to_win is not None,
+        "sets": bool(config.sets_to_win),
         "tiebreak": tiebreak_called(config),
     }
 

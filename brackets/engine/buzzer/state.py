@@ -79,7 +79,6 @@ class PlayerState:
         return self.status in (ACTIVE, LOCKED)
 
 
-
 _PLAYER_FIELDS = frozenset(f.name for f in fields(PlayerState))
 
 
@@ -92,7 +91,6 @@ class Clock:
     running: bool = False
     expired: bool = False
     last_question: bool = False
-
 
 
 @dataclass(frozen=True)
@@ -109,7 +107,6 @@ class Decision:
     places: int
     out_places: int = 0
     order: tuple[str, ...] | None = None
-
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ from brackets.engine.buzzer import (
     event_from_dict,
     replay,
     scoreboard,
+    tiebreak_called,
 )
 from brackets.engine.errors import EngineError
 from brackets.models import BuzzerEvent, BuzzerPlayer, BuzzerRound
@@ -250,6 +251,20 @@ def round_payload(round_: BuzzerRound, *, for_console: bool = False) -> dict[str
         ]
         data["last"] = {"by": _who(last), "kind": last.kind if last else ""}
     return data
+
+
+def tiebreak_is_playoff(round_: BuzzerRound) -> bool:
+    """Whether a tie-break round is an 早押しプレーオフ (M3/M5), not a サドンデス (L11).
+
+    The parent round's tie rule names it; a round that is no tie-break, or whose parent's
+    stored settings no longer read, is a サドンデス.
+    """
+    if round_.parent is None:
+        return False
+    try:
+        return tiebreak_called(RoundConfig.from_dict(round_.parent.config)) == "playoff"
+    except EngineError:
+        return False
 
 
 def tournament_rounds(tournament_id: int) -> list[BuzzerRound]:

@@ -37,6 +37,8 @@ from brackets.engine.buzzer import (
     is_skipped,
     number10_courses,
     start,
+    tiebreak_called,
+    tiebreak_round,
 )
 from brackets.engine.errors import EngineError
 from brackets.models import (
@@ -52,6 +54,7 @@ from brackets.selectors.buzzer import (
     effective_records,
     engine_message,
     round_log,
+    round_players,
     round_specs,
     round_state,
 )
@@ -120,6 +123,8 @@ def buzzer_round_create(
     position: int = 0,
     feeds_from: BuzzerRound | None = None,
     ranking_from_seats: bool = False,
+    parent: BuzzerRound | None = None,
+    side: str = "",
 ) -> BuzzerRound:
     """Create a round with its seating. The engine checks the settings and seats first.
 
@@ -132,6 +137,9 @@ def buzzer_round_create(
     players, by fallback rank then seat, as the round's 1R順位. Why: the preset's later
     rounds are seated from this one (M5 sets 2 and 3 from set 1) and need a rank for every
     player key; without it the chain refused with 「1R順位を入力してください。」.
+
+    ``parent`` and ``side`` mark a sudden death / playoff opened for a decision of
+    ``parent`` (see :func:`buzzer_tiebreak_open`).
     """
     cfg = config if isinstance(config, RoundConfig) else RoundConfig.from_dict(config)
     rows = _player_rows(players)
@@ -147,6 +155,8 @@ def buzzer_round_create(
         position=position,
         config=cfg.to_dict(),
         feeds_from=feeds_from,
+        parent=parent,
+        side=side,
         created_by=by if getattr(by, "is_authenticated", False) else None,
     )
     created = [
@@ -179,6 +189,53 @@ def buzzer_round_create(
         ]
         BuzzerRound.objects.filter(pk=round_.pk).update(first_round=round_.first_round)
     return round_
+
+
+@transaction.atomic
+def buzzer_tiebreak_open(*, round: BuzzerRound, side: str, by: Any = None) -> BuzzerRound:
+    """Open the sudden death (or playoff) the engine asks for on ``side`` as its own round.
+
+    The parent round's row is locked, as :func:`buzzer_event_append` locks it, so two
+    operators pressing start together open one round: a tie-break on that side that is not
+    finished yet is returned instead of a second one. The engine builds the sub-round's
+    settings and seats; a refusal raises :class:`BuzzerRefused` and stores nothing.
+    """
+    locked = BuzzerRound.objects.select_for_update().get(pk=round.pk)
+    existing = locked.tiebreaks.filter(side=side).order_by("-id").first()
+    try:
+        state = round_state(locked)
+        config, specs = tiebreak_round(state, side)
+    except EngineError as error:
+        raise BuzzerRefused(error.code, engine_message(error.code, error.params)) from error
+    if existing is not None and existing.status != BuzzerRound.Status.FINISHED:
+        return existing
+    seats = {p.key: p for p in round_players(locked)}
+    side_label = {"win": _("勝ち抜け側"), "loss": _("失格側"), "both": _("両側")}.get(side, side)
+    name = (
+        _("%(name)s プレーオフ（%(side)s）")
+        if tiebreak_called(state.config) == "playoff"
+        else _("%(name)s サドンデス（%(side)s）")
+    )
+    return buzzer_round_create(
+        tournament=round.tournament,
+        name=name % {"name": locked.name, "side": side_label},
+        group_name=locked.group_name,
+        config=config,
+        players=[
+            {
+                "key": spec.id,
+                "name": seats[spec.id].name,
+                "entrant": seats[spec.id].entrant,
+                "seat": spec.seat,
+                "rank": spec.rank,
+            }
+            for spec in specs
+        ],
+        by=by,
+        position=locked.position,
+        parent=locked,
+        side=side,
+    )
 
 
 # ----------------------------------------------------------------------------- events

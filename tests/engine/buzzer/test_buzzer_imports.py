@@ -85,3 +85,15 @@ def test_formats_are_registered_in_one_place() -> None:
     assert {f"{NAME}.formats.buzz", f"{NAME}.formats.written"} <= GRAPH[f"{NAME}.formats"]
     for module, path in MODULES.items():
         assert "noqa: F401" not in path.read_text(encoding="utf-8"), module
+
+
+def test_presets_are_registered_in_one_place() -> None:
+    """Each event's module builds its TournamentPreset; ``presets/__init__.py`` files them."""
+    registering = sorted(
+        m for m, path in MODULES.items() if "PRESETS.register(" in path.read_text(encoding="utf-8")
+    )
+    assert registering == [f"{NAME}.presets"]
+    events = {f"{NAME}.presets.quiz_003", f"{NAME}.presets.abc_004"}
+    assert events <= GRAPH[f"{NAME}.presets"]
+    for event in events:
+        assert f"{NAME}.presets" not in GRAPH[event]

@@ -50,11 +50,13 @@ from brackets.selectors.buzzer import (
 )
 from brackets.services.buzzer import (
     BuzzerRefused,
-    available_presets,
     buzzer_event_append,
     buzzer_round_create,
     buzzer_tiebreak_open,
-    paper_marking_upload,
+)
+from brackets.services.buzzer_paper import paper_marking_upload
+from brackets.services.buzzer_presets import (
+    available_presets,
     preset_courses_seat,
     preset_round_seat,
     preset_rounds_create,
@@ -572,7 +574,6 @@ def paper_upload(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 
 def _paper_ranked(tournament: Tournament, marking: PaperMarking) -> list[Any]:
     """The engine's M1 ranking of a marking (reproducible lottery from the stored seed)."""
-
     sheets = {row["name"]: [m == "1" for m in row["marks"]] for row in marking.rows}
     return paper_ranking(
         sheets,

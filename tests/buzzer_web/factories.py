@@ -9,7 +9,8 @@ from django.urls import reverse
 
 from brackets.engine.buzzer import RoundConfig, Rule
 from brackets.models import BuzzerRound, PaperMarking, Tournament
-from brackets.services.buzzer import buzzer_round_create, paper_marking_upload
+from brackets.services.buzzer import buzzer_round_create
+from brackets.services.buzzer_paper import paper_marking_upload
 
 
 def nomx(n: int = 5, m: int = 2, **kw: Any) -> RoundConfig:

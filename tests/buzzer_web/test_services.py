@@ -14,9 +14,8 @@ from brackets.services.buzzer import (
     buzzer_event_append,
     buzzer_round_create,
     buzzer_undo,
-    paper_marking_upload,
-    paper_sheet_parse,
 )
+from brackets.services.buzzer_paper import paper_marking_upload, paper_sheet_parse
 from tests.buzzer_web.factories import make_round, nomx
 
 pytestmark = pytest.mark.django_db
@@ -255,7 +254,7 @@ def play_to_the_end(round_: BuzzerRound) -> None:
 
 
 def test_seed_003_second_round_winners_seat_the_third_round(tournament: Tournament) -> None:
-    from brackets.services.buzzer import preset_round_seat
+    from brackets.services.buzzer_presets import preset_round_seat
 
     names = [f"選手{i:02d}" for i in range(1, 25)]
     groups = preset_round_seat(

@@ -331,7 +331,7 @@ def test_number10_courses_from_plates_raised(
     tournament: Tournament, clients: dict[str, Client]
 ) -> None:
     """Seed 004 M3: 20 2R winners choose courses; overflow by priority, shortfall filled."""
-    from brackets.services.buzzer import preset_round_seat
+    from brackets.services.buzzer_presets import preset_round_seat
     from tests.buzzer_web.test_services import play_to_the_end
 
     names = [f"選手{i:02d}" for i in range(1, 49)]

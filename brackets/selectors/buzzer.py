@@ -1,9 +1,10 @@
 """Reads for live buzzer rounds: the replayed state and the JSON the console and scoreboard draw.
 
-The state of a round is always ``replay(config, players, events)`` from the engine; this
-module only loads the three inputs (a fixed number of queries, whatever the number of
-players or events) and adds what the screens need beside the rules: names, the clock
-reading at this moment, Japanese messages for the engine's codes, and who tapped when.
+The state of a round is always ``replay(config, players, events)`` from the engine, and its
+JSON (with the display hints) the engine's ``scoreboard(state)``; this module only loads
+the three inputs (a fixed number of queries, whatever the number of players or events) and
+adds what the screens need beside the rules: names, the clock reading at this moment,
+Japanese messages for the engine's codes, and who tapped when.
 """
 
 from __future__ import annotations
@@ -223,6 +224,8 @@ def round_payload(round_: BuzzerRound, *, for_console: bool = False) -> dict[str
     reading = clock_reading_ms(state, effective)
     data["clock"]["reading_ms"] = reading
     data["seq"] = len(records)
+    # The round's settings by slug, for scripts and exports reading the JSON; the screens
+    # draw data["display"] (the engine's display hints) and compare none of these.
     data["round"] = {
         "id": round_.pk,
         "name": round_.name,
@@ -231,7 +234,6 @@ def round_payload(round_: BuzzerRound, *, for_console: bool = False) -> dict[str
         "format": state.config.format,
         "slots": state.config.slots,
         "scoring": state.config.scoring.slug,
-        # M6 (Triple Seven): a set's ○ reset to 0, so the screens must show the sets taken.
         "sets_to_win": state.config.sets_to_win,
         "tie_rule": state.config.tie_rule,
     }

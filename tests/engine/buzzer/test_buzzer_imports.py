@@ -97,3 +97,26 @@ def test_presets_are_registered_in_one_place() -> None:
     assert events <= GRAPH[f"{NAME}.presets"]
     for event in events:
         assert f"{NAME}.presets" not in GRAPH[event]
+
+
+def test_other_layers_import_only_the_public_api() -> None:
+    """Outside the package, only ``from brackets.engine.buzzer import <name in __all__>``."""
+    import brackets.engine.buzzer as api
+
+    root = PACKAGE.parents[2]
+    bad: list[str] = []
+    for folder in ("brackets", "tests"):
+        for path in sorted((root / folder).rglob("*.py")):
+            if PACKAGE in path.parents:
+                continue
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            for node in ast.walk(tree):
+                where = f"{path.relative_to(root)}:{getattr(node, 'lineno', 0)}"
+                if isinstance(node, ast.Import):
+                    bad += [where for a in node.names if a.name.startswith(f"{NAME}.")]
+                elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                    if node.module.startswith(f"{NAME}."):
+                        bad.append(where)
+                    elif node.module == NAME:
+                        bad += [f"{where} {a.name}" for a in node.names if a.name not in api.__all__]
+    assert bad == []

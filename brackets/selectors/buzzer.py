@@ -1,9 +1,10 @@
 """Reads for live buzzer rounds: the replayed state and the JSON the console and scoreboard draw.
 
-The state of a round is always ``replay(config, players, events)`` from the engine; this
-module only loads the three inputs (a fixed number of queries, whatever the number of
-players or events) and adds what the screens need beside the rules: names, the clock
-reading at this moment, Japanese messages for the engine's codes, and who tapped when.
+The state of a round is always ``replay(config, players, events)`` from the engine, and its
+JSON (with the display hints) the engine's ``scoreboard(state)``; this module only loads
+the three inputs (a fixed number of queries, whatever the number of players or events) and
+adds what the screens need beside the rules: names, the clock reading at this moment,
+Japanese messages for the engine's codes, and who tapped when.
 """
 
 from __future__ import annotations
@@ -21,23 +22,15 @@ from brackets.engine.buzzer import (
     RoundConfig,
     RoundState,
     allowed_actions,
+    check,
     event_from_dict,
     replay,
+    scoreboard,
+    tiebreak_called,
 )
-from brackets.engine.buzzer.rules import check
 from brackets.engine.errors import EngineError
-from brackets.messages import engine_message as _engine_message
-from brackets.messages import error_text
+from brackets.messages import engine_message, error_text
 from brackets.models import BuzzerEvent, BuzzerPlayer, BuzzerRound
-
-
-def engine_message(code: str, params: Mapping[str, Any] | None = None) -> str:
-    """The Japanese sentence for an engine error code (shown to the operator as is).
-
-    The wording lives with every other engine code in ``messages.ERROR_TEXT`` (one
-    mechanism for the whole app); a code without wording still reads as Japanese there.
-    """
-    return _engine_message(code, params)
 
 
 def round_players(round_: BuzzerRound) -> list[BuzzerPlayer]:
@@ -201,7 +194,7 @@ def round_payload(round_: BuzzerRound, *, for_console: bool = False) -> dict[str
     state = round_state(round_, records, players)
     effective = effective_records(records)
     names = {p.key: p.name for p in players}
-    data = state.to_dict()
+    data = scoreboard(state)
     allowed = allowed_actions(state)
     rows = []
     won = _won_label(state)
@@ -222,6 +215,8 @@ def round_payload(round_: BuzzerRound, *, for_console: bool = False) -> dict[str
     reading = clock_reading_ms(state, effective)
     data["clock"]["reading_ms"] = reading
     data["seq"] = len(records)
+    # The round's settings by slug, for scripts and exports reading the JSON; the screens
+    # draw data["display"] (the engine's display hints) and compare none of these.
     data["round"] = {
         "id": round_.pk,
         "name": round_.name,
@@ -230,7 +225,6 @@ def round_payload(round_: BuzzerRound, *, for_console: bool = False) -> dict[str
         "format": state.config.format,
         "slots": state.config.slots,
         "scoring": state.config.scoring.slug,
-        # M6 (Triple Seven): a set's ○ reset to 0, so the screens must show the sets taken.
         "sets_to_win": state.config.sets_to_win,
         "tie_rule": state.config.tie_rule,
     }
@@ -250,6 +244,20 @@ def round_payload(round_: BuzzerRound, *, for_console: bool = False) -> dict[str
         ]
         data["last"] = {"by": _who(last), "kind": last.kind if last else ""}
     return data
+
+
+def tiebreak_is_playoff(round_: BuzzerRound) -> bool:
+    """Whether a tie-break round is an 早押しプレーオフ (M3/M5), not a サドンデス (L11).
+
+    The parent round's tie rule names it; a round that is no tie-break, or whose parent's
+    stored settings no longer read, is a サドンデス.
+    """
+    if round_.parent is None:
+        return False
+    try:
+        return tiebreak_called(RoundConfig.from_dict(round_.parent.config)) == "playoff"
+    except EngineError:
+        return False
 
 
 def tournament_rounds(tournament_id: int) -> list[BuzzerRound]:

@@ -1,4 +1,4 @@
-"""Writes for live buzzer rounds: create a round, append an operator's tap, upload markings.
+"""Writes for live buzzer rounds: create a round, open a tie-break, append an operator's tap.
 
 Every rule lives in :mod:`brackets.engine.buzzer`. This module only turns a tap into an
 engine event, asks the engine whether the event is allowed (by applying it to the replayed
@@ -7,12 +7,13 @@ when. Appends are serialised per round: the round row is locked, the operator's 
 sequence number must equal the log's length (a stale screen is refused instead of silently
 interleaving with another operator), and a repeated idempotency key returns the first
 record instead of storing the tap twice.
+
+Paper-quiz markings are written by :mod:`brackets.services.buzzer_paper`, preset rounds
+seated by :mod:`brackets.services.buzzer_presets`.
 """
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -33,8 +34,10 @@ from brackets.engine.buzzer import (
     apply,
     event_from_dict,
     start,
+    tiebreak_called,
+    tiebreak_round,
 )
-from brackets.engine.errors import EngineBug, EngineError
+from brackets.engine.errors import EngineError
 from brackets.errors import Refused
 from brackets.messages import error_text
 from brackets.models import (
@@ -42,13 +45,13 @@ from brackets.models import (
     BuzzerPlayer,
     BuzzerRound,
     Entrant,
-    PaperMarking,
     Tournament,
 )
 from brackets.selectors.buzzer import (
     clock_reading_ms,
     effective_records,
     round_log,
+    round_players,
     round_specs,
     round_state,
 )
@@ -117,6 +120,8 @@ def buzzer_round_create(
     position: int = 0,
     feeds_from: BuzzerRound | None = None,
     ranking_from_seats: bool = False,
+    parent: BuzzerRound | None = None,
+    side: str = "",
 ) -> BuzzerRound:
     """Create a round with its seating. The engine checks the settings and seats first.
 
@@ -129,6 +134,9 @@ def buzzer_round_create(
     players, by fallback rank then seat, as the round's 1R順位. Why: the preset's later
     rounds are seated from this one (M5 sets 2 and 3 from set 1) and need a rank for every
     player key; without it the chain refused with 「1R順位を入力してください。」.
+
+    ``parent`` and ``side`` mark a sudden death / playoff opened for a decision of
+    ``parent`` (see :func:`buzzer_tiebreak_open`).
     """
     cfg = config if isinstance(config, RoundConfig) else RoundConfig.from_dict(config)
     rows = _player_rows(players)
@@ -144,6 +152,8 @@ def buzzer_round_create(
         position=position,
         config=cfg.to_dict(),
         feeds_from=feeds_from,
+        parent=parent,
+        side=side,
         created_by=by if getattr(by, "is_authenticated", False) else None,
     )
     created = [
@@ -176,6 +186,53 @@ def buzzer_round_create(
         ]
         BuzzerRound.objects.filter(pk=round_.pk).update(first_round=round_.first_round)
     return round_
+
+
+@transaction.atomic
+def buzzer_tiebreak_open(*, round: BuzzerRound, side: str, by: Any = None) -> BuzzerRound:
+    """Open the sudden death (or playoff) the engine asks for on ``side`` as its own round.
+
+    The parent round's row is locked, as :func:`buzzer_event_append` locks it, so two
+    operators pressing start together open one round: a tie-break on that side that is not
+    finished yet is returned instead of a second one. The engine builds the sub-round's
+    settings and seats; a refusal raises :class:`BuzzerRefused` and stores nothing.
+    """
+    locked = BuzzerRound.objects.select_for_update().get(pk=round.pk)
+    existing = locked.tiebreaks.filter(side=side).order_by("-id").first()
+    try:
+        state = round_state(locked)
+        config, specs = tiebreak_round(state, side)
+    except EngineError as error:
+        raise BuzzerRefused(error.code, error_text(error)) from error
+    if existing is not None and existing.status != BuzzerRound.Status.FINISHED:
+        return existing
+    seats = {p.key: p for p in round_players(locked)}
+    side_label = {"win": _("勝ち抜け側"), "loss": _("失格側"), "both": _("両側")}.get(side, side)
+    name = (
+        _("%(name)s プレーオフ（%(side)s）")
+        if tiebreak_called(state.config) == "playoff"
+        else _("%(name)s サドンデス（%(side)s）")
+    )
+    return buzzer_round_create(
+        tournament=round.tournament,
+        name=name % {"name": locked.name, "side": side_label},
+        group_name=locked.group_name,
+        config=config,
+        players=[
+            {
+                "key": spec.id,
+                "name": seats[spec.id].name,
+                "entrant": seats[spec.id].entrant,
+                "seat": spec.seat,
+                "rank": spec.rank,
+            }
+            for spec in specs
+        ],
+        by=by,
+        position=locked.position,
+        parent=locked,
+        side=side,
+    )
 
 
 # ----------------------------------------------------------------------------- events
@@ -308,426 +365,3 @@ def buzzer_undo(
         by=by,
         idempotency_key=idempotency_key,
     )
-
-
-# ------------------------------------------------------------------------- paper quiz
-
-TRUE_MARKS = {"1", "○", "〇", "o", "O", "◯", "true", "TRUE", "正", "✓"}
-FALSE_MARKS = {"0", "×", "x", "X", "✕", "false", "FALSE", "誤", "", "-"}
-
-
-def _read_table(content: bytes, filename: str) -> list[list[str]]:
-    """Rows of the uploaded sheet as strings (first sheet of an .xlsx, or a CSV)."""
-    if filename.lower().endswith(".xlsx"):
-        from openpyxl import load_workbook
-
-        try:
-            book = load_workbook(io.BytesIO(content), read_only=True, data_only=True)
-        except Exception as error:  # openpyxl raises many kinds for a broken file
-            raise BuzzerRefused("bad_file", _("Excelファイルを読み込めませんでした。")) from error
-        sheet = book.worksheets[0]
-        return [
-            [
-                ""
-                if v is None
-                else str(int(v) if isinstance(v, float) and v.is_integer() else v).strip()
-                for v in row
-            ]
-            for row in sheet.iter_rows(values_only=True)
-        ]
-    from charset_normalizer import from_bytes
-
-    best = from_bytes(content).best()
-    text = str(best) if best is not None else content.decode("utf-8", errors="replace")
-    return [
-        [cell.strip() for cell in row] for row in csv.reader(io.StringIO(text.lstrip("\ufeff")))
-    ]
-
-
-def paper_sheet_parse(content: bytes, filename: str, questions: int) -> list[dict[str, Any]]:
-    """Parse a marking sheet: a header row ``名前, 1, 2, …, N``, one row per entrant.
-
-    Every question 1..N must have a column (a missing one is refused, naming it); marks are
-    1/0 or ○/×; a blank counts as wrong (nothing written).
-    """
-    table = [row for row in _read_table(content, filename) if any(cell for cell in row)]
-    if not table:
-        raise BuzzerRefused("bad_file", _("シートが空です。"))
-    header = table[0]
-    columns: dict[int, int] = {}
-    for index, cell in enumerate(header[1:], start=1):
-        label = cell.upper().removeprefix("Q").removesuffix("問").strip()
-        if label.isdigit():
-            columns[int(label)] = index
-    missing = [q for q in range(1, questions + 1) if q not in columns]
-    if missing:
-        shown = "、".join(f"Q{q}" for q in missing[:10]) + ("…" if len(missing) > 10 else "")
-        raise BuzzerRefused("missing_column", _("問題の列がありません: %(cols)s") % {"cols": shown})
-    rows: list[dict[str, Any]] = []
-    seen: set[str] = set()
-    for line, row in enumerate(table[1:], start=2):
-        name = row[0] if row else ""
-        if not name:
-            raise BuzzerRefused("bad_row", _("%(line)d行目: 名前がありません。") % {"line": line})
-        if name in seen:
-            raise BuzzerRefused(
-                "bad_row",
-                _("%(line)d行目: 「%(name)s」が2回あります。") % {"line": line, "name": name},
-            )
-        seen.add(name)
-        marks = []
-        for q in range(1, questions + 1):
-            col = columns[q]
-            cell = row[col] if col < len(row) else ""
-            if cell in TRUE_MARKS:
-                marks.append("1")
-            elif cell in FALSE_MARKS:
-                marks.append("0")
-            else:
-                raise BuzzerRefused(
-                    "bad_mark",
-                    _("%(line)d行目 Q%(q)d: 「%(cell)s」は ○(1) か ×(0) で入力してください。")
-                    % {"line": line, "q": q, "cell": cell},
-                )
-        rows.append({"name": name, "marks": "".join(marks)})
-    return rows
-
-
-@transaction.atomic
-def paper_marking_upload(
-    *,
-    tournament: Tournament,
-    name: str,
-    questions: int,
-    content: bytes,
-    filename: str,
-    first_half: int = 50,
-    by: Any = None,
-    lottery_seed: str = "",
-) -> PaperMarking:
-    """Store an uploaded marking sheet (a new record; an earlier upload stays as history).
-
-    Rows are matched to entrants by name or card name where one matches, so the ranked
-    list can link to the entrant.
-    """
-    if questions < 1:
-        raise BuzzerRefused("bad_request", _("問題数は1以上にしてください。"))
-    if not 0 <= first_half <= questions:
-        raise BuzzerRefused("bad_request", _("前半の問題数は問題数以下にしてください。"))
-    rows = paper_sheet_parse(content, filename, questions)
-    by_name: dict[str, int] = {}
-    for entrant_id, entrant_name, card in Entrant.objects.filter(tournament=tournament).values_list(
-        "id", "name", "card_name"
-    ):
-        by_name.setdefault(entrant_name, entrant_id)
-        by_name.setdefault(card, entrant_id)
-    for row in rows:
-        row["entrant"] = by_name.get(row["name"])
-    return PaperMarking.objects.create(
-        tournament=tournament,
-        name=name,
-        questions=questions,
-        first_half=first_half,
-        rows=rows,
-        filename=filename[:200],
-        lottery_seed=lottery_seed or tournament.lottery_seed,
-        by=by if getattr(by, "is_authenticated", False) else None,
-    )
-
-
-# ---------------------------------------------------------------------------- presets
-
-
-def available_presets() -> list[Any]:
-    """The engine's whole-tournament presets (seed 003, seed 004 …), in slug order."""
-    from brackets.engine.buzzer.presets import PRESETS
-
-    return [PRESETS.get(slug) for slug in PRESETS.slugs()]
-
-
-def _first_round_rows(tournament: Tournament, names: Sequence[str]) -> list[dict[str, Any]]:
-    """1st Round ranking rows (best first) with stable player keys for every later round."""
-    by_name: dict[str, Entrant] = {}
-    for entrant in Entrant.objects.filter(tournament=tournament):
-        by_name.setdefault(entrant.name, entrant)
-        by_name.setdefault(entrant.card_name, entrant)
-    rows: list[dict[str, Any]] = []
-    seen: set[str] = set()
-    for index, raw in enumerate(names, start=1):
-        name = raw.strip()
-        if not name:
-            continue
-        if name in seen:
-            raise BuzzerRefused("bad_player", _("「%(name)s」が2回あります。") % {"name": name})
-        seen.add(name)
-        entrant = by_name.get(name)
-        key = f"e{entrant.pk}" if entrant is not None else f"r{len(rows) + 1}"
-        rows.append({"key": key, "name": name, "entrant": entrant.pk if entrant else None})
-    if not rows:
-        raise BuzzerRefused("bad_player", _("1R順位を1人以上入力してください。"))
-    return rows
-
-
-def _preset_results(
-    tournament: Tournament, preset_slug: str
-) -> tuple[dict[str, list[RoundState]], dict[str, list[BuzzerRound]]]:
-    """Replayed states of the preset's rounds already created, by round slug (groups in order)."""
-    rounds = list(
-        BuzzerRound.objects.filter(
-            tournament=tournament, preset=preset_slug, parent__isnull=True
-        ).order_by("position", "group_name", "id")
-    )
-    states: dict[str, list[RoundState]] = {}
-    by_slug: dict[str, list[BuzzerRound]] = {}
-    for round_ in rounds:
-        states.setdefault(round_.round_slug, []).append(round_state(round_))
-        by_slug.setdefault(round_.round_slug, []).append(round_)
-    return states, by_slug
-
-
-@transaction.atomic
-def _fed_entrants(tp: Any, round_slug: str, results: Any, ranks: Any, **kwargs: Any) -> Any:
-    """The engine's seating of a preset round from the rounds that feed it; an engine
-    refusal (feeding round unfinished or missing) becomes a message for staff."""
-    from brackets.engine.buzzer.presets import entrants
-
-    try:
-        return entrants(tp, round_slug, results, ranks, **kwargs)
-    except EngineError as error:
-        messages = {
-            "round_not_over": _("前のラウンドがまだ終わっていません。"),
-            "missing_result": _("前のラウンドがまだ作成されていません。"),
-        }
-        raise BuzzerRefused(
-            error.code, messages.get(error.code) or error_text(error)
-        ) from error
-
-
-def preset_round_seat(
-    *,
-    tournament: Tournament,
-    preset: str,
-    round_slug: str,
-    by: Any = None,
-    first_round: Sequence[str] | None = None,
-    groups: int | None = None,
-) -> list[BuzzerRound]:
-    """Create one round of a preset, one :class:`BuzzerRound` per group, seated by the engine.
-
-    The engine's :func:`~brackets.engine.buzzer.presets.entrants` evaluates the round's
-    feed against the finished rounds of the same preset (winners of one round feed the
-    next, carried points and all). ``first_round`` is the 1st Round ranking (names, best
-    first), needed by rounds fed from "1r"; later rounds reuse the ranking their sources
-    were seated with.
-    """
-    from brackets.engine.buzzer.presets import PRESETS
-
-    try:
-        tp = PRESETS.get(preset)
-        rp = tp.round(round_slug)
-    except EngineBug:
-        raise
-    except EngineError as error:
-        raise BuzzerRefused(error.code, _("プリセットのラウンドが見つかりません。")) from error
-    if rp.config is None or rp.feed is None:
-        raise BuzzerRefused(
-            "no_feed", _("このラウンドは早押し画面では進行しません（ペーパークイズなど）。")
-        )
-    results, by_slug = _preset_results(tournament, preset)
-    if round_slug in by_slug:
-        raise BuzzerRefused("exists", _("このラウンドはすでに作成されています。"))
-    from brackets.engine.buzzer.presets import is_skipped
-
-    if is_skipped(tp, round_slug, dict(results)):
-        raise BuzzerRefused(
-            "skipped", _("前のステップで敗者復活が決まったため、このラウンドは行いません。")
-        )
-    if first_round:
-        rows = _first_round_rows(tournament, first_round)
-    else:
-        sources = [r for src in rp.feed.sources for r in by_slug.get(src, [])]
-        if not sources:
-            sources = [r for rs in by_slug.values() for r in rs]
-        rows = next((list(r.first_round) for r in sources if r.first_round), [])
-        if not rows:
-            raise BuzzerRefused("no_ranking", _("1R順位を入力してください。"))
-    ranks = {row["key"]: index for index, row in enumerate(rows, start=1)}
-    names = {row["key"]: row["name"] for row in rows}
-    entrant_ids = {row["key"]: row.get("entrant") for row in rows}
-    split = _fed_entrants(tp, round_slug, results, ranks, groups=groups)
-    if rp.feed.grouping == "courses":
-        raise BuzzerRefused(
-            "courses",
-            _(
-                "コースは参加者が選びます（優先順: %(order)s）。「コース決め」の欄から作成してください。"
-            )
-            % {"order": "、".join(names.get(s.id, s.id) for s in split[0])},
-        )
-    entrant_objs = {
-        e.pk: e
-        for e in Entrant.objects.filter(
-            tournament=tournament, pk__in=[i for i in entrant_ids.values() if i]
-        )
-    }
-    feeds_from = next((r for src in rp.feed.sources for r in by_slug.get(src, [])), None)
-    position = list(tp.rounds).index(rp) * 10
-    created: list[BuzzerRound] = []
-    labels = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-    for index, specs in enumerate(split):
-        if not specs:
-            continue
-        round_ = buzzer_round_create(
-            tournament=tournament,
-            name=rp.name,
-            group_name=f"{labels[index]}組" if len(split) > 1 else "",
-            config=rp.config,
-            players=[
-                {
-                    "key": s.id,
-                    "name": names.get(s.id, s.id),
-                    "entrant": entrant_objs.get(entrant_ids.get(s.id) or 0),
-                    "seat": s.seat,
-                    "rank": s.rank,
-                    "advantage": s.advantage,
-                    "carried": {
-                        "points": s.points,
-                        "rests": s.rests,
-                        "board_correct": s.board_correct,
-                    },
-                }
-                for s in specs
-            ],
-            by=by,
-            preset=preset,
-            round_slug=round_slug,
-            position=position + index,
-            feeds_from=feeds_from,
-        )
-        BuzzerRound.objects.filter(pk=round_.pk).update(first_round=rows)
-        round_.first_round = rows
-        created.append(round_)
-    return created
-
-
-def preset_rounds_create(
-    *, tournament: Tournament, preset: str, by: Any = None
-) -> list[BuzzerRound]:
-    """Seat every round of ``preset`` that can be seated now (sources over, ranking known)."""
-    from brackets.engine.buzzer.presets import PRESETS
-
-    try:
-        tp = PRESETS.get(preset)
-    except EngineBug:
-        raise
-    except EngineError as error:
-        raise BuzzerRefused(error.code, _("プリセットが見つかりません。")) from error
-    created: list[BuzzerRound] = []
-    for rp in tp.rounds:
-        try:
-            created += preset_round_seat(
-                tournament=tournament, preset=preset, round_slug=rp.slug, by=by
-            )
-        except BuzzerRefused:
-            continue
-    return created
-
-
-@transaction.atomic
-def preset_courses_seat(
-    *,
-    tournament: Tournament,
-    preset: str,
-    order: Sequence[str],
-    raised: Mapping[str, Sequence[str]],
-    by: Any = None,
-) -> list[BuzzerRound]:
-    """Number10 (M3): seat the course rounds after the entry time.
-
-    ``order`` is the courses' drawn order (round slugs); ``raised[slug]`` the names who
-    held a plate up for that course. The engine's priority (2R pass order → 1R rank),
-    overflow and forced filling (:func:`~brackets.engine.buzzer.assignment.number10_courses`)
-    decide who plays where; each course becomes one round, seated in priority order.
-    """
-    from brackets.engine.buzzer.assignment import number10_courses
-    from brackets.engine.buzzer.presets import PRESETS
-
-    try:
-        tp = PRESETS.get(preset)
-    except EngineBug:
-        raise
-    except EngineError as error:
-        raise BuzzerRefused(error.code, _("プリセットが見つかりません。")) from error
-    courses = [r for r in tp.rounds if r.feed is not None and r.feed.grouping == "courses"]
-    slugs = [r.slug for r in courses]
-    if not courses:
-        raise BuzzerRefused("no_courses", _("このプリセットにはコース選択がありません。"))
-    if sorted(order) != sorted(slugs):
-        raise BuzzerRefused("bad_request", _("コースの順番をすべて入力してください。"))
-    results, by_slug = _preset_results(tournament, preset)
-    if any(slug in by_slug for slug in slugs):
-        raise BuzzerRefused("exists", _("コースのラウンドはすでに作成されています。"))
-    sources = [r for src in courses[0].feed.sources for r in by_slug.get(src, [])]  # type: ignore[union-attr]
-    rows = next((list(r.first_round) for r in sources if r.first_round), [])
-    if not rows:
-        raise BuzzerRefused("missing_result", _("前のラウンドがまだ作成されていません。"))
-    ranks = {row["key"]: index for index, row in enumerate(rows, start=1)}
-    names = {row["key"]: row["name"] for row in rows}
-    priority_specs = _fed_entrants(tp, slugs[0], results, ranks)[0]
-    specs = {spec.id: spec for spec in priority_specs}
-    priority = [spec.id for spec in priority_specs]
-    key_of = {names[pid]: pid for pid in priority}
-    raised_keys: dict[str, list[str]] = {}
-    for slug in slugs:
-        keys = []
-        for name in raised.get(slug, ()):
-            name = name.strip()
-            if not name:
-                continue
-            if name not in key_of:
-                raise BuzzerRefused(
-                    "unknown_player",
-                    _("「%(name)s」はこのラウンドの参加者ではありません。") % {"name": name},
-                )
-            keys.append(key_of[name])
-        raised_keys[slug] = keys
-    size = len(priority) // len(slugs)
-    try:
-        placed = number10_courses(list(order), raised_keys, priority, size=size)
-    except EngineError as error:
-        raise BuzzerRefused(error.code, error_text(error)) from error
-    entrant_ids = {row["key"]: row.get("entrant") for row in rows}
-    entrant_objs = {
-        e.pk: e
-        for e in Entrant.objects.filter(
-            tournament=tournament, pk__in=[i for i in entrant_ids.values() if i]
-        )
-    }
-    feeds_from = sources[0] if sources else None
-    created: list[BuzzerRound] = []
-    for index, slug in enumerate(order):
-        rp = tp.round(slug)
-        seated = sorted(placed[slug], key=priority.index)
-        round_ = buzzer_round_create(
-            tournament=tournament,
-            name=rp.name,
-            config=rp.config,  # type: ignore[arg-type]
-            players=[
-                {
-                    "key": pid,
-                    "name": names.get(pid, pid),
-                    "entrant": entrant_objs.get(entrant_ids.get(pid) or 0),
-                    "seat": seat,
-                    "rank": specs[pid].rank,
-                }
-                for seat, pid in enumerate(seated, start=1)
-            ],
-            by=by,
-            preset=preset,
-            round_slug=slug,
-            position=list(tp.rounds).index(courses[0]) * 10 + index,
-            feeds_from=feeds_from,
-        )
-        BuzzerRound.objects.filter(pk=round_.pk).update(first_round=rows)
-        round_.first_round = rows
-        created.append(round_)
-    return created

@@ -34,8 +34,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from brackets.engine.buzzer import RoundConfig, tiebreak_from, tiebreak_round
-from brackets.engine.errors import EngineBug, EngineError
+from brackets.engine.buzzer import RoundConfig, paper_ranking, tiebreak_called, tiebreak_from
+from brackets.engine.errors import EngineError
 from brackets.engine.lottery import Lottery
 from brackets.messages import error_text
 from brackets.models import BuzzerRound, Entrant, PaperMarking, Role, Tournament
@@ -45,14 +45,18 @@ from brackets.selectors.buzzer import (
     round_players,
     round_state,
     safe_payload,
+    tiebreak_is_playoff,
     tournament_rounds,
 )
 from brackets.services.buzzer import (
     BuzzerRefused,
-    available_presets,
     buzzer_event_append,
     buzzer_round_create,
-    paper_marking_upload,
+    buzzer_tiebreak_open,
+)
+from brackets.services.buzzer_paper import paper_marking_upload
+from brackets.services.buzzer_presets import (
+    available_presets,
     preset_courses_seat,
     preset_round_seat,
     preset_rounds_create,
@@ -178,8 +182,6 @@ def buzzer_round_new(request: HttpRequest, tournament: Tournament) -> HttpRespon
         try:
             preset = next(p for p in available_presets() if p.slug == preset_slug)
             config = preset.round(round_slug).config
-        except EngineBug:
-            raise
         except (StopIteration, EngineError):
             config = None
         if config is not None:
@@ -319,9 +321,7 @@ def buzzer_console(request: HttpRequest, tournament: Tournament, round_id: int) 
             "round": round_,
             "payload": payload,
             "parent": round_.parent,
-            # M3/M5 tie-breaks are an 早押しプレーオフ (the parent's rule), L11 a サドンデス.
-            "parent_playoff": round_.parent is not None
-            and (round_.parent.config or {}).get("tie_rule") == "playoff",
+            "parent_playoff": tiebreak_is_playoff(round_),
             "standing": [p for p in payload.get("players", []) if p["status"] == "active"],
             "others": [p for p in payload.get("players", []) if p["status"] != "active"],
         },
@@ -464,47 +464,13 @@ def buzzer_tiebreak_start(
 ) -> HttpResponse:
     """Open the sudden death (or playoff) the engine asks for as its own round."""
     round_ = _round(tournament, round_id)
-    side = request.POST.get("side", "")
-    existing = round_.tiebreaks.filter(side=side).order_by("-id").first()
     try:
-        state = round_state(round_)
-        config, specs = tiebreak_round(state, side)
-    except EngineError as error:
-        messages.error(request, error_text(error))
-        return redirect("buzzer_console", slug=tournament.slug, round_id=round_.pk)
-    if existing is not None and existing.status != BuzzerRound.Status.FINISHED:
-        return redirect("buzzer_console", slug=tournament.slug, round_id=existing.pk)
-    seats = {p.key: p for p in round_players(round_)}
-    side_label = {"win": _("勝ち抜け側"), "loss": _("失格側"), "both": _("両側")}.get(side, side)
-    try:
-        sub = buzzer_round_create(
-            tournament=tournament,
-            # M3/M5 call their tie-break an 早押しプレーオフ; L11 a サドンデス.
-            name=(
-                _("%(name)s プレーオフ（%(side)s）")
-                if state.config.tie_rule == "playoff"
-                else _("%(name)s サドンデス（%(side)s）")
-            )
-            % {"name": round_.name, "side": side_label},
-            group_name=round_.group_name,
-            config=config,
-            players=[
-                {
-                    "key": spec.id,
-                    "name": seats[spec.id].name,
-                    "entrant": seats[spec.id].entrant,
-                    "seat": spec.seat,
-                    "rank": spec.rank,
-                }
-                for spec in specs
-            ],
-            by=request.user,
-            position=round_.position,
+        sub = buzzer_tiebreak_open(
+            round=round_, side=request.POST.get("side", ""), by=request.user
         )
     except BuzzerRefused as refused:
         messages.error(request, refused.message)
         return redirect("buzzer_console", slug=tournament.slug, round_id=round_.pk)
-    BuzzerRound.objects.filter(pk=sub.pk).update(parent=round_, side=side)
     return redirect("buzzer_console", slug=tournament.slug, round_id=sub.pk)
 
 
@@ -532,7 +498,7 @@ def buzzer_tiebreak_apply(
     except BuzzerRefused as refused:
         messages.error(request, refused.message)
         return redirect("buzzer_console", slug=tournament.slug, round_id=sub.pk)
-    playoff = round_state(sub.parent).config.tie_rule == "playoff"
+    playoff = tiebreak_called(round_state(sub.parent).config) == "playoff"
     messages.success(
         request,
         _("プレーオフの結果を反映しました。") if playoff else _("サドンデスの結果を反映しました。"),
@@ -608,8 +574,6 @@ def paper_upload(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 
 def _paper_ranked(tournament: Tournament, marking: PaperMarking) -> list[Any]:
     """The engine's M1 ranking of a marking (reproducible lottery from the stored seed)."""
-    from brackets.engine.buzzer.assignment import paper_ranking
-
     sheets = {row["name"]: [m == "1" for m in row["marks"]] for row in marking.rows}
     return paper_ranking(
         sheets,

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.test import Client
+from django.urls import reverse
+
 from brackets.engine.buzzer import RoundConfig, Rule
 from brackets.models import BuzzerRound, PaperMarking, Tournament
-from brackets.services.buzzer import buzzer_round_create, paper_marking_upload
+from brackets.services.buzzer import buzzer_round_create
+from brackets.services.buzzer_paper import paper_marking_upload
 
 
 def nomx(n: int = 5, m: int = 2, **kw: Any) -> RoundConfig:
@@ -60,3 +64,21 @@ def make_matrix_buzzer_world(tournament: Tournament) -> dict[str, Any]:
             filename="marks.csv",
         )
     return {"buzzer_round": round_, "buzzer_tiebreak": sub, "paper_marking": marking}
+
+
+def url(name: str, round_: BuzzerRound) -> str:
+    """A round's URL by name (console, tap, public state ...)."""
+    return reverse(name, kwargs={"slug": round_.tournament.slug, "round_id": round_.pk})
+
+
+def tap(client: Client, round_: BuzzerRound, **data: Any) -> dict[str, Any]:
+    """One console tap through the JSON endpoint, as the console script sends it."""
+    response = client.post(url("buzzer_tap", round_), data, HTTP_ACCEPT="application/json")
+    body: dict[str, Any] = response.json()
+    assert response.status_code == 200, body
+    return body
+
+
+def players(body: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """A state payload's player rows by id."""
+    return {p["id"]: p for p in body["players"]}

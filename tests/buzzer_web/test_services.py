@@ -14,9 +14,8 @@ from brackets.services.buzzer import (
     buzzer_event_append,
     buzzer_round_create,
     buzzer_undo,
-    paper_marking_upload,
-    paper_sheet_parse,
 )
+from brackets.services.buzzer_paper import paper_marking_upload, paper_sheet_parse
 from tests.buzzer_web.factories import make_round, nomx
 
 pytestmark = pytest.mark.django_db
@@ -255,7 +254,7 @@ def play_to_the_end(round_: BuzzerRound) -> None:
 
 
 def test_seed_003_second_round_winners_seat_the_third_round(tournament: Tournament) -> None:
-    from brackets.services.buzzer import preset_round_seat
+    from brackets.services.buzzer_presets import preset_round_seat
 
     names = [f"選手{i:02d}" for i in range(1, 25)]
     groups = preset_round_seat(
@@ -293,7 +292,7 @@ def test_seed_003_second_round_winners_seat_the_third_round(tournament: Tourname
 def test_clock_reading_goes_into_each_tap_and_expiry_is_an_event(tournament: Tournament) -> None:
     import datetime
 
-    from brackets.engine.buzzer.presets import PRESETS
+    from brackets.engine.buzzer import PRESETS
 
     config = PRESETS.get("abc-the25th-004").round("3r-swedish").config
     assert config is not None
@@ -369,7 +368,7 @@ def test_recorded_taps_cannot_be_changed_or_deleted(tournament: Tournament) -> N
 
 def test_scoreboard_labels_for_rests_and_lockout(tournament: Tournament) -> None:
     """L7 +1/N休: the k-th wrong rests k questions; 3 wrongs lock the player (still ranked)."""
-    from brackets.engine.buzzer.presets import PRESETS
+    from brackets.engine.buzzer import PRESETS
 
     config = PRESETS.get("quiz-003").round("sf-1").config
     assert config is not None

@@ -11,7 +11,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from brackets.engine.buzzer import RoundConfig, WrittenRules
+from brackets.engine.buzzer import PRESETS, RoundConfig, WrittenRules
 from brackets.models import BuzzerEvent, BuzzerRound, Tournament
 from brackets.selectors.buzzer import round_state
 from brackets.services.buzzer import buzzer_round_create
@@ -231,6 +231,25 @@ def test_unknown_seat_number_in_written_quick_entry(
     assert not BuzzerEvent.objects.filter(round=round_).exists()
 
 
+@pytest.mark.django_db
+def test_finished_written_round_offers_no_next_question_and_undo_says_so(
+    tournament: Tournament, clients: dict[str, Client]
+) -> None:
+    """M4 first step: once the pass at Q10 ends the round, the page offers no 第11問 and
+    its undo says that it worked."""
+    abc = PRESETS.get("abc-the25th-004")
+    round_ = make_round(tournament, players=3, config=abc.round("extra-1").config, name="敗者復活")
+    c = clients["bracket"]
+    for _ in range(10):  # everyone right: a top tie of 3 (2–12) passes at the Q10 check
+        c.post(url("buzzer_written_entry", round_), {"wrong_seats": ""})
+    page = c.get(url("buzzer_console", round_)).content.decode()
+    assert "終了（10問）" in page and "第11問" not in page
+    assert url("buzzer_written_entry", round_) not in page
+    response = c.post(url("buzzer_tap", round_), {"kind": "undo"}, follow=True)
+    body = response.content.decode()
+    assert "直前の入力を取り消しました。" in body and "第10問を入力" in body
+
+
 def test_round_new_by_hand(tournament: Tournament, clients: dict[str, Client]) -> None:
     config = json.dumps(nomx(question_limit=35, advantages=(3, 2, 2, 1, 1, 1), slots=5).to_dict())
     response = clients["organiser"].post(
@@ -312,7 +331,7 @@ def test_number10_courses_from_plates_raised(
     tournament: Tournament, clients: dict[str, Client]
 ) -> None:
     """Seed 004 M3: 20 2R winners choose courses; overflow by priority, shortfall filled."""
-    from brackets.services.buzzer import preset_round_seat
+    from brackets.services.buzzer_presets import preset_round_seat
     from tests.buzzer_web.test_services import play_to_the_end
 
     names = [f"選手{i:02d}" for i in range(1, 49)]
@@ -372,7 +391,7 @@ def test_board_question_with_a_buzz_is_one_event(
     tournament: Tournament, clients: dict[str, Client]
 ) -> None:
     """L6: one board question — the buzzer judged ±4, the boards +2 (+1 with ≤2 correct)."""
-    from brackets.engine.buzzer.presets import PRESETS
+    from brackets.engine.buzzer import PRESETS
 
     config = PRESETS.get("quiz-003").round("qf-2").config
     assert config is not None

@@ -1,28 +1,57 @@
 """Live buzzer-quiz rounds (seeds 003 and 004): a round is the replay of its event log.
 
-Public API::
+The names in ``__all__`` are the public API: the rest of the app imports them from here
+(``from brackets.engine.buzzer import replay``), never from a submodule, so the modules
+behind them can move without touching a caller. Standard library only; no Django.
 
-    replay(config, players, events) -> RoundState
-    apply(state, event) -> RoundState           # raises EngineError, state unchanged
+Rounds::
+
     start(config, players) -> RoundState
-    ranking(state) -> list[RankEntry]
+    apply(state, event) -> RoundState           # raises RuleRefusal, state unchanged
+    replay(config, players, events) -> RoundState
     allowed_actions(state) -> Allowed           # buttons for the operator console
+    ranking(state) -> list[RankEntry]
     tiebreak_round(state, side) -> (RoundConfig, [PlayerSpec])
     tiebreak_from(sub_state, side) -> TieBreak
-    RoundState.to_dict()                        # scoreboard JSON
     event_from_dict(dict) / Event.to_dict()
 
-Standard library only; no Django.
+Screens::
+
+    scoreboard(state) -> dict                   # JSON with display hints (``display``)
+    display_hints(config) -> dict               # how a scoring is shown
+    tiebreak_called(config) -> str              # "playoff" | "sudden_death"
+
+Configuration: ``RoundConfig``, ``Rule``, ``WrittenRules``, ``Checkpoint``, ``PlayerSpec``;
+the registries ``SCORING``, ``CONDITIONS``, ``REST_RULES``, ``JUDGE_KEYS``, ``TIE_RULES``,
+``FORMATS`` and ``PRESETS`` (each a :class:`Registry` of stable slugs); ``check(rule,
+player)`` evaluates a configured condition.
+
+Preset tournaments (``TournamentPreset``, ``QUIZ_003``, ``ABC_004``): ``entrants``,
+``round_winners``, ``is_skipped``. Seating and paper quizzes: ``snake``, ``mod_split``,
+``advantages_by_seat``, ``number10_priority``, ``number10_course_entry``,
+``number10_courses``, ``paper_score``, ``paper_ranking``, ``paper_ranks``.
 """
 
 from __future__ import annotations
 
+from brackets.engine.buzzer.assignment import (
+    PaperRules,
+    PaperScore,
+    advantages_by_seat,
+    mod_split,
+    number10_course_entry,
+    number10_courses,
+    number10_priority,
+    paper_ranking,
+    paper_ranks,
+    paper_score,
+    snake,
+)
 from brackets.engine.buzzer.config import Checkpoint, PlayerSpec, RoundConfig, Rule, WrittenRules
-from brackets.engine.buzzer.core import FORMATS, Allowed
+from brackets.engine.buzzer.core import Allowed
 from brackets.engine.buzzer.engine import (
     allowed_actions,
     apply,
-    ranking,
     replay,
     start,
     tiebreak_from,
@@ -42,13 +71,39 @@ from brackets.engine.buzzer.events import (
     Wrong,
     event_from_dict,
 )
-from brackets.engine.buzzer.rules import CONDITIONS, JUDGE_KEYS, REST_RULES, SCORING, TIE_RULES
+from brackets.engine.buzzer.formats import FORMATS
+from brackets.engine.buzzer.presets import (
+    ABC_004,
+    PRESETS,
+    QUIZ_003,
+    Feed,
+    RoundPreset,
+    TournamentPreset,
+    entrants,
+    is_skipped,
+    round_winners,
+)
+from brackets.engine.buzzer.ranking import ranking
+from brackets.engine.buzzer.registry import Registry
+from brackets.engine.buzzer.rules import (
+    CONDITIONS,
+    JUDGE_KEYS,
+    REST_RULES,
+    SCORING,
+    TIE_RULES,
+    Scoring,
+    check,
+)
+from brackets.engine.buzzer.scoreboard import display_hints, scoreboard, tiebreak_called
 from brackets.engine.buzzer.state import Clock, Decision, PlayerState, RankEntry, RoundState
 
 __all__ = [
+    "ABC_004",
     "CONDITIONS",
     "FORMATS",
     "JUDGE_KEYS",
+    "PRESETS",
+    "QUIZ_003",
     "REST_RULES",
     "SCORING",
     "TIE_RULES",
@@ -62,24 +117,47 @@ __all__ = [
     "Correct",
     "Decision",
     "Event",
+    "Feed",
+    "PaperRules",
+    "PaperScore",
     "PlayerSpec",
     "PlayerState",
     "RankEntry",
+    "Registry",
     "RoundConfig",
+    "RoundPreset",
     "RoundState",
     "Rule",
+    "Scoring",
     "Thru",
     "TieBreak",
+    "TournamentPreset",
     "Undo",
     "WrittenResults",
     "WrittenRules",
     "Wrong",
+    "advantages_by_seat",
     "allowed_actions",
     "apply",
+    "check",
+    "display_hints",
+    "entrants",
     "event_from_dict",
+    "is_skipped",
+    "mod_split",
+    "number10_course_entry",
+    "number10_courses",
+    "number10_priority",
+    "paper_ranking",
+    "paper_ranks",
+    "paper_score",
     "ranking",
     "replay",
+    "round_winners",
+    "scoreboard",
+    "snake",
     "start",
+    "tiebreak_called",
     "tiebreak_from",
     "tiebreak_round",
 ]

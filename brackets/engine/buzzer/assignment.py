@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from brackets.engine.errors import EngineError
+from brackets.engine.errors import RuleRefusal
 from brackets.engine.lottery import Lottery
 
 # ------------------------------------------------------------------- paper quiz (M1)
@@ -50,7 +50,7 @@ def _marks_list(
     if isinstance(sheet, Mapping):
         missing = [q for q in range(1, questions + 1) if q not in sheet]
         if missing:
-            raise EngineError(
+            raise RuleRefusal(
                 "missing_question",
                 f"sheet of {player!r} has no mark for question {missing[0]}",
                 player=player,
@@ -58,7 +58,7 @@ def _marks_list(
             )
         extra = sorted(q for q in sheet if not 1 <= q <= questions)
         if extra:
-            raise EngineError(
+            raise RuleRefusal(
                 "unknown_question",
                 f"sheet of {player!r} marks question {extra[0]}",
                 player=player,
@@ -66,7 +66,7 @@ def _marks_list(
             )
         return [bool(sheet[q]) for q in range(1, questions + 1)]
     if len(sheet) != questions:
-        raise EngineError(
+        raise RuleRefusal(
             "missing_question" if len(sheet) < questions else "unknown_question",
             f"sheet of {player!r} has {len(sheet)} marks, expected {questions}",
             player=player,
@@ -98,7 +98,7 @@ def paper_score(
         while i < len(marks) and not marks[i]:
             i += 1
     elif second_streak != "after_first_miss":
-        raise EngineError(
+        raise RuleRefusal(
             "bad_config", f"unknown second_streak {second_streak!r}", value=second_streak
         )
     streak2 = 0
@@ -169,7 +169,7 @@ def snake(players: Sequence[str], groups: int) -> list[list[str]]:
     35 into 5 gives A = 1,10,11,20,21,30,31 and E = 5,6,15,16,25,26,35.
     """
     if groups < 1:
-        raise EngineError("bad_config", "need at least one group", groups=groups)
+        raise RuleRefusal("bad_config", "need at least one group", groups=groups)
     result: list[list[str]] = [[] for _ in range(groups)]
     for i, pid in enumerate(players):
         lap, pos = divmod(i, groups)
@@ -180,7 +180,7 @@ def snake(players: Sequence[str], groups: int) -> list[list[str]]:
 def mod_split(players: Sequence[str], groups: int = 2) -> list[list[str]]:
     """mod-k split (L6): rank r goes to group (r − 1) mod k, so 1,3,5… and 2,4,6…."""
     if groups < 1:
-        raise EngineError("bad_config", "need at least one group", groups=groups)
+        raise RuleRefusal("bad_config", "need at least one group", groups=groups)
     return [list(players[g::groups]) for g in range(groups)]
 
 
@@ -201,7 +201,7 @@ def number10_priority(
     """
     missing = [p for p in pass_position if p not in first_round_rank]
     if missing:
-        raise EngineError("unknown_player", "no 1st Round rank for some players", players=missing)
+        raise RuleRefusal("unknown_player", "no 1st Round rank for some players", players=missing)
     return sorted(pass_position, key=lambda p: (pass_position[p], first_round_rank[p]))
 
 
@@ -220,16 +220,16 @@ def number10_course_entry(
     rank = {p: i for i, p in enumerate(priority)}
     unknown = [p for p in unassigned if p not in rank]
     if unknown:
-        raise EngineError(
+        raise RuleRefusal(
             "unknown_player", "players missing from the priority list", players=unknown
         )
     stray = [p for p in raised if p not in unassigned]
     if stray:
-        raise EngineError(
+        raise RuleRefusal(
             "player_assigned", "a raised plate belongs to a player already placed", players=stray
         )
     if len(unassigned) < size:
-        raise EngineError(
+        raise RuleRefusal(
             "too_few_players", "not enough players left to fill the course", left=len(unassigned)
         )
     up = sorted(raised, key=rank.__getitem__)

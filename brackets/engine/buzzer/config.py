@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from brackets.engine.errors import EngineError
+from brackets.engine.errors import RuleRefusal
 
 
 @dataclass(frozen=True)
@@ -36,7 +36,7 @@ class Rule:
         """An integer parameter; a missing or non-integer one is a configuration bug."""
         value = self.params.get(name, default)
         if isinstance(value, bool) or not isinstance(value, int):
-            raise EngineError(
+            raise RuleRefusal(
                 "bad_config",
                 f"rule {self.slug!r} needs integer {name!r}",
                 slug=self.slug,

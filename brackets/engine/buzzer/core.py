@@ -1,7 +1,7 @@
 """Shared machinery of the round formats: the working copy, judging and input checks.
 
 Not public API: :mod:`brackets.engine.buzzer.engine` is. Kept apart so each format module
-(:mod:`.buzz`, :mod:`.written`) can use it without import cycles.
+(:mod:`.formats.buzz`, :mod:`.formats.written`) builds on it without importing the engine.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from brackets.engine.buzzer.events import (
     Event,
 )
-from brackets.engine.buzzer.registry import Registry
 from brackets.engine.buzzer.rules import TIE_RULES, key_tuple
 from brackets.engine.buzzer.state import (
     DECIDING,
@@ -25,7 +24,7 @@ from brackets.engine.buzzer.state import (
     PlayerState,
     RoundState,
 )
-from brackets.engine.errors import EngineError
+from brackets.engine.errors import RuleRefusal
 
 
 @dataclass(frozen=True)
@@ -35,9 +34,6 @@ class Format:
     apply: Callable[[RoundState, Event], RoundState]
     allowed: Callable[[RoundState], Allowed]
     after_start: Callable[[RoundState], RoundState]
-
-
-FORMATS: Registry[Format] = Registry("round format")
 
 
 @dataclass(frozen=True)
@@ -69,7 +65,7 @@ def pending(state: RoundState, side: str) -> Decision:
     for d in state.decisions:
         if d.side == side and d.order is None:
             return d
-    raise EngineError("no_such_decision", f"no pending {side} decision", side=side)
+    raise RuleRefusal("no_such_decision", f"no pending {side} decision", side=side)
 
 
 def resolved_blocks(state: RoundState) -> list[tuple[str, ...]]:
@@ -238,13 +234,13 @@ def check_question(s: RoundState, number: int | None, *, is_correct: bool = Fals
         return
     if number < expected:
         if is_correct and number in s.correct_questions:
-            raise EngineError(
+            raise RuleRefusal(
                 "second_correct", f"question {number} already has a correct answer", question=number
             )
-        raise EngineError(
+        raise RuleRefusal(
             "question_closed", f"question {number} is already closed", question=number
         )
-    raise EngineError(
+    raise RuleRefusal(
         "question_ahead",
         f"question {number} is not in play yet",
         question=number,
@@ -256,7 +252,7 @@ def check_known(s: RoundState, pid: str) -> PlayerState:
     """The player, or ``unknown_player``."""
     p = s.players.get(pid)
     if p is None:
-        raise EngineError("unknown_player", f"no player {pid!r} in this round", player=pid)
+        raise RuleRefusal("unknown_player", f"no player {pid!r} in this round", player=pid)
     return p
 
 
@@ -280,5 +276,5 @@ def check_can_answer(s: RoundState, pid: str) -> PlayerState:
     p = check_known(s, pid)
     reason = blocked_reason(s, p)
     if reason is not None:
-        raise EngineError(reason, f"player {pid!r} cannot answer now ({reason})", player=pid)
+        raise RuleRefusal(reason, f"player {pid!r} cannot answer now ({reason})", player=pid)
     return p

@@ -1,10 +1,10 @@
-"""Replaying a round's event log: ``replay``, ``apply``, ``ranking``, ``allowed_actions``.
+"""Replaying a round's event log: ``replay``, ``apply``, ``allowed_actions``, tie-breaks.
 
 The state of a round is a pure function of its configuration, its players and its events.
 ``apply`` validates one event against the current state and either returns the next state
-or raises :class:`~brackets.engine.errors.EngineError` leaving nothing changed (states are
-immutable). Two round formats are registered: ``"buzzer"`` (buzz, board and set rounds)
-and ``"written"`` (written elimination, see :mod:`brackets.engine.buzzer.written`).
+or raises :class:`~brackets.engine.errors.RuleRefusal` leaving nothing changed (states are
+immutable). The round formats (``"buzzer"``: buzz, board and set rounds; ``"written"``:
+written elimination) are registered in :mod:`brackets.engine.buzzer.formats`.
 """
 
 from __future__ import annotations
@@ -13,25 +13,19 @@ import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from brackets.engine.buzzer import buzz as _buzz  # noqa: F401  (registers "buzzer")
-from brackets.engine.buzzer import written as _written  # noqa: F401  (registers "written")
 from brackets.engine.buzzer.config import PlayerSpec, RoundConfig
-from brackets.engine.buzzer.core import FORMATS, Allowed, pending, resolved_blocks, sort_key
+from brackets.engine.buzzer.core import Allowed, pending
 from brackets.engine.buzzer.events import (
     Event,
     TieBreak,
     Undo,
     event_from_dict,
 )
-from brackets.engine.buzzer.rules import TIE_RULES, key_tuple, scoring_for
-from brackets.engine.buzzer.state import (
-    OVER,
-    Clock,
-    PlayerState,
-    RankEntry,
-    RoundState,
-)
-from brackets.engine.errors import EngineError
+from brackets.engine.buzzer.formats import FORMATS
+from brackets.engine.buzzer.ranking import ranking
+from brackets.engine.buzzer.rules import TIE_RULES, scoring_for
+from brackets.engine.buzzer.state import OVER, Clock, PlayerState, RoundState
+from brackets.engine.errors import RuleRefusal
 
 # ----------------------------------------------------------------------------- API
 
@@ -50,16 +44,16 @@ def start(config: RoundConfig, players: Sequence[PlayerSpec | str]) -> RoundStat
     """
     players = _specs(players)
     if not players:
-        raise EngineError("no_players", "a round needs at least one player")
+        raise RuleRefusal("no_players", "a round needs at least one player")
     ids = [p.id for p in players]
     if len(set(ids)) != len(ids):
-        raise EngineError("duplicate_player", "a player appears twice", players=ids)
+        raise RuleRefusal("duplicate_player", "a player appears twice", players=ids)
     seats = [p.seat for p in players]
     if len(set(seats)) != len(seats):
-        raise EngineError("duplicate_seat", "two players share a seat", seats=seats)
+        raise RuleRefusal("duplicate_seat", "two players share a seat", seats=seats)
     fmt = FORMATS.get(config.format)
     if config.slots < 0 or (config.eliminate is not None and config.eliminate < 0):
-        raise EngineError("bad_config", "slots and eliminate must not be negative")
+        raise RuleRefusal("bad_config", "slots and eliminate must not be negative")
     scoring = scoring_for(config)
     states: dict[str, PlayerState] = {}
     for spec in sorted(players, key=lambda p: p.seat):
@@ -90,7 +84,7 @@ def start(config: RoundConfig, players: Sequence[PlayerSpec | str]) -> RoundStat
 
 
 def apply(state: RoundState, event: Event | Mapping[str, Any]) -> RoundState:
-    """The state after ``event``; bad input raises ``EngineError`` and changes nothing.
+    """The state after ``event``; bad input raises ``RuleRefusal`` and changes nothing.
 
     ``event`` may also be a stored dict (``Event.to_dict`` output).
     """
@@ -98,10 +92,10 @@ def apply(state: RoundState, event: Event | Mapping[str, Any]) -> RoundState:
         event = event_from_dict(event)
     if isinstance(event, Undo):
         if state.previous is None:
-            raise EngineError("undo_past_start", "there is no event left to undo")
+            raise RuleRefusal("undo_past_start", "there is no event left to undo")
         return state.previous
     if state.phase == OVER:
-        raise EngineError("round_over", "the round is over", event=event.kind)
+        raise RuleRefusal("round_over", "the round is over", event=event.kind)
     new = FORMATS.get(state.config.format).apply(state, event)
     return dataclasses.replace(new, seq=state.seq + 1, previous=state)
 
@@ -126,42 +120,6 @@ def allowed_actions(state: RoundState) -> Allowed:
     return allowed
 
 
-def ranking(state: RoundState) -> list[RankEntry]:
-    """Current order: winners in win order, then the players still in play, then the outs.
-
-    In play, players follow the round's judging keys, then the earliest last correct, then
-    fallback rank (the documented in-progress order). Once judged, the judged order is
-    used; outs are listed latest first (a later out ranks higher).
-    """
-    keys = state.config.judge_keys
-    rows: list[tuple[str, str, tuple[float, ...] | None]] = [
-        (pid, "won", None) for pid in state.winners
-    ]
-    if state.phase == OVER:
-        rows += [(pid, "continuing", None) for pid in state.continuing]
-    elif state.judged:
-        for block in resolved_blocks(state):
-            for pid in block:
-                rows.append((pid, state.players[pid].status, key_tuple(keys, state.players[pid])))
-    else:
-        remaining = sorted(
-            state.remaining,
-            key=lambda pid: sort_key(keys + ("earliest_last_correct",), state.players[pid]),
-        )
-        rows += [
-            (pid, state.players[pid].status, key_tuple(keys, state.players[pid]))
-            for pid in remaining
-        ]
-    rows += [(pid, "out", None) for pid in reversed(state.outs)]
-    entries: list[RankEntry] = []
-    for i, (pid, status, key) in enumerate(rows):
-        tied = key is not None and any(
-            0 <= j < len(rows) and rows[j][2] == key for j in (i - 1, i + 1)
-        )
-        entries.append(RankEntry(i + 1, pid, status, tied))
-    return entries
-
-
 def tiebreak_round(state: RoundState, side: str) -> tuple[RoundConfig, list[PlayerSpec]]:
     """Config and players of the sudden death / playoff settling a pending decision.
 
@@ -177,5 +135,5 @@ def tiebreak_round(state: RoundState, side: str) -> tuple[RoundConfig, list[Play
 def tiebreak_from(sub: RoundState, side: str) -> TieBreak:
     """The ``TieBreak`` event carrying a finished sudden death's order."""
     if sub.phase != OVER:
-        raise EngineError("tiebreak_unfinished", "the sudden death is not over yet", side=side)
+        raise RuleRefusal("tiebreak_unfinished", "the sudden death is not over yet", side=side)
     return TieBreak(side, tuple(r.player for r in ranking(sub)))

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from brackets.engine.errors import EngineError
+from brackets.engine.errors import RuleRefusal
 
 
 @dataclass(frozen=True)
@@ -36,21 +36,21 @@ def _opt_int(value: Any, name: str) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
-        raise EngineError("bad_event", f"{name} must be an integer", field=name, value=value)
+        raise RuleRefusal("bad_event", f"{name} must be an integer", field=name, value=value)
     return value
 
 
 def _req_str(data: Mapping[str, Any], name: str) -> str:
     value = data.get(name)
     if not isinstance(value, str) or not value:
-        raise EngineError("bad_event", f"{name} must be a non-empty string", field=name)
+        raise RuleRefusal("bad_event", f"{name} must be a non-empty string", field=name)
     return value
 
 
 def _str_tuple(data: Mapping[str, Any], name: str) -> tuple[str, ...]:
     value = data.get(name, [])
     if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
-        raise EngineError("bad_event", f"{name} must be a list of player ids", field=name)
+        raise RuleRefusal("bad_event", f"{name} must be a list of player ids", field=name)
     return tuple(value)
 
 
@@ -215,7 +215,7 @@ def event_from_dict(data: Mapping[str, Any]) -> Event:
     if kind == "board":
         buzzer = data.get("buzzer")
         if buzzer is not None and not isinstance(buzzer, str):
-            raise EngineError("bad_event", "buzzer must be a player id", field="buzzer")
+            raise RuleRefusal("bad_event", "buzzer must be a player id", field="buzzer")
         return BoardResults(
             frozenset(_str_tuple(data, "correct")),
             buzzer,
@@ -228,7 +228,7 @@ def event_from_dict(data: Mapping[str, Any]) -> Event:
         if not isinstance(marks, Mapping) or not all(
             isinstance(k, str) and isinstance(v, bool) for k, v in marks.items()
         ):
-            raise EngineError("bad_event", "marks must map player ids to booleans", field="marks")
+            raise RuleRefusal("bad_event", "marks must map player ids to booleans", field="marks")
         return WrittenResults.of(marks, _opt_int(data.get("question"), "question"))
     if kind in ("clock_start", "clock_stop"):
         elapsed = _opt_int(data.get("elapsed_ms", 0), "elapsed_ms") or 0
@@ -241,4 +241,4 @@ def event_from_dict(data: Mapping[str, Any]) -> Event:
         return TieBreak(_req_str(data, "side"), _str_tuple(data, "order"))
     if kind == "undo":
         return Undo()
-    raise EngineError("bad_event", f"unknown event kind {kind!r}", kind=kind)
+    raise RuleRefusal("bad_event", f"unknown event kind {kind!r}", kind=kind)

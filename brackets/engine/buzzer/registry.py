@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Generic, TypeVar
 
-from brackets.engine.errors import EngineError
+from brackets.engine.errors import EngineBug, RuleRefusal
 
 T = TypeVar("T")
 
@@ -27,7 +27,7 @@ class Registry(Generic[T]):
 
         def decorate(item: T) -> T:
             if slug in self._items:
-                raise EngineError(
+                raise EngineBug(
                     "duplicate_rule", f"{self.kind} {slug!r} registered twice", slug=slug
                 )
             self._items[slug] = item
@@ -40,7 +40,7 @@ class Registry(Generic[T]):
         try:
             return self._items[slug]
         except KeyError:
-            raise EngineError(
+            raise RuleRefusal(
                 "unknown_rule", f"unknown {self.kind} {slug!r}", kind=self.kind, slug=slug
             ) from None
 

@@ -15,13 +15,13 @@ from typing import Any
 from brackets.engine.buzzer.config import PlayerSpec, RoundConfig, Rule
 from brackets.engine.buzzer.registry import Registry
 from brackets.engine.buzzer.state import PlayerState
-from brackets.engine.errors import EngineError
+from brackets.engine.errors import RuleRefusal
 
 
 def _int(params: Mapping[str, Any], name: str, default: int) -> int:
     value = params.get(name, default)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise EngineError("bad_config", f"parameter {name!r} must be an integer", param=name)
+        raise RuleRefusal("bad_config", f"parameter {name!r} must be an integer", param=name)
     return value
 
 
@@ -36,6 +36,13 @@ class Scoring:
 
     #: whether an advantage is given as ○ (n○m×) or only as points (連答, +N/−M).
     advantage_as_correct = True
+
+    #: whether the screens show a player's points ("P") or the ○ count: points whenever
+    #: the rule's points differ from the ○ count (連答, up-down, +a/−b, boards, NbyN).
+    shows_points = False
+
+    #: whether the screens show the two numbers the points are the product of (NbyN).
+    shows_factors = False
 
     def __init__(self, params: Mapping[str, Any]) -> None:
         self.params = dict(params)
@@ -72,6 +79,10 @@ class Scoring:
         """A new set starts (M6): the per-set counters go back to zero."""
         return dataclasses.replace(p, correct=0, wrong=0, misses=0, points=0, rests=0, streak=False)
 
+    def factors(self, p: PlayerState) -> tuple[int, int] | None:
+        """The two numbers the points are the product of, when ``shows_factors``."""
+        return None
+
 
 def _missed(p: PlayerState, marks: int) -> PlayerState:
     return dataclasses.replace(p, wrong=p.wrong + marks, misses=p.misses + 1, streak=False)
@@ -92,6 +103,8 @@ class Rentou(Scoring):
     The right also clears on one's own wrong and on anybody else's correct.
     """
 
+    shows_points = True
+
     advantage_as_correct = False
 
     def correct(self, p: PlayerState) -> PlayerState:
@@ -107,6 +120,8 @@ class Rentou(Scoring):
 @SCORING.register("updown")
 class UpDown(Scoring):
     """N up-down (M3): a wrong sends the points back to 0."""
+
+    shows_points = True
 
     def wrong(self, p: PlayerState) -> PlayerState:
         return dataclasses.replace(_missed(p, 1), points=0)
@@ -157,9 +172,15 @@ class ByN(Scoring):
     """NbyN (M3 10by10): points = correct × (N − wrong); starts at 0 × N."""
 
     advantage_as_correct = True
+    shows_points = True
+    shows_factors = True
 
     def _points(self, correct: int, wrong: int) -> int:
         return correct * (_int(self.params, "n", 10) - wrong)
+
+    def factors(self, p: PlayerState) -> tuple[int, int] | None:
+        """正解ポイント and 誤答ポイント (N − wrong), shown beside the product (M3)."""
+        return (p.correct, _int(self.params, "n", 10) - p.wrong)
 
     def start(self, p: PlayerState) -> PlayerState:
         c = p.correct + p.advantage
@@ -178,6 +199,8 @@ class ByN(Scoring):
 @SCORING.register("plus-minus")
 class PlusMinus(Scoring):
     """+a / −b (L9, M5): points move by ``plus`` on a correct and ``minus`` on a wrong."""
+
+    shows_points = True
 
     advantage_as_correct = False
 
@@ -198,6 +221,8 @@ class Board(Scoring):
     boards were correct on the question. A buzz scores ``plus`` / −``minus``. Points may go
     negative (L6).
     """
+
+    shows_points = True
 
     advantage_as_correct = False
 
@@ -333,10 +358,13 @@ class TieRule:
 
     ``decides`` False sends the tie straight to fallback rank. ``question_limit`` builds
     the sudden death's limit from the number of participants (L11: n + 2; None: no limit).
+    ``called`` is what the rules call the deciding round: M3/M5 an 早押しプレーオフ
+    (``"playoff"``), L11 a サドンデス (``"sudden_death"``).
     """
 
     decides: bool
     limit_extra: int | None = None
+    called: str = "sudden_death"
 
     def subround(
         self, candidates: Sequence[PlayerState], side: str, places: int
@@ -358,5 +386,5 @@ class TieRule:
 
 TIE_RULES: Registry[TieRule] = Registry("tie rule")
 TIE_RULES.register("split-1o1x")(TieRule(True, 2))
-TIE_RULES.register("playoff")(TieRule(True, None))
+TIE_RULES.register("playoff")(TieRule(True, None, "playoff"))
 TIE_RULES.register("rank")(TieRule(False))

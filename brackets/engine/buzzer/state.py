@@ -3,6 +3,10 @@
 Everything here is a frozen value, so a replayed state can be compared with ``==`` and
 shared between requests. ``RoundState.previous`` links to the state before the last event,
 which is how :class:`~brackets.engine.buzzer.events.Undo` works without replaying.
+
+Values only: this module imports nothing of the engine but the round's configuration, so
+every other module may build on it. The scoreboard's JSON is
+:mod:`brackets.engine.buzzer.scoreboard`.
 """
 
 from __future__ import annotations
@@ -74,28 +78,6 @@ class PlayerState:
         """Still competing for a place (active or locked-but-ranked)."""
         return self.status in (ACTIVE, LOCKED)
 
-    def to_dict(self) -> dict[str, Any]:
-        """Scoreboard row (names come from the web layer)."""
-        return {
-            "id": self.id,
-            "seat": self.seat,
-            "rank": self.rank,
-            "advantage": self.advantage,
-            "correct": self.correct,
-            "wrong": self.wrong,
-            "misses": self.misses,
-            "points": self.points,
-            "rests": self.rests,
-            "resting": self.resting,
-            "streak": self.streak,
-            "status": self.status,
-            "win_order": self.win_order,
-            "out_order": self.out_order,
-            "board_correct": self.board_correct,
-            "sets": self.sets,
-            "first_miss": self.first_miss,
-        }
-
 
 _PLAYER_FIELDS = frozenset(f.name for f in fields(PlayerState))
 
@@ -109,16 +91,6 @@ class Clock:
     running: bool = False
     expired: bool = False
     last_question: bool = False
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON for the scoreboard."""
-        return {
-            "limit_ms": self.limit_ms,
-            "elapsed_ms": self.elapsed_ms,
-            "running": self.running,
-            "expired": self.expired,
-            "last_question": self.last_question,
-        }
 
 
 @dataclass(frozen=True)
@@ -135,17 +107,6 @@ class Decision:
     places: int
     out_places: int = 0
     order: tuple[str, ...] | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON for the operator console."""
-        return {
-            "side": self.side,
-            "candidates": list(self.candidates),
-            "places": self.places,
-            "out_places": self.out_places,
-            "resolved": self.order is not None,
-            "order": None if self.order is None else list(self.order),
-        }
 
 
 @dataclass(frozen=True)
@@ -209,27 +170,3 @@ class RoundState:
     def player(self, pid: str) -> PlayerState:
         """One player's state."""
         return self.players[pid]
-
-    def to_dict(self) -> dict[str, Any]:
-        """Scoreboard JSON: players by seat, question vs limit, clock, results, ranking."""
-        from brackets.engine.buzzer.engine import ranking
-
-        return {
-            "config": self.config.to_dict(),
-            "phase": self.phase,
-            "question": self.question,
-            "question_limit": self.config.question_limit,
-            "clock": self.clock.to_dict(),
-            "players": [self.players[pid].to_dict() for pid in self.seat_order],
-            "winners": list(self.winners),
-            "outs": list(self.outs),
-            "continuing": list(self.continuing),
-            "decisions": [d.to_dict() for d in self.decisions],
-            "end_reason": self.end_reason,
-            "open_slots": self.open_slots,
-            "ranking": [
-                {"position": r.position, "player": r.player, "status": r.status, "tied": r.tied}
-                for r in ranking(self)
-            ],
-            "events": self.seq,
-        }

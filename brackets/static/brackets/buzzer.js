@@ -10,8 +10,6 @@
 (function () {
   "use strict";
 
-  var POINT_SCORINGS = { rentou: 1, updown: 1, "plus-minus": 1, board: 1, by: 1 };
-
   function el(tag, attrs, children) {
     var node = document.createElement(tag);
     if (attrs) {
@@ -41,26 +39,20 @@
     return out;
   }
 
-  function usesPoints(state) {
-    return !!POINT_SCORINGS[(state.round || {}).scoring];
+  // How a round is shown comes with its state (the engine's "display" hints and each row's
+  // "main" and "factors"), so the screens compare no scoring or rule slug.
+  function display(state) {
+    return (state || {}).display || {};
   }
 
-  function mainValue(state, p) {
-    return usesPoints(state) ? p.points : p.correct;
-  }
-
-  // M3/M5 settle ties with an 早押しプレーオフ, L11 with a サドンデス: say what the rules say.
+  // The deciding round is an 早押しプレーオフ (M3/M5) or a サドンデス (L11).
   function isPlayoff(state) {
-    return ((state || {}).round || {}).tie_rule === "playoff";
+    return display(state).tiebreak === "playoff";
   }
 
-  // 10by10 (M3): the total is 正解ポイント × 誤答ポイント (10 − wrongs); show both factors.
-  function byFactors(state, p) {
-    var round = state.round || {};
-    if (round.scoring !== "by") return null;
-    var params = ((state.config || {}).scoring || {}).params || {};
-    var n = params.n === undefined ? 10 : params.n;
-    return p.correct + " × " + (n - p.wrong);
+  // 10by10 (M3): the two factors of the total (正解ポイント × 誤答ポイント).
+  function factorsText(p) {
+    return p.factors ? p.factors.join(" × ") : null;
   }
 
   function fmtClock(ms) {
@@ -435,7 +427,7 @@
       var badges = [];
       if (p.label) badges.push(el("span", { className: "bz-badge bz-st-" + p.status + (p.resting ? " bz-st-resting" : ""), text: p.label }));
       if (p.streak) badges.push(el("span", { className: "bz-badge bz-streak", text: T("連答") }));
-      if ((s.round || {}).sets_to_win) badges.unshift(el("span", { className: "bz-badge bz-sets", text: T("{n}セット", { n: p.sets || 0 }) }));
+      if (display(s).sets) badges.unshift(el("span", { className: "bz-badge bz-sets", text: T("{n}セット", { n: p.sets || 0 }) }));
       var card = el("div", {
         className: "bz-seat bz-st-" + p.status + (p.resting ? " bz-st-resting" : "") + (self.selected === p.id ? " bz-selected" : "") +
           (self.buzz && self.buzz.player === p.id ? (self.buzz.correct ? " bz-buzz-o" : " bz-buzz-x") : ""),
@@ -446,9 +438,9 @@
           el("span", { className: "bz-name", text: p.name })
         ]),
         el("div", { className: "bz-score" }, [
-          el("span", { className: "bz-main", text: String(mainValue(s, p)) + (usesPoints(s) ? "P" : "○") }),
+          el("span", { className: "bz-main", text: String(p.main) + display(s).unit }),
           el("span", { className: "bz-wrong", text: p.wrong + "×" }),
-          byFactors(s, p) ? el("span", { className: "bz-by", text: "(" + byFactors(s, p) + ")" }) : null,
+          factorsText(p) ? el("span", { className: "bz-by", text: "(" + factorsText(p) + ")" }) : null,
           el("span", { className: "bz-badges" }, badges)
         ]),
         el("div", { className: "bz-buttons" }, [
@@ -608,7 +600,7 @@
     box.style.setProperty("--rows", String(Math.ceil(n / cols)));
     box.style.setProperty("--max", n <= 6 ? "19vh" : "13vh");
     box.innerHTML = "";
-    var points = usesPoints(s);
+    var unit = display(s).unit;
     var tied = {};
     (s.decisions || []).forEach(function (d) {
       if (!d.resolved) d.candidates.forEach(function (pid) { tied[pid] = true; });
@@ -620,14 +612,14 @@
       var status = tied[p.id] ? (isPlayoff(s) ? T("プレーオフ") : T("サドンデス")) : p.label || "";
       var children = [
         el("div", { className: "bzb-seat", text: String(p.seat) }),
-        el("div", { className: "bzb-main", style: "--len:" + Math.max(String(points ? p.points : p.correct).length, 1), text: String(points ? p.points : p.correct) }),
-        el("div", { className: "bzb-unit", text: points ? "P" : "○" }),
-        byFactors(s, p)
-          ? el("div", { className: "bzb-wrong bzb-by", text: byFactors(s, p) })
+        el("div", { className: "bzb-main", style: "--len:" + Math.max(String(p.main).length, 1), text: String(p.main) }),
+        el("div", { className: "bzb-unit", text: unit }),
+        factorsText(p)
+          ? el("div", { className: "bzb-wrong bzb-by", text: factorsText(p) })
           : el("div", { className: "bzb-wrong", text: p.wrong ? "×" + p.wrong : "" }),
         el("div", { className: "bzb-name", text: p.name }),
         el("div", { className: "bzb-tags" }, [
-          s.round.sets_to_win ? el("span", { className: "bzb-sets", text: T("{n}セット", { n: p.sets || 0 }) }) : null,
+          display(s).sets ? el("span", { className: "bzb-sets", text: T("{n}セット", { n: p.sets || 0 }) }) : null,
           p.streak ? el("span", { className: "bzb-streak", text: T("連答") }) : null,
           p.resting && p.status !== "active" ? el("span", { className: "bzb-rest", text: T("{n}休", { n: p.rests }) }) : null
         ]),

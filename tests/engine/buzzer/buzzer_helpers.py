@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from brackets.engine.buzzer import PlayerSpec, RoundConfig, RoundState, replay
-from brackets.engine.buzzer.events import Event
+from brackets.engine.buzzer import Event, PlayerSpec, RoundConfig, RoundState, replay
 
 
 def specs(n: int, prefix: str = "p") -> list[PlayerSpec]:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from brackets.engine.buzzer import (
+    ABC_004,
+    QUIZ_003,
     BoardResults,
     ClockExpire,
     Correct,
@@ -11,13 +13,15 @@ from brackets.engine.buzzer import (
     RoundState,
     Thru,
     TieBreak,
+    TournamentPreset,
     WrittenResults,
     allowed_actions,
     apply,
+    entrants,
+    is_skipped,
+    number10_courses,
     start,
 )
-from brackets.engine.buzzer.assignment import number10_courses
-from brackets.engine.buzzer.presets import ABC_004, QUIZ_003, TournamentPreset, entrants, is_skipped
 
 
 def autoplay(config: RoundConfig, players: list[PlayerSpec], max_events: int = 500) -> RoundState:

@@ -9,6 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from brackets.engine.buzzer import (
+    ABC_004,
+    QUIZ_003,
     BoardResults,
     ClockExpire,
     ClockStart,
@@ -26,9 +28,9 @@ from brackets.engine.buzzer import (
     event_from_dict,
     ranking,
     replay,
+    scoreboard,
     start,
 )
-from brackets.engine.buzzer.presets import ABC_004, QUIZ_003
 from brackets.engine.errors import EngineError
 
 CONFIGS: list[tuple[RoundConfig, int]] = []
@@ -162,4 +164,4 @@ def test_winners_never_exceed_slots_and_nobody_both_wins_and_is_out(
     _, states = build(config, n, raw)
     for state in states:
         check_invariants(state)
-        json.dumps(state.to_dict())
+        json.dumps(scoreboard(state))

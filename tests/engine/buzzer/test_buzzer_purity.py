@@ -12,7 +12,7 @@ PACKAGE = Path(__file__).resolve().parents[3] / "brackets" / "engine" / "buzzer"
 def test_buzzer_engine_imports_only_the_standard_library_and_the_engine() -> None:
     allowed_local = "brackets.engine"
     bad: list[str] = []
-    for path in sorted(PACKAGE.glob("*.py")):
+    for path in sorted(PACKAGE.rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             names: list[str] = []
@@ -24,6 +24,6 @@ def test_buzzer_engine_imports_only_the_standard_library_and_the_engine() -> Non
                 top = name.split(".")[0]
                 if name.startswith(allowed_local) or top in sys.stdlib_module_names or top == "__future__":
                     continue
-                bad.append(f"{path.name}: {name}")
+                bad.append(f"{path.relative_to(PACKAGE)}: {name}")
     assert bad == []
     assert len(list(PACKAGE.glob("*.py"))) >= 10

@@ -6,6 +6,7 @@ import pytest
 from buzzer_helpers import run, specs
 
 from brackets.engine.buzzer import (
+    QUIZ_003,
     BoardResults,
     Correct,
     PlayerSpec,
@@ -13,13 +14,14 @@ from brackets.engine.buzzer import (
     TieBreak,
     WrittenResults,
     Wrong,
+    advantages_by_seat,
     apply,
+    mod_split,
     replay,
+    snake,
     tiebreak_from,
     tiebreak_round,
 )
-from brackets.engine.buzzer.assignment import advantages_by_seat, mod_split, snake
-from brackets.engine.buzzer.presets import QUIZ_003
 from brackets.engine.errors import EngineError
 
 L1 = QUIZ_003.round("2r").config
@@ -188,7 +190,7 @@ def test_l3_after_q15_with_13_standing_fewer_wrongs_then_1r_rank_top_12() -> Non
 
 
 def test_l4_perfect_step_1_players_start_with_one_correct() -> None:
-    from brackets.engine.buzzer.presets import entrants
+    from brackets.engine.buzzer import entrants
 
     assert L3 is not None
     ps = [PlayerSpec(f"p{i}", i, i) for i in range(1, 14)]
@@ -325,7 +327,7 @@ def test_l7_three_wrongs_lock_but_player_stays_ranked() -> None:
 
 
 def test_l7_after_35_one_advances_one_is_out_rests_carry_into_set_2() -> None:
-    from brackets.engine.buzzer.presets import entrants
+    from brackets.engine.buzzer import entrants
 
     assert L7 is not None and L8 is not None
     ev = [Correct("p1")] * 3 + [Correct("p2")] * 2

@@ -6,6 +6,8 @@ import pytest
 from buzzer_helpers import run, specs
 
 from brackets.engine.buzzer import (
+    ABC_004,
+    SCORING,
     ClockExpire,
     ClockStart,
     Correct,
@@ -15,21 +17,18 @@ from brackets.engine.buzzer import (
     WrittenResults,
     Wrong,
     apply,
-    ranking,
-    replay,
-    tiebreak_from,
-    tiebreak_round,
-)
-from brackets.engine.buzzer.assignment import (
+    entrants,
     number10_course_entry,
     number10_courses,
     number10_priority,
     paper_ranking,
     paper_score,
+    ranking,
+    replay,
     snake,
+    tiebreak_from,
+    tiebreak_round,
 )
-from brackets.engine.buzzer.presets import ABC_004, entrants
-from brackets.engine.buzzer.rules import Swedish
 from brackets.engine.errors import EngineError
 from brackets.engine.lottery import Lottery
 
@@ -213,7 +212,7 @@ def test_m3_swedish10_ladder_1_2_3_4_marks(correct: int, marks: int) -> None:
     assert SWEDISH is not None
     s = run(SWEDISH, 5, [Correct("p1")] * correct + [Wrong("p1")])
     assert s.players["p1"].wrong == marks
-    assert Swedish({}).marks_for(correct) == marks
+    assert SCORING.get("swedish")({}).marks_for(correct) == marks  # type: ignore[attr-defined]
 
 
 def test_m3_swedish10_ten_marks_out_ten_correct_wins() -> None:
@@ -348,7 +347,7 @@ def test_m4_survival_one_wrong_sits_twelve_or_fewer_pass_all_sit_restand() -> No
 
 
 def test_m4_survival_lone_survivor_is_revived_and_step_2_is_skipped() -> None:
-    from brackets.engine.buzzer.presets import is_skipped, round_winners
+    from brackets.engine.buzzer import is_skipped, round_winners
 
     assert M4_STEP1 is not None
     top = [f"p{i}" for i in range(1, 21)]
@@ -495,7 +494,7 @@ def test_m6_final_feed_keeps_semi_final_pass_order_as_fallback() -> None:
 
 
 def test_m1_paper_ranks_feed_the_2nd_round() -> None:
-    from brackets.engine.buzzer.assignment import paper_ranks
+    from brackets.engine.buzzer import paper_ranks
 
     sheets = {f"e{i}": sheet(set(range(1, 101 - i))) for i in range(1, 61)}
     ranks = paper_ranks(paper_ranking(sheets, lottery=Lottery("s", "1r")))

@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from brackets.engine.buzzer.config import Checkpoint, WrittenRules
-from brackets.engine.buzzer.core import FORMATS, Allowed, Format, Work, check_known, check_question
+from brackets.engine.buzzer.core import Allowed, Format, Work, check_known, check_question
 from brackets.engine.buzzer.events import Event, WrittenResults
 from brackets.engine.buzzer.rules import key_tuple
 from brackets.engine.buzzer.state import ACTIVE, OVER, PLAYING, RoundState
-from brackets.engine.errors import EngineError
+from brackets.engine.errors import RuleRefusal
 
 
 def _rules(s: RoundState) -> WrittenRules:
@@ -23,18 +23,18 @@ def _rules(s: RoundState) -> WrittenRules:
 
 def _apply(s: RoundState, e: Event) -> RoundState:
     if not isinstance(e, WrittenResults):
-        raise EngineError(
+        raise RuleRefusal(
             "wrong_event_kind", f"{e.kind} events do not belong in a written round", event=e.kind
         )
     check_question(s, e.question)
     marks = dict(e.marks)
     if len(marks) != len(e.marks):
-        raise EngineError("duplicate_mark", "a player is marked twice on one question")
+        raise RuleRefusal("duplicate_mark", "a player is marked twice on one question")
     for pid in sorted(marks):
         p = check_known(s, pid)
         if p.status != ACTIVE:
             code = "player_won" if p.status == "won" else "player_out"
-            raise EngineError(code, f"player {pid!r} is not standing", player=pid)
+            raise RuleRefusal(code, f"player {pid!r} is not standing", player=pid)
     rules = _rules(s)
     w = Work(s)
     q = s.question + 1
@@ -120,7 +120,7 @@ def _allowed(s: RoundState) -> Allowed:
 def _after_start(s: RoundState) -> RoundState:
     rules = _rules(s)
     if rules.lives < 1 or rules.pass_max < 1:
-        raise EngineError("bad_config", "written rounds need lives >= 1 and pass_max >= 1")
+        raise RuleRefusal("bad_config", "written rounds need lives >= 1 and pass_max >= 1")
     if rules.elimination_from <= 1 and not rules.checkpoints and len(s.players) <= rules.pass_max:
         # L3: "12 or fewer standing → step 2" already holds before the first question.
         w = Work(s)
@@ -130,4 +130,5 @@ def _after_start(s: RoundState) -> RoundState:
     return s
 
 
-FORMATS.register("written")(Format(_apply, _allowed, _after_start))
+#: Registered as ``"written"`` in :mod:`brackets.engine.buzzer.formats`.
+FORMAT = Format(_apply, _allowed, _after_start)

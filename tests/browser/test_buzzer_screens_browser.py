@@ -1,7 +1,10 @@
-"""Browser regressions from driving the buzzer formats by hand in Chromium (session 2 QA):
-a hovered ○/× keeps its colour, two-digit counts fit a 14-seat stage, and the 10by10 stage
-shows both factors. In this folder so they share its one Playwright session (a second
-session started from another folder fails inside the first one's event loop)."""
+"""How the buzzer console and stage look in Chromium.
+
+A hovered ○/× keeps its colour, two-digit counts fit a 14-seat stage, the 10by10 stage
+shows both factors, and a pending M5 playoff reads 「n問 終了 ・ プレーオフ待ち」 with the
+768 px console head on one row. In this folder so they share its one Playwright session (a
+second session started from another folder fails inside the first one's event loop).
+"""
 
 from __future__ import annotations
 
@@ -11,11 +14,10 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from brackets.engine.buzzer.presets import PRESETS
+from brackets.engine.buzzer import PRESETS
 from brackets.models import Membership, Role, Tournament
 from tests.browser.conftest import login
-from tests.buzzer_web.factories import make_round
-from tests.buzzer_web.test_qa_session2 import tap
+from tests.buzzer_web.factories import make_round, tap
 
 ABC = PRESETS.get("abc-the25th-004")
 
@@ -76,3 +78,44 @@ def test_10by10_stage_shows_both_factors(
     assert card.locator(".bzb-main").inner_text() == "27"
     assert card.locator(".bzb-wrong").inner_text() == "3 × 9"
     assert projector_page.locator('.bzb-card[data-player="s2"] .bzb-wrong').inner_text() == "0 × 10"
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_pending_playoff_header_and_one_line_console_head(
+    live_server: Any, tournament: Tournament, tablet_page: Any, projector_page: Any
+) -> None:
+    """M5 after time: 「n問 終了 ・ プレーオフ待ち」, not 「第n問」; the 768 px head is one row."""
+    user = get_user_model().objects.create_user("qa-nine", password="qa-nine-pass")
+    Membership.objects.create(tournament=tournament, user=user, role=Role.BRACKET)
+    round_ = make_round(
+        tournament, players=9, config=ABC.round("sf-2").config,
+        name="Semi Final Nine Hundred set 2 (+1/−2)",
+    )
+    c = Client()
+    c.force_login(user)
+    tap(c, round_, kind="clock_start")
+    login(tablet_page, live_server.url, "qa-nine", "qa-nine-pass")
+    tablet_page.goto(f"{live_server.url}/t/{tournament.slug}/buzzer/{round_.pk}/")
+    tablet_page.wait_for_selector(".bz-seat")
+    head = tablet_page.evaluate(
+        "() => ['#bz-question', '#bz-clock', '#bz-clock-toggle', '#bz-clock-expire']"
+        ".map(s => Math.round(document.querySelector(s).getBoundingClientRect().top))"
+    )
+    link = tablet_page.locator(".bz-head a.btn", has_text="スコアボード").bounding_box()
+    title = tablet_page.locator(".bz-title").bounding_box()
+    assert max(head) - min(head) < 20, head  # question, clock and its buttons on one row
+    assert link["y"] + link["height"] <= title["y"] + title["height"] + 1  # link inside title
+
+    tap(c, round_, kind="correct", player="s1")
+    tap(c, round_, kind="correct", player="s2")
+    body = tap(c, round_, kind="clock_expire", question_in_play="0")
+    assert body["phase"] == "deciding"
+    tablet_page.reload()
+    tablet_page.wait_for_selector(".bz-seat")
+    assert tablet_page.inner_text("#bz-question") == "2問 終了 ・ プレーオフ待ち"
+    projector_page.goto(f"{live_server.url}/p/{tournament.slug}/buzzer/{round_.pk}/")
+    projector_page.wait_for_selector(".bzb-card")
+    assert projector_page.inner_text("#bzb-question") == "2問 終了 ・ プレーオフ待ち"
+    q = projector_page.locator("#bzb-question").bounding_box()
+    assert q["height"] < 1080 * 0.11  # one line inside the header

@@ -11,7 +11,6 @@ import dataclasses
 from collections.abc import Sequence
 
 from brackets.engine.buzzer.core import (
-    FORMATS,
     Allowed,
     Format,
     Work,
@@ -40,7 +39,7 @@ from brackets.engine.buzzer.state import (
     PLAYING,
     RoundState,
 )
-from brackets.engine.errors import EngineError
+from brackets.engine.errors import RuleRefusal
 
 # ---------------------------------------------------------------------- buzzer format
 
@@ -51,7 +50,7 @@ def _buzzer_apply(s: RoundState, e: Event) -> RoundState:
     if isinstance(e, TieBreak):
         return _tiebreak(s, e)
     if s.phase != PLAYING:
-        raise EngineError("decision_pending", "a sudden death must be settled first", event=e.kind)
+        raise RuleRefusal("decision_pending", "a sudden death must be settled first", event=e.kind)
     if isinstance(e, Correct):
         return _correct(s, e)
     if isinstance(e, Wrong):
@@ -64,7 +63,7 @@ def _buzzer_apply(s: RoundState, e: Event) -> RoundState:
         return w.freeze()
     if isinstance(e, BoardResults):
         return _board(s, e)
-    raise EngineError(
+    raise RuleRefusal(
         "wrong_event_kind", f"{e.kind} events do not belong in a buzzer round", event=e.kind
     )
 
@@ -220,7 +219,7 @@ def _board(s: RoundState, e: BoardResults) -> RoundState:
     if e.buzzer is not None:
         check_can_answer(s, e.buzzer)
         if e.buzzer in e.correct:
-            raise EngineError(
+            raise RuleRefusal(
                 "buzzer_on_board",
                 "the buzzing player is judged by the buzz, not the board",
                 player=e.buzzer,
@@ -261,23 +260,23 @@ def _board(s: RoundState, e: BoardResults) -> RoundState:
 
 def _clock(s: RoundState, e: ClockStart | ClockStop | ClockExpire) -> RoundState:
     if s.config.clock_ms is None:
-        raise EngineError("no_clock", "this round has no clock", event=e.kind)
+        raise RuleRefusal("no_clock", "this round has no clock", event=e.kind)
     if s.phase != PLAYING:
-        raise EngineError("decision_pending", "a sudden death must be settled first", event=e.kind)
+        raise RuleRefusal("decision_pending", "a sudden death must be settled first", event=e.kind)
     c = s.clock
     if c.expired:
-        raise EngineError("clock_expired", "the clock has already expired", event=e.kind)
+        raise RuleRefusal("clock_expired", "the clock has already expired", event=e.kind)
     elapsed = e.elapsed_ms if e.elapsed_ms is not None else (c.limit_ms or 0)
     if elapsed < c.elapsed_ms:
-        raise EngineError("clock_backwards", "the clock cannot run backwards", elapsed_ms=elapsed)
+        raise RuleRefusal("clock_backwards", "the clock cannot run backwards", elapsed_ms=elapsed)
     w = Work(s)
     if isinstance(e, ClockStart):
         if c.running:
-            raise EngineError("clock_running", "the clock is already running")
+            raise RuleRefusal("clock_running", "the clock is already running")
         w.clock = dataclasses.replace(c, running=True, elapsed_ms=elapsed)
     elif isinstance(e, ClockStop):
         if not c.running:
-            raise EngineError("clock_not_running", "the clock is not running")
+            raise RuleRefusal("clock_not_running", "the clock is not running")
         w.clock = dataclasses.replace(c, running=False, elapsed_ms=elapsed)
     else:
         w.clock = dataclasses.replace(
@@ -290,10 +289,10 @@ def _clock(s: RoundState, e: ClockStart | ClockStop | ClockExpire) -> RoundState
 
 def _tiebreak(s: RoundState, e: TieBreak) -> RoundState:
     if s.phase != DECIDING:
-        raise EngineError("no_decision", "no sudden death is pending", side=e.side)
+        raise RuleRefusal("no_decision", "no sudden death is pending", side=e.side)
     decision = pending(s, e.side)
     if sorted(e.order) != sorted(decision.candidates):
-        raise EngineError(
+        raise RuleRefusal(
             "bad_tiebreak_order",
             "the tie-break order must list exactly the tied players",
             expected=sorted(decision.candidates),
@@ -345,4 +344,5 @@ def _buzzer_after_start(s: RoundState) -> RoundState:
     return w.freeze()
 
 
-FORMATS.register("buzzer")(Format(_buzzer_apply, _buzzer_allowed, _buzzer_after_start))
+#: Registered as ``"buzzer"`` in :mod:`brackets.engine.buzzer.formats`.
+FORMAT = Format(_buzzer_apply, _buzzer_allowed, _buzzer_after_start)

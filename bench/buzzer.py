@@ -34,7 +34,7 @@ from brackets.engine.buzzer import (
     replay,
     start,
 )
-from brackets.engine.buzzer.presets import QUIZ_003
+from brackets.engine.buzzer import QUIZ_003
 from brackets.engine.errors import EngineError
 
 RUNS = 7

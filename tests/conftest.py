@@ -147,6 +147,13 @@ def final_game_2(tournament: Tournament, cast: dict[str, Any]) -> Tournament:
 
 
 @pytest.fixture
+def final_won_2_0(tournament: Tournament, cast: dict[str, Any]) -> Tournament:
+    from tests import states
+
+    return states.final_won_2_0(tournament, cast["organiser"])
+
+
+@pytest.fixture
 def tournament_finished(tournament: Tournament, cast: dict[str, Any]) -> Tournament:
     from tests import states
 

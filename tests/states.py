@@ -10,6 +10,7 @@ application itself can reach. ``tests/conftest.py`` exposes each state as a fixt
 九州杯IX (preset ``kyushu-cup-ix``), in the order a day runs::
 
     entry_open → round_1_running → after_round_2 → semi_final_done → final_game_2
+    → final_won_2_0 → tournament_finished
 
 堅田大会 (preset ``katata-kansai5-qualifier``)::
 
@@ -227,6 +228,23 @@ def tournament_finished(tournament: Tournament, user: Any) -> Tournament:
     return tournament
 
 
+def final_won_2_0(tournament: Tournament, user: Any) -> Tournament:
+    """final_game_2, then game 2 won by game 1's winner: the series is decided 2–0 and game 3
+    is not needed (K10)."""
+    final_game_2(tournament, user)
+    game1, game2 = list(Group.objects.filter(round__tournament=tournament, round__kind="series")
+                        .order_by("game"))[:2]
+    play_game_won_by(game2, user, game_winner(game1), random.Random(2))
+    tournament.refresh_from_db()
+    return tournament
+
+
+def game_winner(game: Group) -> int:
+    """The contender who won the pair game ``game`` (K9/K10: partners' places do not count)."""
+    roles = sel.pair_roles(sel.group_view(Group.objects.get(id=game.id)))
+    return int(next(player for player, role in roles.items() if role == "winner"))
+
+
 def play_game_won_by(game: Group, user: Any, winner: int, rng: random.Random) -> None:
     """Legal sets for every seat, then a result screen where ``winner`` tops the group."""
     catalog = ea.catalog_for(game.round.tournament.version_id)
@@ -238,6 +256,11 @@ def play_game_won_by(game: Group, user: Any, winner: int, rng: random.Random) ->
         svc.selection_save(group=Group.objects.get(id=game.id), by=user,
                            seat_number=seat.number, genre=option.genre, format=option.format,
                            difficulty="HARD")
+    results_won_by(game, user, winner)
+
+
+def results_won_by(game: Group, user: Any, winner: int) -> None:
+    """Save a result screen where ``winner`` tops the group (the others in seat order)."""
     seats = list(Seat.objects.filter(group=game, superseded_by__isnull=True)
                  .order_by("number"))
     ordered = sorted(seats, key=lambda s: (s.entrant_id != winner, s.number))

@@ -188,3 +188,16 @@ def test_buzzer_round_running_is_live_with_four_taps(buzzer_round_running: Any) 
     assert state.question == 3
     assert (state.players["s1"].correct, state.players["s2"].wrong) == (2, 1)
     assert not state.winners and not state.outs
+
+
+def test_final_won_2_0_leaves_game_3_unneeded(final_won_2_0: Tournament) -> None:
+    from tests.states import game_winner
+
+    t = final_won_2_0
+    final = _round(t, 7)
+    game1, game2, game3 = Group.objects.filter(round=final).order_by("game")
+    assert game_winner(game1) == game_winner(game2)
+    state = sel.series_progress(sel.round_view(final))
+    assert state is not None and state.finished
+    assert not ResultFact.objects.filter(group=game3).exists()
+    assert final.status == Round.Status.RUNNING  # decided, not yet closed

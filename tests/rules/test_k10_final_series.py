@@ -11,9 +11,9 @@ import pytest
 from brackets.models import Entrant, Group, Round, Seat, SelectionFact, Tournament
 from brackets.selectors import rounds as sel
 from brackets.services import rounds as svc
+from tests import states
 from tests.conftest import client_for
 from tests.printing.world import build_kyushu
-from tests.rounds.helpers import add_entrants
 from tests.states import play_game_won_by
 
 pytestmark = pytest.mark.django_db
@@ -79,61 +79,33 @@ def test_an_extra_final_game_does_not_void_the_champion(tournament: Tournament,
                                                         cast: dict[str, Any]) -> None:
     """A 2–0 final whose unneeded game 3 was entered anyway had no champion at all: the
     public pages showed no winner and 最終順位 put the third-place winner first."""
-    from brackets.models import Group, Round, Seat
-    from brackets.services import rounds as svc
-    from tests.rounds.helpers import add_entrants
-
     user = cast["bracket"]
-    tournament.preset = "kyushu-cup-ix"
-    tournament.save()
-    a, pa, pb, b = add_entrants(tournament, 4)
-    svc.rounds_configure(tournament=tournament, by=user)
+    states.final_game_2(tournament, cast["organiser"])
     final = Round.objects.get(tournament=tournament, kind="series")
-    Round.objects.filter(id=final.id).update(status=Round.Status.RUNNING)
-    groups = []
-    for game in (1, 2, 3):
-        g = Group.objects.create(round=final, number=game, label=f"第{game}試合", game=game)
-        for n, e in enumerate((a, pa, pb, b), start=1):  # contenders at 1 and 4
-            Seat.objects.create(group=g, number=n, entrant=e)
-        groups.append(g)
+    groups = list(Group.objects.filter(round=final).order_by("game"))
+    a = states.game_winner(groups[0])
+    b = next(s.entrant_id for s in Seat.objects.filter(group=groups[0], number__in=(1, 4))
+             if s.entrant_id != a)
     # a, b, a: 2–1 with all three games played; then game 2 is corrected to a win for a,
     # so the series was decided 2–0 and the entered game 3 is no longer needed.
-    for g, winner_first in zip(groups + [groups[1]], (True, False, True, True)):
-        order = (a, pa, pb, b) if winner_first else (b, pb, pa, a)
-        rows = {}
-        for n, e in enumerate((a, pa, pb, b), start=1):
-            place = order.index(e) + 1
-            rows[n] = (str(400 - place * 50), place)
-        svc.results_save(group=Group.objects.get(id=g.id), by=user, rows=rows)
+    rng = random.Random(4)
+    states.play_game_won_by(groups[1], user, b, rng)
+    states.play_game_won_by(groups[2], user, a, rng)
+    states.results_won_by(groups[1], user, a)
     final.refresh_from_db()
     final.tournament = tournament
-    assert sel.final_order(sel.round_view(final))[0] == str(a.id)
+    assert sel.final_order(sel.round_view(final))[0] == str(a)
     page = client_for(user).get(f"/t/{tournament.slug}/match/{groups[2].id}/")
     assert "この試合は不要です" in page.content.decode()
 
 
 def _final_two_nil(tournament: Tournament, user: Any) -> tuple[Any, list[Any], list[Entrant]]:
-    """九州杯IX's final drawn with three games, a beating b in games 1 and 2."""
-    from brackets.models import Group, Round, Seat
-    from brackets.services import rounds as svc
-
-    tournament.preset = "kyushu-cup-ix"
-    tournament.save()
-    a, pa, pb, b = add_entrants(tournament, 4)
-    svc.rounds_configure(tournament=tournament, by=user)
+    """九州杯IX's final won 2–0 (the named state final_won_2_0): (final, its three games,
+    [the champion])."""
+    states.final_won_2_0(tournament, user)
     final = Round.objects.get(tournament=tournament, kind="series")
-    Round.objects.filter(id=final.id).update(status=Round.Status.RUNNING)
-    groups = []
-    for game in (1, 2, 3):
-        g = Group.objects.create(round=final, number=game, label=f"第{game}試合", game=game)
-        for n, e in enumerate((a, pa, pb, b), start=1):
-            Seat.objects.create(group=g, number=n, entrant=e)
-        groups.append(g)
-    for g in groups[:2]:
-        svc.results_save(group=Group.objects.get(id=g.id), by=user,
-                         rows={1: ("350", 1), 2: ("300", 2), 3: ("250", 3), 4: ("200", 4)})
-    final.refresh_from_db()
-    return final, groups, [a, pa, pb, b]
+    groups = list(Group.objects.filter(round=final).order_by("game"))
+    return final, groups, [Entrant.objects.get(id=states.game_winner(groups[0]))]
 
 
 def test_unneeded_final_game_is_refused(tournament: Tournament, cast: dict[str, Any]) -> None:

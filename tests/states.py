@@ -102,7 +102,7 @@ def kyushu_play(tournament: Tournament, user: Any, entrants: list[Entrant], stop
     if reached("configured"):
         return
     rng = random.Random(seed)
-    r1, r2, r3, r4, sf, third, final = rounds
+    r1, r2, r3, r4, sf, third, final = (list(rounds) + [None] * 7)[:7]
     svc.round_draw(round=r1, by=user)
     if reached("round_1_drawn"):
         return

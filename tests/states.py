@@ -30,7 +30,7 @@ from brackets.models import BuzzerRound, Entrant, Group, Round, Seat, Tournament
 from brackets.selectors import rounds as sel
 from brackets.services import rounds as svc
 from brackets.services.buzzer import buzzer_event_append
-from brackets.services.entrants import entrant_check_in, entrant_register
+from brackets.services.entrants import Roster, entrant_check_in, entrant_register
 from tests.rounds.helpers import play_group, play_round
 
 KYUSHU = "kyushu-cup-ix"
@@ -61,12 +61,20 @@ def use_katata(tournament: Tournament) -> Tournament:
 
 def register_entrants(tournament: Tournament, user: Any, count: int, *, seeds: int = 0,
                       q_levels: list[int] | None = None, prefix: str = "P",
-                      declarations: dict[int, dict[str, Any]] | None = None) -> list[Entrant]:
+                      declarations: dict[int, dict[str, Any]] | None = None,
+                      check_in_later: bool = True) -> list[Entrant]:
     """``count`` entrants registered at the desk and checked in, in registration order.
 
     Names follow ``tests.rounds.helpers.add_entrants`` (選手P0001, card P0001); the first
     ``seeds`` are seeds 1..seeds. ``declarations`` adds desk fields (修羅, プチ修羅) by index.
+    ``check_in_later``: registered first, then checked in (two desk steps); otherwise
+    registered as already checked in, as a walk-in is (one step: large fields stay quick).
     """
+    if count > tournament.capacity:
+        # The organiser's setting: a field this large needs the desk's limit raised first.
+        tournament.capacity = count
+        tournament.save(update_fields=["capacity"])
+    roster = Roster.load(tournament)  # one load for the whole field, as an import does
     entrants = []
     for i in range(count):
         data: dict[str, Any] = {
@@ -74,9 +82,13 @@ def register_entrants(tournament: Tournament, user: Any, count: int, *, seeds: i
             "q_level": q_levels[i] if q_levels else 90,
             "seed": i + 1 if i < seeds else None,
         }
+        if not check_in_later:
+            data["checked_in"] = True
         data.update((declarations or {}).get(i, {}))
-        entrant = entrant_register(tournament=tournament, by=user, data=data)
-        entrant, _changed = entrant_check_in(tournament=tournament, entrant_id=entrant.pk, by=user)
+        entrant = entrant_register(tournament=tournament, by=user, data=data, roster=roster)
+        if check_in_later:
+            entrant, _changed = entrant_check_in(tournament=tournament, entrant_id=entrant.pk,
+                                                 by=user)
         entrants.append(entrant)
     return entrants
 
@@ -181,10 +193,13 @@ def kyushu_play(tournament: Tournament, user: Any, entrants: list[Entrant], stop
 
 
 def kyushu_state(tournament: Tournament, user: Any, stop: str, *, count: int = 20,
-                 seeds: int = 4) -> Tournament:
-    """九州杯IX with ``count`` entrants (the first ``seeds`` seeded) run to ``stop``."""
-    use_preset(tournament, KYUSHU)
-    entrants = register_entrants(tournament, user, count, seeds=seeds)
+                 seeds: int = 4, preset: str = KYUSHU, check_in_later: bool = True) -> Tournament:
+    """九州杯IX with ``count`` entrants (the first ``seeds`` seeded) run to ``stop``.
+
+    ``preset`` may name another group-round preset for the stops up to round_1_running."""
+    use_preset(tournament, preset)
+    entrants = register_entrants(tournament, user, count, seeds=seeds,
+                                 check_in_later=check_in_later)
     if stop != "entry_open":
         kyushu_play(tournament, user, entrants, stop)
     tournament.refresh_from_db()

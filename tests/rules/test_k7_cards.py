@@ -21,7 +21,8 @@ pytestmark = pytest.mark.django_db
 def _card_round_group(tournament: Tournament, user: Any, per: str = "match") -> Group:
     """A running 九州杯IX round 4 (下関ルール・改, K7) with one four-player group, no cards yet.
 
-    Built directly (as the other QA tests do) rather than by playing rounds 1–3.
+    Built directly rather than by playing rounds 1–3: the tests below choose exact sets
+    (芸能/四択 …) that a real history could already have banned.
     """
     from brackets.services import preset_settings as pss
 
@@ -94,7 +95,7 @@ def test_match_page_waits_for_the_cards(tournament: Tournament, cast: dict[str, 
     assert 'name="card_group_1"' in html  # the draw itself is still offered
 
     response = client.post(f"{url}selection/", {"seat": "1", "set": "芸能|四択",
-                                                 "difficulty": "HARD", "key": "s2-k7"})
+                                                 "difficulty": "HARD", "key": "k7-selection"})
     assert response.status_code == 400
     assert "下関カードがまだ引かれていません" in response.content.decode()
     assert not SelectionFact.objects.filter(group=group).exists()

@@ -19,7 +19,8 @@ pytestmark = pytest.mark.django_db
 def _semi_final_group(tournament: Tournament, user: Any) -> Group:
     """A running 九州杯IX semi-final (K8) with one four-player group, no bans yet.
 
-    Built directly (as the other QA tests do) rather than by playing rounds 1–4."""
+    Built directly rather than by playing rounds 1–4: the test chooses exact sets
+    (スポーツ/四択 …) that a real history could already have banned."""
     tournament.preset = "kyushu-cup-ix"
     tournament.save()
     people = add_entrants(tournament, 4)
@@ -56,7 +57,7 @@ def test_semi_final_selection_before_the_reveal_is_refused(tournament: Tournamen
     assert "禁止ジャンルを一斉公開するまで出題は登録できません" in html
     assert 'class="selection-form"' not in html
     response = client.post(f"{url}selection/", {"seat": "1", "set": "芸能|四択",
-                                                 "difficulty": "HARD", "key": "s3-k8"})
+                                                 "difficulty": "HARD", "key": "k8-selection"})
     assert response.status_code == 400
     assert not SelectionFact.objects.filter(group=group).exists()
 

@@ -47,17 +47,17 @@ def test_match_saves_redirect_with_a_saved_message(tournament: Tournament,
     sc = sel.seat_choices(gv, ea.catalog_for(tournament.version_id))[1]
     legal = next(o for o in sc.choices.options() if o.legal)
     response = staff.post(f"{page}selection/", {"seat": "1", "set": f"{legal.genre}|{legal.format}",
-                                                "difficulty": "HARD", "key": "qa-k1"})
+                                                "difficulty": "HARD", "key": "selection-k1"})
     assert response.status_code == 302 and response["Location"] == page
     assert "保存しました" in staff.get(page).content.decode()
     again = staff.post(f"{page}selection/", {"seat": "1", "set": f"{legal.genre}|{legal.format}",
-                                             "difficulty": "HARD", "key": "qa-k1"})
+                                             "difficulty": "HARD", "key": "selection-k1"})
     assert again.status_code == 302  # the double tap is the same save, said the same way
     assert "保存しました" in staff.get(page).content.decode()
     seats = Seat.objects.filter(group=group).count()
     rows = {f"score_{n}": str(300 - n) for n in range(1, seats + 1)}
     rows.update({f"place_{n}": "1" for n in range(1, seats + 1)})  # 1位 twice: refused
-    refused = staff.post(f"{page}results/", {**rows, "key": "qa-k2"})
+    refused = staff.post(f"{page}results/", {**rows, "key": "results-k2"})
     assert refused.status_code == 400
     html = refused.content.decode()
     assert f'data-page-url="{page}"' in html

@@ -40,7 +40,7 @@ def test_final_page_announces_champion_runner_up_and_third(tournament_finished: 
 
 def test_public_home_shows_the_podium_and_links_each_round(tournament_finished: Tournament) -> None:
     """Once the event was over, the public front page said only 終了 and one button; the
-    champion was a tap away on the bracket and rounds two taps away. Session 3 (堅田 QA)."""
+    champion was a tap away on the bracket and rounds two taps away."""
     t = tournament_finished
     assert t.status == Tournament.Status.FINISHED
     html = Client().get(f"/p/{t.slug}/").content.decode()

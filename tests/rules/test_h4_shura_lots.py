@@ -9,9 +9,9 @@ import pytest
 
 from brackets.models import Entrant, Tournament
 from brackets.services import rounds as svc
+from brackets.services.entrants import entrant_register
 from tests.conftest import client_for
-from tests.rounds.helpers import add_entrants
-from tests.states import use_katata
+from tests.states import register_entrants, use_katata
 
 pytestmark = pytest.mark.django_db
 
@@ -37,10 +37,10 @@ def test_shura_desk_at_tablet_width_reads_as_the_desk_needs(
     are for, the volunteer's extra lot reads as the form's field does, and the desk is led
     back to its list (not to the rounds page, which refuses desk staff)."""
     use_katata(tournament)
-    Entrant.objects.create(tournament=tournament, name="近江五郎", card_name="ゴロウ",
-                           q_level=65, shura_voluntary=True, shura_extra_lots=1,
-                           checked_in=True)
-    add_entrants(tournament, 6)
+    entrant_register(tournament=tournament, by=cast["desk"], data={
+        "name": "近江五郎", "card_name": "ゴロウ", "q_level": 65, "shura_voluntary": True,
+        "shura_extra_lots": 1, "checked_in": True})
+    register_entrants(tournament, cast["desk"], 6, check_in_later=False)
     svc.rounds_configure(tournament=tournament, by=cast["organiser"])
     page = client_for(cast["desk"]).get(f"/t/{tournament.slug}/shura/").content.decode()
     assert re.search(r'<tr class="shura-owed">.*?</tr>\s*<tr><td colspan="4"[^>]*>\s*'
@@ -61,12 +61,15 @@ def test_round_one_waits_for_the_shura_lots(tournament: Tournament,
     no longer be drawn, and those players chose as if they had none (H4 silently lost).
     The round page names them, links the 修羅くじ page and holds the draw button back."""
     use_katata(tournament)
-    entrants = add_entrants(tournament, 7, q_levels=[90, 60, 40, 20, 85, 55, 30])
-    Entrant.objects.filter(id=entrants[0].id).update(shura_voluntary=True)
-    Entrant.objects.filter(id=entrants[1].id).update(shura_titles=1)
-    # Not checked in: not in round 1, so not waited for.
-    Entrant.objects.filter(id=entrants[2].id).update(shura_voluntary=True, checked_in=False)
-    Entrant.objects.filter(id=entrants[3].id).update(opt_up="bomber")  # no lots: プチ修羅
+    entrants = register_entrants(
+        tournament, cast["desk"], 7, q_levels=[90, 60, 40, 20, 85, 55, 30],
+        check_in_later=False, declarations={
+            0: {"shura_voluntary": True},
+            1: {"shura_titles": 1},
+            # Not checked in: not in round 1, so not waited for.
+            2: {"shura_voluntary": True, "checked_in": False},
+            3: {"opt_up": "bomber"},  # no lots: プチ修羅
+        })
     svc.rounds_configure(tournament=tournament, by=cast["organiser"])
     org = client_for(cast["organiser"])
     url = f"/t/{tournament.slug}/rounds/1/"
@@ -90,8 +93,9 @@ def test_shura_desk_names_lot_reasons_in_japanese(tournament: Tournament, cast: 
     """The 修羅くじ page showed engine codes (national_title, shiga_winner) as the reason."""
     tournament.preset = "katata-kansai5-qualifier"
     tournament.save()
-    Entrant.objects.create(tournament=tournament, name="山田 太郎", card_name="ヤマダ",
-                           q_level=90, shura_titles=1, shura_extra_lots=1, checked_in=True)
+    entrant_register(tournament=tournament, by=cast["desk"], data={
+        "name": "山田 太郎", "card_name": "ヤマダ", "q_level": 90, "shura_titles": 1,
+        "shura_extra_lots": 1, "checked_in": True})
     page = client_for(cast["desk"]).get(f"/t/{tournament.slug}/shura/").content.decode()
     assert "全国大会タイトル" in page
     assert "追加" in page

@@ -11,7 +11,7 @@ from brackets.models import Entrant, Group, Round, Seat, SelectionFact, Tourname
 from brackets.services import rounds as svc
 from tests.conftest import client_for
 from tests.rounds.helpers import add_entrants
-from tests.states import use_katata
+from tests.states import register_entrants, use_katata
 
 pytestmark = pytest.mark.django_db
 
@@ -19,8 +19,9 @@ pytestmark = pytest.mark.django_db
 def shura_group(tournament: Tournament, cast: dict[str, Any]) -> tuple[Group, int, Entrant]:
     """Round 1 started; everyone walks 修羅の道 and drew 芸能. (group, seat, player)."""
     use_katata(tournament)
-    add_entrants(tournament, 7, q_levels=[90, 60, 40, 20, 85, 55, 30])
-    Entrant.objects.filter(tournament=tournament).update(shura_voluntary=True)
+    register_entrants(tournament, cast["desk"], 7, q_levels=[90, 60, 40, 20, 85, 55, 30],
+                      check_in_later=False,
+                      declarations={i: {"shura_voluntary": True} for i in range(7)})
     r1 = svc.rounds_configure(tournament=tournament, by=cast["organiser"])[0]
     for e in Entrant.objects.filter(tournament=tournament):
         svc.shura_lots_draw(tournament=tournament, entrant=e, by=cast["desk"], genres=["芸能"])
@@ -70,7 +71,6 @@ def test_round_page_shows_the_score_after_a_penalty(tournament: Tournament,
     """The round page's group card showed 320.50 for a player ranked last after −400."""
     from brackets.models import Group
     from brackets.services import rounds as svc
-    from tests.rounds.helpers import add_entrants
 
     user = cast["bracket"]
     add_entrants(tournament, 4)

@@ -104,3 +104,85 @@ def clients(cast: dict[str, Any]) -> dict[str, Client]:
     result = {name: client_for(user) for name, user in cast.items()}
     result["anonymous"] = client_for(None)
     return result
+
+
+# ------------------------------------------------------------ named tournament states
+# Each builds ``tournament`` through the services (tests/states.py says how and what each
+# state means); tests/test_states.py checks that every state is what its name says.
+
+
+@pytest.fixture
+def entry_open(tournament: Tournament, cast: dict[str, Any]) -> Tournament:
+    from tests import states
+
+    return states.entry_open(tournament, cast["organiser"])
+
+
+@pytest.fixture
+def round_1_running(tournament: Tournament, cast: dict[str, Any]) -> Tournament:
+    from tests import states
+
+    return states.round_1_running(tournament, cast["organiser"])
+
+
+@pytest.fixture
+def after_round_2(tournament: Tournament, cast: dict[str, Any]) -> Tournament:
+    from tests import states
+
+    return states.after_round_2(tournament, cast["organiser"])
+
+
+@pytest.fixture
+def semi_final_done(tournament: Tournament, cast: dict[str, Any]) -> Tournament:
+    from tests import states
+
+    return states.semi_final_done(tournament, cast["organiser"])
+
+
+@pytest.fixture
+def final_game_2(tournament: Tournament, cast: dict[str, Any]) -> Tournament:
+    from tests import states
+
+    return states.final_game_2(tournament, cast["organiser"])
+
+
+@pytest.fixture
+def final_won_2_0(tournament: Tournament, cast: dict[str, Any]) -> Tournament:
+    from tests import states
+
+    return states.final_won_2_0(tournament, cast["organiser"])
+
+
+@pytest.fixture
+def tournament_finished(tournament: Tournament, cast: dict[str, Any]) -> Tournament:
+    from tests import states
+
+    return states.tournament_finished(tournament, cast["organiser"])
+
+
+@pytest.fixture
+def katata_entry_open(tournament: Tournament, cast: dict[str, Any]) -> Tournament:
+    from tests import states
+
+    return states.katata_entry_open(tournament, cast)
+
+
+@pytest.fixture
+def katata_round_1_running(tournament: Tournament, cast: dict[str, Any]) -> Tournament:
+    from tests import states
+
+    return states.katata_round_1_running(tournament, cast)
+
+
+@pytest.fixture
+def katata_final_running(tournament: Tournament, cast: dict[str, Any]) -> Tournament:
+    from tests import states
+
+    return states.katata_final_running(tournament, cast)
+
+
+@pytest.fixture
+def buzzer_round_running(tournament: Tournament, cast: dict[str, Any]) -> Any:
+    from tests import states
+
+    return states.buzzer_round_running(tournament, cast["organiser"])

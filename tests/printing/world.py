@@ -6,8 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from brackets.models import Entrant, EntrantRevision, Group, Seat, Tournament
-from brackets.selectors import rounds as sel
+from brackets.models import Entrant, EntrantRevision, Group, Tournament
 from brackets.services import rounds as svc
 
 SURNAMES = ["山田", "鈴木", "佐藤", "高橋", "田中", "伊藤", "渡辺", "中村", "小林", "加藤",
@@ -59,80 +58,14 @@ def play_round(rnd: Any, user: Any, rng: random.Random) -> None:
 def build_kyushu(tournament: Tournament, user: Any, *, count: int = 65, seeds: int = 7,
                  upto: int = 7, seed: int = 1) -> list[Entrant]:
     """九州杯IX (K1–K10) played through round ``upto`` (1–7): draws, selections, scores,
-    rule choices, 下関 cards, bans, partners, dice and the final's decisions."""
+    rule choices, 下関 cards, bans, partners, dice and the final's decisions
+    (``tests.states.kyushu_play``, stopping where ``tests.states.UPTO_STOPS`` says)."""
+    from tests.states import UPTO_STOPS, kyushu_play
+
     tournament.preset = "kyushu-cup-ix"
     tournament.save()
     entrants = add_named_entrants(tournament, count, seeds=seeds, user=user)
-    rounds = svc.rounds_configure(tournament=tournament, by=user)
-    rng = random.Random(seed)
-    for rnd in rounds[:2]:
-        if rnd.number > upto + 1:
-            return entrants
-        svc.round_draw(round=rnd, by=user)
-        if rnd.number > upto:
-            return entrants
-        play_round(rnd, user, rng)
-        svc.round_advance(round=rnd, by=user)
-    r3 = rounds[2]
-    players, _ = svc.round_players(r3)
-    for p in players:
-        svc.rule_choice_record(round=r3, entrant=Entrant.objects.get(id=p),
-                               rule=rng.choice("AB"), by=user)
-    svc.round_draw(round=r3, by=user)
-    if upto < 3:
-        return entrants
-    play_round(r3, user, rng)
-    svc.round_advance(round=r3, by=user)
-    r4 = rounds[3]
-    svc.round_draw(round=r4, by=user)
-    for g in Group.objects.filter(round=r4):
-        svc.card_draw(group=g, by=user)
-    if upto < 4:
-        return entrants
-    play_round(r4, user, rng)
-    svc.round_advance(round=r4, by=user)
-    sf = rounds[4]
-    svc.round_draw(round=sf, by=user)
-    for g in Group.objects.filter(round=sf):
-        for s in Seat.objects.filter(group=g, entrant__isnull=False):
-            svc.ban_record(group=g, entrant=s.entrant,
-                           genre=rng.choice(["芸能", "社会", "スポーツ"]), by=user)
-        svc.ban_reveal(group=g, by=user)
-    if upto < 5:
-        return entrants
-    play_round(sf, user, rng)
-    svc.round_advance(round=sf, by=user)
-    table = sel.round_table(sel.round_view(sf))
-    places = {r.place: int(r.player) for r in table}
-    third, final = rounds[5], rounds[6]
-    others = [e for e in entrants if e.id not in places.values()]
-    svc.partner_record(round=third, contender=Entrant.objects.get(id=places[3]),
-                       partner=others[0], by=user)
-    svc.partner_record(round=third, contender=Entrant.objects.get(id=places[4]),
-                       partner=others[1], by=user)
-    svc.round_draw(round=third, by=user)
-    if upto < 6:
-        return entrants
-    play_round(third, user, rng)
-    svc.round_advance(round=third, by=user)
-    svc.partner_record(round=final, contender=Entrant.objects.get(id=places[1]),
-                       partner=others[2], by=user)
-    svc.partner_record(round=final, contender=Entrant.objects.get(id=places[2]),
-                       partner=others[3], by=user)
-    dice = svc.dice_record(round=final, players=(places[1], places[2]), by=user)
-    svc.final_setup_record(round=final, by=user, winner_decides="seat_order",
-                           first=int(dice.data["winner"]), question_order="alternating")
-    svc.round_draw(round=final, by=user)
-    if upto < 7:
-        return entrants
-    svc.round_start(round=final, by=user)
-    for g in Group.objects.filter(round=final).order_by("number"):
-        state = sel.series_progress(sel.round_view(final))
-        if state and state.finished:
-            break
-        play_group(g, user, rng)
-    svc.round_close(round=final, by=user)
-    svc.round_advance(round=final, by=user)
+    kyushu_play(tournament, user, entrants, UPTO_STOPS[upto], seed=seed)
     return entrants
 
 

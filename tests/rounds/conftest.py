@@ -1,4 +1,4 @@
-"""Named tournament states for the round tests."""
+"""Round-test fixtures: round 1 running (tests.states) and its first group."""
 
 from __future__ import annotations
 
@@ -7,19 +7,16 @@ from typing import Any
 import pytest
 
 from brackets.models import Group, Round, Tournament
-from brackets.services import rounds as svc
-from tests.rounds.helpers import add_entrants
+from tests.states import kyushu_state
 
 
 def running_round_one(tournament: Tournament, entrants: int, user: Any,
                       preset: str = "kyushu-cup-ix") -> Round:
-    tournament.preset = preset
-    tournament.save()
-    add_entrants(tournament, entrants)
-    rounds = svc.rounds_configure(tournament=tournament, by=user)
-    svc.round_draw(round=rounds[0], by=user)
-    svc.round_start(round=rounds[0], by=user)
-    return Round.objects.get(id=rounds[0].id)
+    """``entrants`` registered as checked in (no seeds), round 1 drawn and started: the
+    named state round_1_running with this field."""
+    kyushu_state(tournament, user, "round_1_running", count=entrants, seeds=0, preset=preset,
+                 check_in_later=False)
+    return Round.objects.get(tournament=tournament, number=1)
 
 
 @pytest.fixture

@@ -1,5 +1,5 @@
 """The match page's feedback in real Chromium: 保存しました after a save, and a refused
-save that keeps the typed values while a reload is a harmless GET (QA pass)."""
+save that keeps the typed values while a reload is a harmless GET."""
 
 from __future__ import annotations
 

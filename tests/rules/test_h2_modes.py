@@ -1,9 +1,8 @@
 """H2 プチ修羅の道: a declaration must be stricter than the mode the entrant's rank gives.
 
-Found by a sweep of random 堅田大会 runs: the desk accepted ピンポイント for a Q90 entrant
-(BOMBER by rank), and every page of that player's group then failed with the engine's
-error. The desk now refuses it with the reason; one recorded before (a raised Q level, a
-switched preset) leaves the rank's stricter mode in force instead of breaking pages."""
+The desk refuses a declaration no stricter than the rank's mode, with the reason; one
+recorded before (a raised Q level, a switched preset) leaves the rank's stricter mode in
+force instead of breaking pages."""
 
 from __future__ import annotations
 
@@ -19,12 +18,9 @@ from brackets.selectors import rounds as sel
 from brackets.services import entrants as desk
 from brackets.services import rounds as svc
 from tests.rounds.helpers import add_entrants
+from tests.states import use_katata
 
-
-def _katata(tournament: Tournament) -> Tournament:
-    tournament.preset = "katata-kansai5-qualifier"
-    tournament.save()
-    return tournament
+pytestmark = pytest.mark.django_db
 
 
 def _form(**extra: Any) -> dict[str, Any]:
@@ -34,7 +30,7 @@ def _form(**extra: Any) -> dict[str, Any]:
 @pytest.mark.django_db
 def test_desk_refuses_an_opt_up_no_stricter_than_the_rank(tournament: Tournament,
                                                           cast: dict[str, Any]) -> None:
-    _katata(tournament)
+    use_katata(tournament)
     with pytest.raises(ValidationError) as info:
         desk.entrant_register(tournament=tournament, by=cast["desk"],
                               data=_form(q_level="90", opt_up="pinpoint"))
@@ -51,7 +47,7 @@ def test_desk_refuses_an_opt_up_no_stricter_than_the_rank(tournament: Tournament
 @pytest.mark.django_db
 def test_raising_the_q_level_past_the_declaration_is_refused(tournament: Tournament,
                                                              cast: dict[str, Any]) -> None:
-    _katata(tournament)
+    use_katata(tournament)
     e = desk.entrant_register(tournament=tournament, by=cast["desk"],
                               data=_form(q_level="30", opt_up="pinpoint"))
     e = Entrant.objects.get(id=getattr(e, "id", e.pk))
@@ -76,7 +72,7 @@ def test_fixed_mode_presets_ignore_the_declaration(tournament: Tournament,
 @pytest.mark.django_db
 def test_a_stale_declaration_leaves_the_rank_mode_and_pages_work(
         tournament: Tournament, cast: dict[str, Any], clients: dict[str, Any]) -> None:
-    _katata(tournament)
+    use_katata(tournament)
     entrants = add_entrants(tournament, 8, q_levels=[90] * 8)
     # Recorded before the check existed (or before the Q level was raised).
     Entrant.objects.filter(id=entrants[0].id).update(opt_up="pinpoint")

@@ -1,12 +1,6 @@
-"""QA regressions, fourth session: the public pages as players see them on a phone (390 px)
-and as the room sees them on a projector (1920x1080).
-
-Seen in screenshots before the fixes: the round page's 全体の成績 / 追加勝ち抜け tables broke
-headers into 順/位 and 惜敗/率 and names mid-word (伊藤結/衣); the bracket's 最終順位 table did
-the same (惜敗/率53.87); a finalist's player page pushed the whole page 35 px sideways; a round
-of up to four groups filled the top quarter of the projector in small type, and a short
-惜敗率 table half of it.
-"""
+"""The public pages as players see them on a phone (390 px) and as the room sees them on a
+projector (1920x1080): headers and words kept whole, tables in their own scroll boxes, large
+type when a round has few groups, and readable contrast on coloured rows."""
 
 from __future__ import annotations
 
@@ -24,6 +18,7 @@ from brackets.views.public import PROJ_BIG_ROWS
 from tests.conftest import client_for
 
 pytestmark = pytest.mark.django_db
+
 
 ROUNDS_CSS = Path(settings.BASE_DIR) / "brackets" / "static" / "brackets" / "rounds.css"
 
@@ -154,8 +149,6 @@ def _contrast(a: str, b: str) -> float:
     return (hi + 0.05) / (lo + 0.05)
 
 
-# Bootstrap 5.3's row backgrounds: table-success, table-warning, table-danger; the podium's
-# champion box (#fff3cd).
 ROW_BACKGROUNDS = ("#d1e7dd", "#fff3cd", "#f8d7da")
 
 

@@ -1,0 +1,86 @@
+"""H7 penalties: −400 points for an illegal choice accepted knowingly; scores go negative."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from brackets.models import Entrant, Group, Round, Seat, SelectionFact, Tournament
+from brackets.services import rounds as svc
+from tests.conftest import client_for
+from tests.rounds.helpers import add_entrants
+from tests.states import register_entrants, use_katata
+
+pytestmark = pytest.mark.django_db
+
+
+def shura_group(tournament: Tournament, cast: dict[str, Any]) -> tuple[Group, int, Entrant]:
+    """Round 1 started; everyone walks 修羅の道 and drew 芸能. (group, seat, player)."""
+    use_katata(tournament)
+    register_entrants(tournament, cast["desk"], 7, q_levels=[90, 60, 40, 20, 85, 55, 30],
+                      check_in_later=False,
+                      declarations={i: {"shura_voluntary": True} for i in range(7)})
+    r1 = svc.rounds_configure(tournament=tournament, by=cast["organiser"])[0]
+    for e in Entrant.objects.filter(tournament=tournament):
+        svc.shura_lots_draw(tournament=tournament, entrant=e, by=cast["desk"], genres=["芸能"])
+    svc.round_draw(round=r1, by=cast["organiser"])
+    svc.round_start(round=r1, by=cast["organiser"])
+    seat = Seat.objects.filter(group__round=r1, entrant__isnull=False).order_by("id").first()
+    assert seat is not None
+    return seat.group, seat.number, seat.entrant
+
+
+@pytest.mark.django_db
+def test_refused_illegal_set_keeps_the_difficulty_staff_tapped(
+        tournament: Tournament, cast: dict[str, Any]) -> None:
+    """After 「規定違反」 the page came back with HARD checked whatever staff had tapped;
+    ticking 「違反を承知で登録」 then saved HARD without anyone choosing it."""
+    group, n, _player = shura_group(tournament, cast)
+    staff = client_for(cast["bracket"])
+    url = f"/t/{tournament.slug}/match/{group.id}/selection/"
+    response = staff.post(url, {"seat": n, "set": "芸能|四択", "difficulty": "EASY",
+                                "version": group.version})
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert "規定違反" in page
+    checked = re.findall(rf'id="d{n}(\w+)" value="\w+" checked', page)
+    assert checked == ["EASY"]
+    other = next(s.number for s in Seat.objects.filter(group=group) if s.number != n)
+    assert re.findall(rf'id="d{other}(\w+)" value="\w+" checked', page) == ["HARD"]
+    staff.post(url, {"seat": n, "set": "芸能|四択", "difficulty": "EASY",
+                     "confirm_illegal": "1", "version": group.version})
+    fact = SelectionFact.objects.get(seat__group=group, seat__number=n)
+    assert (fact.difficulty, fact.accepted_illegal, str(fact.penalty)) == ("EASY", True,
+                                                                          "400.00")
+
+
+@pytest.mark.django_db
+def test_confirm_illegal_box_says_what_it_costs(tournament: Tournament,
+                                                cast: dict[str, Any]) -> None:
+    """「違反を承知で登録（ペナルティ）」 did not say how much: H7 takes 400 points."""
+    group, _n, _player = shura_group(tournament, cast)
+    page = client_for(cast["bracket"]).get(
+        f"/t/{tournament.slug}/match/{group.id}/").content.decode()
+    assert "違反を承知で登録（−400点）" in page
+
+
+def test_round_page_shows_the_score_after_a_penalty(tournament: Tournament,
+                                                    cast: dict[str, Any]) -> None:
+    """The round page's group card showed 320.50 for a player ranked last after −400."""
+    from brackets.models import Group
+    from brackets.services import rounds as svc
+
+    user = cast["bracket"]
+    add_entrants(tournament, 4)
+    svc.rounds_configure(tournament=tournament, by=user)
+    rnd = Round.objects.get(tournament=tournament, number=1)
+    svc.round_draw(round=rnd, by=user)
+    group = Group.objects.get(round=rnd)
+    rows = {1: ("320.50", 1), 2: ("300.25", 2), 3: ("250.00", 3), 4: ("180.50", 4)}
+    svc.results_save(group=group, by=user, rows=rows)
+    svc.penalty_add(group=Group.objects.get(id=group.id), by=user, seat_number=1,
+                    points="400", reason="出題違反")
+    html = client_for(user).get(f"/t/{tournament.slug}/rounds/1/").content.decode()
+    assert "-79.50" in html

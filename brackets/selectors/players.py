@@ -18,6 +18,7 @@ from typing import Any
 
 from brackets import engine_adapter as ea
 from brackets.engine.catalog import Catalog
+from brackets.engine.restrictions import ChoicesSummary
 from brackets.models import Entrant, Round, Seat, SpecialFact, Tournament
 from brackets.selectors import rounds as sel
 
@@ -41,9 +42,10 @@ class NextChoices:
     #: The player is in this round only if they advance from the round they are in.
     prospective: bool = False
 
-    def summary(self) -> dict[str, Any]:
-        return {**self.choices.summary(), "mode": str(self.rules.mode),
-                "counting": str(self.rules.counting)}
+    def summary(self) -> ChoicesSummary:
+        """The engine's used / left for this match (the tablet's own summary)."""
+        summary: ChoicesSummary = self.choices.summary()
+        return summary
 
 
 def next_choices(tournament: Tournament, entrant: Entrant, catalog: Catalog, *,

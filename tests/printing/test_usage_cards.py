@@ -51,3 +51,29 @@ def test_h5_format_lot_naming_a_format_closes_its_group_on_the_usage_card(
     assert "セレクト" not in remaining["残り形式"].split("・")
     assert remaining["残り形式"].split("・") == list(tablet.legal_units)
     assert remaining["残りジャンル"].split("・") == list(tablet.legal_genres)
+
+
+def test_every_card_prints_what_the_tablet_leaves_before_the_match(
+        kyushu_finished: Tournament) -> None:
+    """Round 3 (K6): a rule-A card lists the BOMBER history's leftovers; a rule-B card says
+    the round reads no history, as the tablet leaves everything open there. Round 4 (K7):
+    the card is what the tablet allows before the match's cards."""
+    catalog = ea.catalog_for(kyushu_finished.version_id)
+    before_match = {"cards": None, "bans": {}, "revealed": False}
+    for number in (3, 4):
+        _name, cards = usage_cards(kyushu_finished, number)
+        by_name = {c.name: c for c in cards}
+        for group in Group.objects.filter(round__tournament=kyushu_finished,
+                                          round__number=number):
+            gv = sel.group_view(group)
+            for seat_number, sc in sel.seat_choices(gv, catalog, before_match).items():
+                card = by_name[sc.seat.entrant.name]
+                assert list(card.open_genres) == list(sc.choices.legal_genres)
+                assert list(card.open_units) == list(sc.choices.legal_units)
+                printed = dict(card.used + card.remaining)
+                if sc.choices.match.window is None:
+                    assert group.rule == "B", seat_number
+                    assert printed == {"制限": "なし（この回戦は使用履歴で制限されません）"}
+                else:
+                    assert printed["残りジャンル"] == "・".join(sc.choices.legal_genres)
+                    assert printed["残り形式"] == "・".join(sc.choices.legal_units)

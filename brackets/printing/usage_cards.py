@@ -69,7 +69,7 @@ def usage_cards(tournament: Tournament, number: int) -> tuple[str, list[UsageCar
     catalog = ea.catalog_for(tournament.version_id)
     ids = [s.entrant_id for _g, s in players]
     history = sel.selection_history(tournament, ids, before_round=number)
-    before_match = {"cards": None, "bans": {}, "revealed": False}
+    before_match: dict[str, Any] = {"cards": None, "bans": {}, "revealed": False}
     choices = {gv.group.id: sel.seat_choices(gv, catalog, before_match)
                for gv in sel.group_views(groups, tournament)}
     cards = []

@@ -24,6 +24,7 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import Any
 
+from brackets.engine import match as match_gates
 from brackets.engine.catalog import Catalog, Selection
 from brackets.engine.errors import EngineBug, EngineError
 from brackets.engine.lottery import Lottery
@@ -392,34 +393,26 @@ def match_rules(
 def require_cards(conf: Mapping[str, Any], drawn: Sequence[Sequence[str]] | None,
                   label: str = "") -> None:
     """Raise the engine's ``cards_missing`` while a round that plays with 下関 cards (K7)
-    has no draw for this match yet.
+    has no draw for this match yet: the engine's :func:`brackets.engine.match.require_cards`.
 
-    The cards decide what a player may choose, so nothing may be selected before them. The
-    engine's :meth:`~brackets.engine.presets.RoundRestrictions.match_rules` is what refuses
-    a carded round's match without cards; it is asked here rather than the rule restated.
     ``conf`` is the round's (or K6 rule's) restriction pieces as stored in ``Round.spec``;
     ``drawn`` the recorded cards as [genre, group] pairs, None before any draw.
     """
-    from brackets.engine.presets import RoundRestrictions
-    from brackets.engine.special import Card, CardDraw
-
-    if not conf.get("cards"):
-        return
-    draw = (None if drawn is None else
-            CardDraw(tuple(Card(str(c[0]), str(c[1])) for c in drawn), recorded=True))
-    RoundRestrictions(read_window=None, record_window=None, lots=False,
-                      cards=True).match_rules(label, cards=draw)
+    match_gates.require_cards(_card_restrictions(conf), drawn=drawn is not None,
+                              round_name=label)
 
 
 def cards_pending(conf: Mapping[str, Any], drawn: Sequence[Sequence[str]] | None) -> bool:
-    """:func:`require_cards` as a flag for pages: True while the match waits for its cards."""
-    try:
-        require_cards(conf, drawn)
-    except EngineError as exc:
-        if exc.code == "cards_missing":
-            return True
-        raise
-    return False
+    """K7 as a flag for pages: True while the match waits for its cards
+    (:func:`brackets.engine.match.cards_pending`)."""
+    return match_gates.cards_pending(_card_restrictions(conf), drawn=drawn is not None)
+
+
+def _card_restrictions(conf: Mapping[str, Any]) -> Any:
+    from brackets.engine.presets import RoundRestrictions
+
+    return RoundRestrictions(read_window=None, record_window=None, lots=False,
+                             cards=bool(conf.get("cards")))
 
 
 def choices_for(catalog: Catalog, rules: PlayerRules, history: Sequence[HistoryEntry],

@@ -33,7 +33,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from enum import StrEnum
-from typing import Any
+from typing import TypedDict
 
 from brackets.engine.catalog import Catalog, Selection
 from brackets.engine.errors import RuleRefusal, Violation
@@ -212,15 +212,69 @@ class Option:
     reasons: tuple[Violation, ...]
 
 
-class _Used:
-    """Per-player used genres / units / pairs with the round each was first used in."""
+@dataclass(frozen=True)
+class Usage:
+    """What a player has used in the sets that count, each with the round of its first use.
 
-    __slots__ = ("genres", "pairs", "units")
+    ``units`` are what counts as "the format" for this player (H3: groups under 高火力,
+    single formats under 低火力); ``groups`` are always the format groups, for pages that
+    show the columns; ``pairs`` are (genre, unit), what PINPOINT bans (H2). Insertion order
+    is the order of first use.
+    """
 
-    def __init__(self) -> None:
-        self.genres: dict[str, str] = {}
-        self.units: dict[str, str] = {}
-        self.pairs: dict[tuple[str, str], str] = {}
+    genres: Mapping[str, str]
+    units: Mapping[str, str]
+    groups: Mapping[str, str]
+    pairs: Mapping[tuple[str, str], str]
+
+
+def usage(catalog: Catalog, rules: PlayerRules, entries: Iterable[HistoryEntry]) -> Usage:
+    """What ``entries`` use, as ``rules`` count it; every entry given counts (pick a window
+    with :func:`window_entries`). A genre the catalog does not know, or a sub-genre set
+    under another genre, is bad data and raises: it would silently ban nothing."""
+    genres: dict[str, str] = {}
+    units: dict[str, str] = {}
+    groups: dict[str, str] = {}
+    pairs: dict[tuple[str, str], str] = {}
+    for entry in entries:
+        sel = entry.selection
+        catalog.require_genre(sel.genre)
+        if catalog.is_subgenre(sel.format) and catalog.parent_of(sel.format) != sel.genre:
+            raise RuleRefusal("subgenre_genre_mismatch",
+                              f"{sel.format} belongs to {catalog.parent_of(sel.format)}, "
+                              f"not {sel.genre}", subgenre=sel.format, genre=sel.genre,
+                              parent=catalog.parent_of(sel.format), round=entry.round)
+        unit = unit_of(catalog, sel.format, rules)
+        genres.setdefault(sel.genre, entry.round)
+        units.setdefault(unit, entry.round)
+        groups.setdefault(catalog.group_of(sel.format), entry.round)
+        pairs.setdefault((sel.genre, unit), entry.round)
+    return Usage(genres, units, groups, pairs)
+
+
+class ChoicesSummary(TypedDict):
+    """Plain data of :meth:`Choices.summary`: the one "used / left" of a player in a match.
+
+    ``closed_genres`` / ``closed_units``: every genre / unit of the screen that is not
+    open, with why (the genre-axis or format-axis :class:`Violation` values, empty when
+    only a pair-level rule or the other axis's fallback closes it).
+    """
+
+    mode: str
+    counting: str
+    legal_genres: list[str]
+    legal_units: list[str]
+    genre_fallback: bool
+    format_fallback: bool
+    forced: list[str] | None
+    used_genres: dict[str, str]
+    used_units: dict[str, str]
+    used_groups: dict[str, str]
+    used_pairs: list[tuple[str, str]]
+    #: The player's 修羅 lots (H4, H5), whole-event bans whether or not this match applies them.
+    lots: list[str]
+    closed_genres: dict[str, tuple[Violation, ...]]
+    closed_units: dict[str, tuple[Violation, ...]]
 
 
 def unit_of(catalog: Catalog, fmt: str, rules: PlayerRules) -> str:
@@ -296,22 +350,7 @@ class Choices:
         self.rules = rules
         self.match = match
         _check_names(catalog, rules, match)
-        used = _Used()
-        for entry in window_entries(history, match.window):
-            sel = entry.selection
-            # A genre the catalog does not know would silently ban nothing: refuse it, and a
-            # sub-genre set under another genre (difficulty never restricts, so it is not
-            # checked here).
-            catalog.require_genre(sel.genre)
-            if catalog.is_subgenre(sel.format) and catalog.parent_of(sel.format) != sel.genre:
-                raise RuleRefusal("subgenre_genre_mismatch",
-                                  f"{sel.format} belongs to {catalog.parent_of(sel.format)}, "
-                                  f"not {sel.genre}", subgenre=sel.format, genre=sel.genre,
-                                  parent=catalog.parent_of(sel.format), round=entry.round)
-            unit = unit_of(catalog, sel.format, rules)
-            used.genres.setdefault(sel.genre, entry.round)
-            used.units.setdefault(unit, entry.round)
-            used.pairs.setdefault((sel.genre, unit), entry.round)
+        used = usage(catalog, rules, window_entries(history, match.window))
         self._used = used
         self._units = units_of(catalog, rules)
 
@@ -396,6 +435,39 @@ class Choices:
     def _random_unit(self) -> str:
         return unit_of(self.catalog, self.catalog.random_format, self.rules)
 
+    def _genre_reasons(self, genre: str) -> list[Violation]:
+        """Why ``genre`` is closed on its own axis (history, lots, cards, bans)."""
+        rules, match, used = self.rules, self.match, self._used
+        out: list[Violation] = []
+        if rules.mode is Mode.BOMBER and genre in used.genres:
+            out.append(Violation("genre_used", {"genre": genre, "round": used.genres[genre]}))
+        if match.apply_lots and genre in rules.lot_genres:
+            out.append(Violation("genre_lot", {"genre": genre}))
+        if match.card_genres is not None and genre not in match.card_genres:
+            out.append(Violation("genre_not_drawn", {
+                "genre": genre, "round": match.round, "drawn": sorted(match.card_genres)}))
+        if genre in match.match_bans:
+            out.append(Violation("genre_banned", {
+                "genre": genre, "round": match.round,
+                "banned_by": list(match.match_bans[genre])}))
+        return out
+
+    def _unit_reasons(self, unit: str, fmt: str, group: str) -> list[Violation]:
+        """Why ``unit`` (played as ``fmt`` of ``group``) is closed on the format axis."""
+        rules, match, used = self.rules, self.match, self._used
+        out: list[Violation] = []
+        if rules.mode is Mode.BOMBER and unit in used.units:
+            code = "group_used" if rules.counting is Counting.GROUPED else "format_used"
+            out.append(Violation(code, {"group": group, "format": fmt, "unit": unit,
+                                        "round": used.units[unit]}))
+        if match.apply_lots and rules.lot_formats and self._unit_lotted(unit):
+            out.append(Violation("format_lot", {"format": fmt, "group": group, "unit": unit}))
+        if match.card_groups is not None and group not in match.card_groups:
+            out.append(Violation("group_not_drawn", {
+                "group": group, "format": fmt, "round": match.round,
+                "drawn": sorted(match.card_groups)}))
+        return out
+
     # -- public --------------------------------------------------------------------------
 
     @property
@@ -427,36 +499,13 @@ class Choices:
         rules, match, used = self.rules, self.match, self._used
         unit = unit_of(catalog, fmt, rules)
         group = catalog.group_of(fmt)
-        label = match.round
         out: list[Violation] = []
         genre_waived = self.genre_fallback and genre == catalog.nongenre
         unit_waived = self.format_fallback and unit == self._random_unit()
-        # genre axis
         if not genre_waived:
-            if rules.mode is Mode.BOMBER and genre in used.genres:
-                out.append(Violation("genre_used", {"genre": genre, "round": used.genres[genre]}))
-            if match.apply_lots and genre in rules.lot_genres:
-                out.append(Violation("genre_lot", {"genre": genre}))
-            if match.card_genres is not None and genre not in match.card_genres:
-                out.append(Violation("genre_not_drawn", {
-                    "genre": genre, "round": label, "drawn": sorted(match.card_genres)}))
-            if genre in match.match_bans:
-                out.append(Violation("genre_banned", {
-                    "genre": genre, "round": label,
-                    "banned_by": list(match.match_bans[genre])}))
-        # format axis
+            out.extend(self._genre_reasons(genre))
         if not unit_waived:
-            if rules.mode is Mode.BOMBER and unit in used.units:
-                code = "group_used" if rules.counting is Counting.GROUPED else "format_used"
-                out.append(Violation(code, {"group": group, "format": fmt, "unit": unit,
-                                            "round": used.units[unit]}))
-            if match.apply_lots and rules.lot_formats and self._unit_lotted(unit):
-                out.append(Violation("format_lot", {"format": fmt, "group": group,
-                                                    "unit": unit}))
-            if match.card_groups is not None and group not in match.card_groups:
-                out.append(Violation("group_not_drawn", {
-                    "group": group, "format": fmt, "round": label,
-                    "drawn": sorted(match.card_groups)}))
+            out.extend(self._unit_reasons(unit, fmt, group))
         # pair level
         if (rules.mode is Mode.PINPOINT and (genre, unit) in used.pairs
                 and not (genre_waived or unit_waived)):
@@ -511,16 +560,41 @@ class Choices:
                          or (self.format_fallback and unit == self._random_unit()))
         return SelectionCheck(ok=True, fallback=used_fallback)
 
-    def summary(self) -> dict[str, Any]:
-        """Plain-data view for pages and printed cards."""
+    def summary(self) -> ChoicesSummary:
+        """What the player has used and what is left, for pages and printed cards.
+
+        The one "used / left": the match page greys from the same :class:`Choices`, so
+        whatever shows this summary agrees with the tablet.
+        """
+        catalog, used = self.catalog, self._used
+        closed_units: dict[str, tuple[Violation, ...]] = {}
+        for unit in self._units:
+            if unit in self.legal_units:
+                continue
+            group = _group_of_unit(catalog, unit)
+            waived = self.format_fallback and unit == self._random_unit()
+            closed_units[unit] = () if waived else tuple(self._unit_reasons(unit, unit, group))
+        closed_genres: dict[str, tuple[Violation, ...]] = {}
+        for genre in catalog.genre_names:
+            if genre in self.legal_genres:
+                continue
+            waived = self.genre_fallback and genre == catalog.nongenre
+            closed_genres[genre] = () if waived else tuple(self._genre_reasons(genre))
         return {
+            "mode": str(self.rules.mode),
+            "counting": str(self.rules.counting),
             "legal_genres": list(self.legal_genres),
             "legal_units": list(self.legal_units),
             "genre_fallback": self.genre_fallback,
             "format_fallback": self.format_fallback,
             "forced": None if self.forced is None else list(self.forced),
-            "used_genres": dict(self._used.genres),
-            "used_units": dict(self._used.units),
+            "used_genres": dict(used.genres),
+            "used_units": dict(used.units),
+            "used_groups": dict(used.groups),
+            "used_pairs": list(used.pairs),
+            "lots": sorted(self.rules.lot_genres | self.rules.lot_formats),
+            "closed_genres": closed_genres,
+            "closed_units": closed_units,
         }
 
 

@@ -2,9 +2,10 @@
 
 One card per player of a round (four per A4), for the player to keep at the cabinet: every
 earlier set (unrecorded ones marked), the genres and formats used, and what remains under
-their restriction (BOMBER: unused genres and format units, 修羅 lots removed; PINPOINT: the
-pairs they may not repeat; FREE: no restriction). The engine decides what counts as "the
-same format" for this player (高火力 group or 低火力 single format).
+their restriction (BOMBER: the genres and format units still open; PINPOINT: the pairs they
+may not repeat; FREE: no restriction; 修羅 lots listed). The engine's summary of the
+player's choices decides all of it, including what counts as "the same format" (高火力
+group or 低火力 single format) and what a format lot closes.
 """
 
 from __future__ import annotations
@@ -19,11 +20,11 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable
 
-from brackets.models import Role, Round, Tournament
+from brackets.models import Group, Role, Round, Seat, Tournament
 from brackets.printing._forms import FORM_H_MM, FORM_W_MM, form_frame, paragraph
 from brackets.printing.base import PdfDocument, card_sheets, register_fonts, truncate
 from brackets.printing.registry import Choice, DocumentError, Option, register
-from brackets.selectors.documents import mode_label, player_rules_of, round_choices
+from brackets.selectors.documents import mode_label, round_choices
 
 
 @dataclass(frozen=True)
@@ -35,13 +36,21 @@ class UsageCard:
     history: list[tuple[str, str, str, str, str, bool]] = field(default_factory=list)
     used: list[tuple[str, str]] = field(default_factory=list)  # (heading, text)
     remaining: list[tuple[str, str]] = field(default_factory=list)
+    #: What the engine leaves open for this seat (the tablet's legal genres and units).
+    open_genres: tuple[str, ...] = ()
+    open_units: tuple[str, ...] = ()
 
 
 def usage_cards(tournament: Tournament, number: int) -> tuple[str, list[UsageCard]]:
-    """Cards for every player seated in round ``number``, history before that round."""
+    """Cards for every player seated in round ``number``, history before that round.
+
+    What is used and what is left is the engine's :meth:`Choices.summary` for the player's
+    seat, built by the selector the tablet uses (:func:`~brackets.selectors.rounds.
+    seat_choices`), so card and tablet agree. The card is printed before the match, so the
+    match's own facts (K7 cards, K8 bans) are announced there, not printed here.
+    """
     from brackets import engine_adapter as ea
-    from brackets.engine.restrictions import Mode, unit_of, units_of
-    from brackets.models import Group
+    from brackets.engine.restrictions import Mode
     from brackets.selectors import rounds as sel
 
     rnd = Round.objects.filter(tournament=tournament, number=number).first()
@@ -49,51 +58,53 @@ def usage_cards(tournament: Tournament, number: int) -> tuple[str, list[UsageCar
         raise DocumentError(gettext("その回戦はありません。"))
     groups = list(Group.objects.filter(round=rnd).order_by("number"))
     seats = sel.current_seats([g.id for g in groups])
-    players = [(g.label, s.entrant) for g in groups for s in seats.get(g.id, []) if s.entrant_id]
+    players = [(g, s) for g in groups for s in seats.get(g.id, []) if s.entrant_id]
     if not players:
         raise DocumentError(gettext("{round}はまだ組分けの抽選をしていません。").format(round=rnd.name))
-    seen: set[int] = set()
-    players = [(label, e) for label, e in players if not (e.id in seen or seen.add(e.id))]
+    # A player seated in two groups of the round gets one card, at the first.
+    first_seat: dict[int, tuple[Group, Seat]] = {}
+    for group, seat in players:
+        first_seat.setdefault(seat.entrant_id, (group, seat))
+    players = list(first_seat.values())
     catalog = ea.catalog_for(tournament.version_id)
-    ids = [e.id for _label, e in players]
+    ids = [s.entrant_id for _g, s in players]
     history = sel.selection_history(tournament, ids, before_round=number)
-    lots = sel.lots_of(tournament, ids)
-    restriction = str(rnd.spec.get("restriction", "basic"))
+    before_match: dict[str, Any] = {"cards": None, "bans": {}, "revealed": False}
+    choices = {gv.group.id: sel.seat_choices(gv, catalog, before_match)
+               for gv in sel.group_views(groups, tournament)}
     cards = []
-    for label, entrant in players:
-        rules = player_rules_of(tournament, restriction, entrant, lots.get(entrant.id))
+    for group, seat in players:
+        entrant = seat.entrant
+        sc = choices[group.id][seat.number]
+        rules = sc.rules
+        summary = sc.choices.summary()
         mode = mode_label(rules, shura=bool(rules.lot_genres or rules.lot_formats),
                           opt_up=bool(entrant.opt_up))
         rows = history.get(entrant.id, [])
-        counted = [h for h in rows if h.window is not None and h.recorded]
         hist = [(h.round_name, h.group_label, h.selection.genre, h.selection.format,
-                 h.selection.difficulty, h in counted) for h in rows]
-        used_genres = list(dict.fromkeys(h.selection.genre for h in counted))
-        used_units = list(dict.fromkeys(unit_of(catalog, h.selection.format, rules)
-                                        for h in counted))
+                 h.selection.difficulty, h.window is not None and h.recorded) for h in rows]
         used: list[tuple[str, str]] = []
         remaining: list[tuple[str, str]] = []
-        lot_text = "・".join(sorted(rules.lot_genres | rules.lot_formats))
-        if rules.mode is Mode.BOMBER:
-            used = [("使用済みジャンル", "・".join(used_genres) or "なし"),
-                    ("使用済み形式", "・".join(used_units) or "なし")]
-            genres = [g for g in catalog.genre_names
-                      if g not in used_genres and g not in rules.lot_genres]
-            units = [u for u in units_of(catalog, rules)
-                     if u not in used_units and u not in rules.lot_formats]
-            remaining = [("残りジャンル", "・".join(genres) or "なし（ノンジャンルを使用）"),
-                         ("残り形式", "・".join(units) or "なし（ランダムを使用）")]
+        if sc.choices.match.window is None:
+            # K6 rule B, K9: this round reads no history, so nothing is used up here.
+            used = [("制限", "なし（この回戦は使用履歴で制限されません）")]
+        elif rules.mode is Mode.BOMBER:
+            used = [("使用済みジャンル", "・".join(summary["used_genres"]) or "なし"),
+                    ("使用済み形式", "・".join(summary["used_units"]) or "なし")]
+            remaining = [("残りジャンル", "なし（ノンジャンルを使用）" if summary["genre_fallback"]
+                          else "・".join(summary["legal_genres"])),
+                         ("残り形式", "なし（ランダムを使用）" if summary["format_fallback"]
+                          else "・".join(summary["legal_units"]))]
         elif rules.mode is Mode.PINPOINT:
-            pairs = list(dict.fromkeys(
-                f"{h.selection.genre}×{unit_of(catalog, h.selection.format, rules)}"
-                for h in counted))
+            pairs = [f"{genre}×{unit}" for genre, unit in summary["used_pairs"]]
             used = [("使用済みの組み合わせ（同じ組み合わせは不可）", "・".join(pairs) or "なし")]
         else:
             used = [("制限", "なし（フリー）")]
-        if lot_text:
-            remaining.append(("修羅くじ（大会中使用不可）", lot_text))
-        cards.append(UsageCard(entrant.name, entrant.card_name, label, mode, hist, used,
-                               remaining))
+        if summary["lots"]:
+            remaining.append(("修羅くじ（大会中使用不可）", "・".join(summary["lots"])))
+        cards.append(UsageCard(entrant.name, entrant.card_name, group.label, mode, hist, used,
+                               remaining, tuple(summary["legal_genres"]),
+                               tuple(summary["legal_units"])))
     return rnd.name, cards
 
 

@@ -17,12 +17,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from brackets import engine_adapter as ea
+from brackets.engine import match as gates
 from brackets.engine.catalog import Catalog
+from brackets.engine.restrictions import ChoicesSummary
 from brackets.models import Entrant, Round, Seat, SpecialFact, Tournament
 from brackets.selectors import rounds as sel
 
-#: Rounds whose players are placed by the desk (contenders from a placement, partners
-#: recorded per contender) rather than advancing from the round before (K9, K10).
 
 
 @dataclass
@@ -41,9 +41,10 @@ class NextChoices:
     #: The player is in this round only if they advance from the round they are in.
     prospective: bool = False
 
-    def summary(self) -> dict[str, Any]:
-        return {**self.choices.summary(), "mode": str(self.rules.mode),
-                "counting": str(self.rules.counting)}
+    def summary(self) -> ChoicesSummary:
+        """The engine's used / left for this match (the tablet's own summary)."""
+        summary: ChoicesSummary = self.choices.summary()
+        return summary
 
 
 def next_choices(tournament: Tournament, entrant: Entrant, catalog: Catalog, *,
@@ -135,12 +136,12 @@ def _plays(tournament: Tournament, rnd: Round, entrant: Entrant, last: int,
         src = by_number.get(int(src_spec["round"]))
         if src is None or src.status not in (Round.Status.CLOSED, Round.Status.ADVANCED):
             return None
-        places = {int(p) for p in src_spec["places"]}
-        key = ea.player_key(entrant.id)
+        places = tuple(int(p) for p in src_spec["places"])
         table = sel.round_table(sel.round_view(src))
-        return True if any(row.player == key and row.place in places for row in table) else None
+        found = gates.contenders(places, [(row.player, row.place) for row in table])
+        return True if ea.player_key(entrant.id) in found else None
     if rnd.number == 1:
-        seeds_later = rnd.spec.get("seeds_from_round") not in (None, 1)
+        seeds_later = not gates.seeds_play_round_1(rnd.spec.get("seeds_from_round"))
         return True if entrant.checked_in and not (seeds_later and entrant.seed) else None
     if last == 0:
         # Not seated yet: a seed joins the round its preset says seeds enter (K5).

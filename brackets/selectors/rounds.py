@@ -912,18 +912,14 @@ def group_history(group: Group) -> list[dict[str, Any]]:
 
 
 def used_summary(rows: list[HistoryRow], catalog: Catalog) -> dict[str, Any]:
-    """Genres and format groups a player has used in recorded history (for the player page)."""
-    genres: list[str] = []
-    groups: list[str] = []
-    for h in rows:
-        if h.window is None or not h.recorded:
-            continue
-        if h.selection.genre not in genres:
-            genres.append(h.selection.genre)
-        grp = catalog.group_of(h.selection.format)
-        if grp not in groups:
-            groups.append(grp)
-    return {"genres": genres, "groups": groups}
+    """Genres and format groups a player has used in recorded history (for the player page
+    and the group sheets): the engine's :func:`~brackets.engine.restrictions.usage`, the
+    count :meth:`~brackets.engine.restrictions.Choices.summary` reports as used."""
+    from brackets.engine.restrictions import PlayerRules, usage
+
+    entries = ea.history_of((h.selection, h.round_name, h.window, h.recorded) for h in rows)
+    used = usage(catalog, PlayerRules(), [e for e in entries if e.recorded])
+    return {"genres": list(used.genres), "groups": list(used.groups)}
 
 
 #: History windows as players read them: the main window runs to the semi-final; the

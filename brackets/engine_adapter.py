@@ -688,6 +688,7 @@ DEVELOPER_ONLY: dict[str, str] = {
     "tie_break_duplicate": "two tie-break functions registered with one slug",
     "duplicate_rule": "two buzzer rules/formats registered with one slug",
     "round_unknown": "code asks a preset for a round key it does not define",
+    "round_spec_invalid": "a stored round spec this code did not write (RoundSpec.from_dict)",
     "draw_method_unknown": "round specs only carry random/snake/mod (engine_adapter.round_plan)",
     "seat_mode_unknown": "seat mode is chosen in code, not by staff",
     "lottery_missing": "a lottery draw called without the tournament's lottery (caller bug)",

@@ -72,7 +72,7 @@ def engine_raise_sites() -> list[tuple[str, str, frozenset[str]]]:
                 continue
             func = node.func
             name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
-            if name != "EngineError":
+            if name not in ("EngineError", "RuleRefusal", "EngineBug"):
                 continue
             where = f"{path.relative_to(ENGINE.parent.parent)}:{node.lineno}"
             first = node.args[0] if node.args else next(

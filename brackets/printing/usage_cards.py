@@ -58,7 +58,7 @@ def usage_cards(tournament: Tournament, number: int) -> tuple[str, list[UsageCar
     ids = [e.id for _label, e in players]
     history = sel.selection_history(tournament, ids, before_round=number)
     lots = sel.lots_of(tournament, ids)
-    restriction = str(rnd.spec.get("restriction", "basic"))
+    restriction = "preset"  # the round's preset decides every player's rules
     cards = []
     for label, entrant in players:
         rules = player_rules_of(tournament, restriction, entrant, lots.get(entrant.id))
@@ -111,7 +111,7 @@ class UsageCards(PdfDocument):
 
     def choices(self, tournament: Tournament) -> list[Choice]:
         return [Choice(name, {"round": n}) for n, name in
-                round_choices(tournament, "groups", "rule_select", "ranked_final", drawn=True)
+                round_choices(tournament, "groups", "rule_selection", "final_group", drawn=True)
                 if n > 1]
 
     def get_data(self, tournament: Tournament, **options: Any) -> tuple[str, list[UsageCard]]:

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from brackets.adapters.rounds import round_rules
 from brackets.forms import StaffForm
 from brackets.models import Entrant, Tournament
 from tests.conftest import client_for
@@ -109,7 +110,7 @@ def _round4_group(tournament: Tournament, user: Any) -> Any:
     people = add_entrants(tournament, 4)
     svc.rounds_configure(tournament=tournament, by=user)
     r4 = Round.objects.get(tournament=tournament, number=4)
-    assert r4.spec.get("cards")
+    assert round_rules(r4).cards
     Round.objects.filter(id=r4.id).update(status=Round.Status.RUNNING)
     group = Group.objects.create(round=r4, number=1, label="A")
     for n, e in enumerate(people, start=1):
@@ -180,7 +181,7 @@ def test_an_extra_final_game_does_not_void_the_champion(tournament: Tournament,
     tournament.save()
     a, pa, pb, b = add_entrants(tournament, 4)
     svc.rounds_configure(tournament=tournament, by=user)
-    final = Round.objects.get(tournament=tournament, kind="series")
+    final = Round.objects.get(tournament=tournament, kind="partner_series")
     Round.objects.filter(id=final.id).update(status=Round.Status.RUNNING)
     groups = []
     for game in (1, 2, 3):
@@ -250,7 +251,7 @@ def _final_two_nil(tournament: Tournament, user: Any) -> tuple[Any, list[Any], l
     tournament.save()
     a, pa, pb, b = add_entrants(tournament, 4)
     svc.rounds_configure(tournament=tournament, by=user)
-    final = Round.objects.get(tournament=tournament, kind="series")
+    final = Round.objects.get(tournament=tournament, kind="partner_series")
     Round.objects.filter(id=final.id).update(status=Round.Status.RUNNING)
     groups = []
     for game in (1, 2, 3):

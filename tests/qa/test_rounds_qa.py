@@ -37,7 +37,7 @@ def test_final_page_announces_champion_runner_up_and_third(kyushu_done: Tourname
     t = kyushu_done
     podium = _podium(t)
     assert set(podium) == {"優勝", "準優勝", "3位"}
-    final = Round.objects.get(tournament=t, kind="series")
+    final = Round.objects.get(tournament=t, kind="partner_series")
     html = client_for(None).get(f"/p/{t.slug}/r/{final.number}/").content.decode()
     champion = re.search(r'podium-champion">\s*<span class="podium-label">(.*?)</span>\s*'
                          r'<a class="podium-name"[^>]*>(.*?)</a>', html, re.DOTALL)
@@ -53,7 +53,7 @@ def test_partners_are_labelled_not_placed(kyushu_done: Tournament) -> None:
     """A partner placed 1st on the screen showed as 「1. name」 in the final's game card,
     as if they had won the game (K9/K10: partners' results do not count)."""
     t = kyushu_done
-    final = Round.objects.get(tournament=t, kind="series")
+    final = Round.objects.get(tournament=t, kind="partner_series")
     rv = sel.round_view(final)
     game = rv.groups[0]
     roles = sel.pair_roles(game)
@@ -68,7 +68,7 @@ def test_partners_are_labelled_not_placed(kyushu_done: Tournament) -> None:
         elif role == "winner":
             assert "勝ち" in row and "table-success" in row
     assert "パートナーの順位は数えません" in card
-    third = Round.objects.get(tournament=t, kind="partner")
+    third = Round.objects.get(tournament=t, kind="partner_match")
     page = client_for(None).get(f"/p/{t.slug}/r/{third.number}/").content.decode()
     assert "パートナー" in page and 'id="podium"' in page
 
@@ -81,7 +81,7 @@ def test_bracket_chart_final_box_shows_games_and_champion(kyushu_done: Tournamen
     from tests.printing.pdfcheck import pdf_text
 
     t = kyushu_done
-    final = Round.objects.get(tournament=t, kind="series")
+    final = Round.objects.get(tournament=t, kind="partner_series")
     doc = round_document(t, final.number)
     box = _series_box(doc, 0)
     champion = _podium(t)["優勝"]
@@ -150,7 +150,7 @@ def test_refused_physical_card_draw_keeps_the_cards_staff_picked(
     r4 = Round.objects.get(tournament=t, number=4)
     svc.round_draw(round=r4, by=user)
     group = Group.objects.filter(round=r4).order_by("number").first()
-    deck = svc._deck(ea.catalog_for(t.version_id), r4.spec)
+    deck = svc._deck(ea.catalog_for(t.version_id), r4)
     genre = deck[0].genre
     groups = [c.group for c in deck if c.genre == genre]
     first, second = groups[0], next(g for g in groups if g != groups[0])
@@ -184,8 +184,8 @@ def test_pair_rounds_label_the_rule_that_applies(kyushu_done: Tournament,
 
     t = kyushu_done
     staff = client_for(cast["bracket"])
-    third = Round.objects.get(tournament=t, kind="partner")
-    final = Round.objects.get(tournament=t, kind="series")
+    third = Round.objects.get(tournament=t, kind="partner_match")
+    final = Round.objects.get(tournament=t, kind="partner_series")
     page = staff.get(f"/t/{t.slug}/match/{Group.objects.filter(round=third).first().id}/")
     html = page.content.decode()
     assert "ボンバーマン・高火力" not in html
@@ -210,7 +210,7 @@ def test_player_page_separates_pre_final_use_from_the_final(kyushu_done: Tournam
     from brackets.models import SelectionFact
 
     t = kyushu_done
-    final = Round.objects.get(tournament=t, kind="series")
+    final = Round.objects.get(tournament=t, kind="partner_series")
     fact = SelectionFact.objects.filter(group__round=final, seat__number=1).select_related(
         "seat").first()
     html = client_for(None).get(f"/p/{t.slug}/players/{fact.seat.entrant_id}/").content.decode()
@@ -282,9 +282,9 @@ def test_tournament_finishes_with_the_final_and_reopens_on_undo(kyushu_done: Tou
     t = kyushu_done
     user = cast["organiser"]
     assert t.status == Tournament.Status.FINISHED
-    third = Round.objects.get(tournament=t, kind="partner")
+    third = Round.objects.get(tournament=t, kind="partner_match")
     assert "tournament_status" not in third.steps.get(action="advance").data  # not the last
-    final = Round.objects.get(tournament=t, kind="series")
+    final = Round.objects.get(tournament=t, kind="partner_series")
     svc.round_undo(round=final, by=user)
     t.refresh_from_db()
     assert t.status == Tournament.Status.RUNNING
@@ -300,7 +300,7 @@ def test_staff_round_page_of_the_final_names_each_games_winner(kyushu_done: Tour
     """The final's round page footer listed 「1. partner · 2. …」 placements per game, as if a
     partner placed 1st had won it."""
     t = kyushu_done
-    final = Round.objects.get(tournament=t, kind="series")
+    final = Round.objects.get(tournament=t, kind="partner_series")
     rv = sel.round_view(final)
     html = client_for(cast["bracket"]).get(f"/t/{t.slug}/rounds/{final.number}/").content.decode()
     names = sel.seated_names(rv.groups)

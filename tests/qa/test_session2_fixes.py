@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from brackets.adapters.rounds import round_rules
 from brackets.models import Group, Round, Seat, SelectionFact, SpecialFact, Tournament
 from brackets.services import rounds as svc
 from tests.conftest import client_for
@@ -35,7 +36,7 @@ def _card_round_group(tournament: Tournament, user: Any, per: str = "match") -> 
     people = add_entrants(tournament, 8)
     svc.rounds_configure(tournament=tournament, by=user)
     r4 = Round.objects.get(tournament=tournament, number=4)
-    assert r4.spec.get("cards") and r4.spec.get("k7_draw_per") == per
+    assert round_rules(r4).cards and round_rules(r4).k7_draw_per_round == (per == "round")
     Round.objects.filter(id=r4.id).update(status=Round.Status.RUNNING)
     groups = []
     for number, label in ((1, "A"), (2, "B")):
@@ -117,7 +118,7 @@ def test_rounds_without_cards_are_not_held_back(tournament: Tournament,
     tournament.save()
     add_entrants(tournament, 8)
     r1 = svc.rounds_configure(tournament=tournament, by=user)[0]
-    assert not r1.spec.get("cards")
+    assert not round_rules(r1).cards
     svc.round_draw(round=r1, by=user)
     group = Group.objects.filter(round=r1).order_by("number").first()
     fact = svc.selection_save(group=group, by=user, seat_number=1, genre="芸能",
@@ -154,7 +155,7 @@ def _kyushu_upto(tournament: Tournament, user: Any, upto: int) -> dict[int, int]
 def _pre_final_genres(tournament: Tournament, entrant_id: int) -> set[str]:
     return set(SelectionFact.objects.filter(
         seat__entrant_id=entrant_id, seat__superseded_by__isnull=True,
-        group__round__tournament=tournament).exclude(group__round__kind="series")
+        group__round__tournament=tournament).exclude(group__round__kind="partner_series")
         .values_list("genre", flat=True))
 
 
@@ -181,7 +182,7 @@ def test_third_place_partner_sees_no_history_restriction(tournament: Tournament,
     from brackets.models import Entrant
 
     places = _kyushu_upto(tournament, cast["organiser"], upto=5)
-    third = Round.objects.get(tournament=tournament, kind="partner")
+    third = Round.objects.get(tournament=tournament, kind="partner_match")
     partner_facts = SpecialFact.objects.filter(round=third, kind="partner")
     partner = int(partner_facts.first().data["partner"])
     used = _pre_final_genres(tournament, partner)
@@ -213,7 +214,7 @@ def test_finalists_page_follows_the_pairs_final_history(tournament: Tournament,
 
     user = cast["organiser"]
     places = _kyushu_upto(tournament, user, upto=6)
-    final = Round.objects.get(tournament=tournament, kind="series")
+    final = Round.objects.get(tournament=tournament, kind="partner_series")
     game1, game2 = list(Group.objects.filter(round=final).order_by("game"))[:2]
     play_group(game1, user, random.Random(5))
     finalist = places[1]
@@ -291,7 +292,7 @@ def test_admin_saves_good_preset_settings_through_the_service(
     assert Tournament.objects.get(id=tournament.id).preset_settings == {"k7_draw_per": "round"}
     change = PresetSettingChange.objects.get(tournament=tournament, key="k7_draw_per")
     assert change.by == cast["admin"] and change.new_value == "round"
-    assert Round.objects.get(tournament=tournament, number=4).spec["k7_draw_per"] == "round"
+    assert round_rules(Round.objects.get(tournament=tournament, number=4)).k7_draw_per_round
 
 
 def test_admin_cannot_change_settings_after_round_one_is_drawn(

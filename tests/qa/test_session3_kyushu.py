@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from brackets import engine_adapter as ea
+from brackets.adapters.rounds import round_rules
 from brackets.models import Entrant, Group, Round, Seat, SelectionFact, Tournament
 from brackets.selectors import rounds as sel
 from brackets.services import rounds as svc
@@ -32,7 +33,7 @@ def _semi_final_group(tournament: Tournament, user: Any) -> Group:
     people = add_entrants(tournament, 4)
     svc.rounds_configure(tournament=tournament, by=user)
     sf = Round.objects.get(tournament=tournament, number=5)
-    assert sf.spec.get("bans")
+    assert round_rules(sf).bans
     Round.objects.filter(id=sf.id).update(status=Round.Status.RUNNING)
     group = Group.objects.create(round=sf, number=1, label="A")
     for n, e in enumerate(people, start=1):

@@ -6,12 +6,12 @@ objects (a :class:`~brackets.engine.catalog.Catalog`, a
 ...) in return. No rule is decided here: this module only translates. Players are keyed by
 ``str(entrant_id)`` inside the engine.
 
-Rounds come from the engine's preset registry (``brackets.engine.presets``) through
-:func:`round_plan`, which flattens a preset's round specs into plain data stored on each
-round. Preset *settings* are the tournament's: :attr:`Tournament.preset_settings` holds
-the values the organiser changed and the engine's defaults fill in the rest
-(:func:`preset_for` accepts a tournament or a slug plus settings). The settings in force are
-copied into each round's spec (``preset_settings``) so a past round keeps its rules.
+Rounds come from the engine's preset registry (``brackets.engine.presets``); each round
+stores the engine's own :class:`~brackets.engine.presets.RoundSpec` and the preset slug and
+settings it was planned with (``brackets.adapters.rounds`` reads and writes that form).
+Preset *settings* are the tournament's: :attr:`Tournament.preset_settings` holds the values
+the organiser changed and the engine's defaults fill in the rest (:func:`preset_for`
+accepts a tournament or a slug plus settings).
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from brackets.engine import match as match_gates
 from brackets.engine.catalog import Catalog, Selection
 from brackets.engine.errors import EngineBug, EngineError
 from brackets.engine.lottery import Lottery
+from brackets.engine.presets import RoundRestrictions
 from brackets.engine.restrictions import (
     BASIC_RULE,
     Choices,
@@ -39,7 +40,6 @@ from brackets.engine.restrictions import (
     mode_for_q,
 )
 from brackets.engine.results import (
-    DEFAULT_PENALTY,
     MatchResult,
     Penalty,
     SeatEntry,
@@ -105,8 +105,6 @@ def _load_catalog(version_id: int) -> Catalog:
 # ------------------------------------------------------------------------ presets
 
 PRESET_ALIASES = {"kyushu-ix": "kyushu-cup-ix"}
-_KINDS = {"groups": "groups", "rule_selection": "rule_select", "partner_match": "partner",
-          "partner_series": "series"}
 
 
 def preset_source(source: Any, settings: Mapping[str, Any] | None = None
@@ -147,73 +145,6 @@ def _preset_cached(slug: str, settings_json: str) -> Any:
     from brackets.engine.presets import get_preset
 
     return get_preset(slug, json.loads(settings_json))
-
-
-def _restrictions(r: Any) -> dict[str, Any]:
-    return {"window": r.read_window, "record_window": r.record_window,
-            "recorded": r.record_window is not None, "lots": r.lots, "cards": r.cards,
-            "bans": r.match_bans, "pair_sets": r.pair_sets, "pair_history": r.pair_history}
-
-
-def round_plan(preset_slug: Any, entrants: int = 0, seeds: int = 0,
-               settings: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """The preset's rounds for this many round-1 players and seeds, as plain data.
-
-    ``preset_slug`` is a slug (with ``settings``) or a tournament (its own settings).
-
-    Everything comes from the engine's :class:`~brackets.engine.presets.Preset`: kinds,
-    advancers per group, targets, where seeds enter, draw methods, restriction pieces per
-    round (history windows, 下関 cards, bans, pairs, 修羅 lots), K6 variants, the penalty
-    policy, the tie-break chain and the dummy's set. The dict is copied into each
-    ``Round.spec`` so a past round keeps the rules it was played under.
-    """
-    preset = preset_for(preset_slug, settings)
-    _slug, changed = preset_source(preset_slug, settings)
-    specs = preset.rounds_for(entrants, seeds)
-    dummy = preset.dummy_selection
-    settings = dict(preset.settings)
-    rounds: list[dict[str, Any]] = []
-    losers_round = next((i for i, sp in enumerate(specs) if sp.losers_to), None)
-    for index, sp in enumerate(specs):
-        kind = _KINDS.get(sp.kind, "groups")
-        if sp.kind == "final_group" and sp.ranks_all:
-            kind = "ranked_final"
-        entry: dict[str, Any] = {
-            "key": sp.key, "name": sp.name, "kind": kind,
-            "per_group": sp.advance_per_group or sp.group_size,
-            "target": sp.target, "seeds_enter": sp.seeds_enter,
-            "draw": sp.draw if sp.draw in ("random", "snake", "mod") else "random",
-            "restriction": "preset", "preset": preset.slug,
-            **_restrictions(sp.restrictions),
-        }
-        if sp.variants:
-            entry["rules"] = {v.key: {"name": v.name, "capacity": v.capacity,
-                                      "per_group": v.advance_per_group,
-                                      **_restrictions(v.restrictions)} for v in sp.variants}
-            entry["order_from_round"] = index  # K6: processing order of the previous round
-        if kind in ("partner", "series") and losers_round is not None:
-            feeder = specs[losers_round]
-            k = feeder.advance_per_group
-            places = (list(range(k + 1, feeder.group_size + 1)) if sp.key == feeder.losers_to
-                      else list(range(1, k + 1)))
-            entry["contenders_from"] = {"round": losers_round + 1, "places": places}
-        if sp.wins_needed:
-            entry["wins_needed"] = sp.wins_needed
-        rounds.append(entry)
-    return {
-        "name": preset.name, "slug": preset.slug,
-        "seeds_from_round": next((i + 1 for i, sp in enumerate(specs) if sp.seeds_enter), None),
-        "dummy_set": [dummy.genre, dummy.format, dummy.difficulty],
-        "penalty": str(preset.selection_penalty()),
-        "illegal_selection": preset.illegal_selection,
-        "tie_break": list(preset.tie_break),
-        "k7_deck": settings.get("k7_deck", "lot_genres_x_format_groups"),
-        "k7_extra_card": settings.get("k7_extra_card", "share_genre_or_group"),
-        "k7_draw_per": settings.get("k7_draw_per", "match"),
-        "preset_settings": json.loads(json.dumps(changed, default=str)),
-        "max_matches": preset.max_matches(entrants, seeds),
-        "rounds": rounds,
-    }
 
 
 # ---------------------------------------------------------------- match snapshots
@@ -390,29 +321,21 @@ def match_rules(
     )
 
 
-def require_cards(conf: Mapping[str, Any], drawn: Sequence[Sequence[str]] | None,
+def require_cards(conf: RoundRestrictions, drawn: Sequence[Sequence[str]] | None,
                   label: str = "") -> None:
     """Raise the engine's ``cards_missing`` while a round that plays with 下関 cards (K7)
     has no draw for this match yet: the engine's :func:`brackets.engine.match.require_cards`.
 
-    ``conf`` is the round's (or K6 rule's) restriction pieces as stored in ``Round.spec``;
-    ``drawn`` the recorded cards as [genre, group] pairs, None before any draw.
+    ``conf`` is the round's (or K6 rule's) restriction pieces; ``drawn`` the recorded cards
+    as [genre, group] pairs, None before any draw.
     """
-    match_gates.require_cards(_card_restrictions(conf), drawn=drawn is not None,
-                              round_name=label)
+    match_gates.require_cards(conf, drawn=drawn is not None, round_name=label)
 
 
-def cards_pending(conf: Mapping[str, Any], drawn: Sequence[Sequence[str]] | None) -> bool:
+def cards_pending(conf: RoundRestrictions, drawn: Sequence[Sequence[str]] | None) -> bool:
     """K7 as a flag for pages: True while the match waits for its cards
     (:func:`brackets.engine.match.cards_pending`)."""
-    return match_gates.cards_pending(_card_restrictions(conf), drawn=drawn is not None)
-
-
-def _card_restrictions(conf: Mapping[str, Any]) -> Any:
-    from brackets.engine.presets import RoundRestrictions
-
-    return RoundRestrictions(read_window=None, record_window=None, lots=False,
-                             cards=bool(conf.get("cards")))
+    return match_gates.cards_pending(conf, drawn=drawn is not None)
 
 
 def choices_for(catalog: Catalog, rules: PlayerRules, history: Sequence[HistoryEntry],
@@ -420,5 +343,3 @@ def choices_for(catalog: Catalog, rules: PlayerRules, history: Sequence[HistoryE
     return legal_choices(catalog, rules, history, rules_of_match)
 
 
-def penalty_points(plan: Mapping[str, Any]) -> Decimal:
-    return Decimal(str(plan.get("penalty", DEFAULT_PENALTY)))

@@ -28,14 +28,17 @@ COUNTING_LABELS: dict[str, str] = {
     "grouped": gettext_noop("高火力"),
     "individual": gettext_noop("低火力"),
 }
-#: Round kinds as the round adapter names them; plain group rounds need no label.
+#: Round kinds (the engine's ``RoundKind``); plain group rounds need no label, nor a final
+#: group that only splits top and bottom (K8). A final group ranking all its players
+#: (``ranks_all``, H1-b) reads :data:`RANKED_FINAL_LABEL`.
 KIND_LABELS: dict[str, str] = {
     "groups": "",
-    "rule_select": gettext_noop("ルール選択"),
-    "partner": gettext_noop("パートナー戦"),
-    "series": gettext_noop("3本勝負"),
-    "ranked_final": gettext_noop("順位決定"),
+    "rule_selection": gettext_noop("ルール選択"),
+    "final_group": "",
+    "partner_match": gettext_noop("パートナー戦"),
+    "partner_series": gettext_noop("3本勝負"),
 }
+RANKED_FINAL_LABEL = gettext_noop("順位決定")
 #: A player's part in a pair game (K9/K10, ``selectors.rounds.pair_roles``).
 PAIR_ROLE_LABELS: dict[str, str] = {
     "contender": gettext_noop("対戦者"),

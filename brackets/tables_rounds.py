@@ -388,22 +388,22 @@ class RankingTable(RoundTableBase):
 
 # ------------------------------------------------------------------ from a round
 
-#: Rounds whose players are compared across groups (K4, K6); pair rounds and the final
-#: group are ranked by their own result.
-CROSS_KINDS = ("groups", "rule_select")
 #: Row colours of the staff advancement check and of the public pages.
 STAFF_ROWS = {"group_top": "table-success", "wildcard": "table-success",
               "withdrawn": "table-secondary", "disqualified": "table-secondary"}
 PUBLIC_ROWS = {"group_top": "table-success", "wildcard": "table-warning"}
-#: What an advancer of a last round is called in the results table.
-FINAL_MARKS = {"series": "champion", "ranked_final": "champion", "partner": "third"}
+#: What an advancer of a last round is called in the results table, by the engine's kind
+#: (a last round: ``RoundSpec.is_last``; players of other rounds are compared across
+#: groups, K4 and K6).
+FINAL_MARKS = {"partner_series": "champion", "final_group": "champion",
+               "partner_match": "third"}
 
 
 def round_outcomes(rv: Any) -> list[tuple[str, Any]]:
     """The engine's advancement (per rule for K6) once every group has a result."""
     from brackets.selectors import rounds as sel
 
-    if not rv.all_done or rv.round.kind not in CROSS_KINDS:
+    if not rv.all_done or rv.rules.spec.is_last:
         return []
     return sel.advancement_preview(rv.round, rv)
 
@@ -436,7 +436,7 @@ def cross_table(rv: Any, outcomes: Iterable[tuple[str, Any]], *,
     """The whole round in the selector's cross-group order (None for pair rounds)."""
     from brackets.selectors import rounds as sel
 
-    if rv.round.kind not in CROSS_KINDS:
+    if rv.rules.spec.is_last:
         return None
     rows = cross_rows(sel.round_table(rv), people if people is not None else people_of(rv),
                       outcomes)
@@ -473,7 +473,8 @@ def results_table(rv: Any, *, advancers: Iterable[Any] = (), wildcards: Iterable
                   player_url: Callable[[str], str] | None = None) -> RoundResultsTable:
     """Every seat of the round with its result and advancement mark."""
     rows = result_rows(rv, advancers=advancers, wildcards=wildcards,
-                       final_mark=FINAL_MARKS.get(rv.round.kind, ""))
+                       final_mark=(FINAL_MARKS.get(rv.rules.spec.kind, "")
+                                   if rv.rules.spec.is_last else ""))
     return RoundResultsTable(rows, player_url=player_url)
 
 

@@ -247,7 +247,7 @@ def final_won_2_0(tournament: Tournament, user: Any) -> Tournament:
     """final_game_2, then game 2 won by game 1's winner: the series is decided 2–0 and game 3
     is not needed (K10)."""
     final_game_2(tournament, user)
-    game1, game2 = list(Group.objects.filter(round__tournament=tournament, round__kind="series")
+    game1, game2 = list(Group.objects.filter(round__tournament=tournament, round__kind="partner_series")
                         .order_by("game"))[:2]
     play_game_won_by(game2, user, game_winner(game1), random.Random(2))
     tournament.refresh_from_db()

@@ -30,19 +30,6 @@ MESSAGES = APP / "messages.py"
 JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 KINDS = ("EngineError", "RuleRefusal", "EngineBug")
 
-# Modules whose raise sites other work converts to the two kinds; until it lands they may
-# still raise the base class. Their bare raises are held to the rule the base had: worded,
-# or a code listed here as the bug it becomes. Entries go once the modules are converted.
-PENDING_MODULES = ("brackets/engine/presets.py",)
-PENDING_BUGS = {
-    "catalog_unknown": "a preset names a builtin catalog that does not exist",
-    "preset_duplicate": "two preset classes registered with one slug",
-    "setting_duplicate": "a preset declares one setting key twice (settings schema)",
-    "round_unknown": "code asks a preset for a round key it does not define",
-    "duplicate_rule": "two buzzer rules/formats registered with one slug",
-}
-
-
 def _constant_returns(func: ast.FunctionDef) -> set[str]:
     return {n.value.value for n in ast.walk(func)
             if isinstance(n, ast.Return) and isinstance(n.value, ast.Constant)
@@ -137,16 +124,8 @@ def test_every_refusal_is_worded_and_every_bug_is_not() -> None:
 
 def test_only_the_two_kinds_are_raised() -> None:
     """The base class is for ``except`` clauses; every raise says which kind it is."""
-    stray = [where for _code, where in BARE if not where.startswith(PENDING_MODULES)]
+    stray = [where for _code, where in BARE]
     assert stray == [], f"raise RuleRefusal or EngineBug, not EngineError: {stray}"
-    unkinded = sorted({code for code, _where in BARE}
-                      - set(msg.ERROR_TEXT) - set(PENDING_BUGS))
-    assert unkinded == [], f"codes neither worded nor a known bug: {unkinded}"
-    assert not set(msg.ERROR_TEXT) & set(PENDING_BUGS)
-    assert all(reason.strip() for reason in PENDING_BUGS.values())
-    # The pending list keeps no code the engine no longer raises.
-    assert sorted(set(PENDING_BUGS) - CODES) == []
-    assert sorted(set(PENDING_BUGS) & REFUSALS) == []
 
 
 def test_messages_keep_no_code_the_engine_no_longer_raises() -> None:
@@ -169,7 +148,7 @@ def test_each_raise_site_gets_its_own_japanese_sentence(code: str, where: str,
 
 
 def test_an_unworded_code_falls_back_to_a_japanese_sentence_with_code_and_detail() -> None:
-    code = min(PENDING_BUGS)
+    code = "code_without_wording"
     with translation.override("ja"):
         text = msg.error_text(EngineError(code, "duplicate genre names", names=["芸能"]))
     assert text == f"入力を処理できませんでした（{code}）：duplicate genre names"

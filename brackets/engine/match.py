@@ -24,10 +24,6 @@ from dataclasses import dataclass
 from brackets.engine.errors import EngineBug, RuleRefusal
 from brackets.engine.presets import RoundRestrictions, RoundSpec
 
-#: Round kinds played by two contenders, each with a partner (K9 one game, K10 a series).
-PAIR_ROUND_KINDS = ("partner_match", "partner_series")
-
-
 # -- K7 ----------------------------------------------------------------------------------
 
 
@@ -85,6 +81,12 @@ def series_games(wins_needed: int) -> int:
     return 2 * wins_needed - 1
 
 
+def games_scheduled(spec: RoundSpec) -> int:
+    """K9/K10: the games a pair round schedules: one (K9), or every game a first-to-n
+    series can take (K10)."""
+    return series_games(spec.wins_needed or 2) if spec.is_series else 1
+
+
 def series_decided(game_winners: Sequence[str | None], wins_needed: int) -> str | None:
     """K10: who won the series after these games, or None while it is open.
 
@@ -133,7 +135,7 @@ def contenders_source(specs: Sequence[RoundSpec], index: int) -> ContendersSourc
     takes the advancing places.
     """
     spec = specs[index]
-    if spec.kind not in PAIR_ROUND_KINDS:
+    if not spec.is_pair:
         return None
     feeder_index = next((i for i, sp in enumerate(specs) if sp.losers_to), None)
     if feeder_index is None:

@@ -30,6 +30,8 @@ from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 from django.utils.translation import gettext, gettext_noop
 
+from brackets.adapters.rounds import rules_from_stored, upgrade_record
+from brackets.engine.errors import EngineError
 from brackets.errors import Refused
 from brackets.models import (
     Difficulty,
@@ -40,6 +42,7 @@ from brackets.models import (
     QmaVersion,
     Rank,
     Role,
+    Round,
     SubGenre,
     Tournament,
 )
@@ -504,7 +507,27 @@ class _Importer:
             rows = records.get(spec.key) or []
             if not isinstance(rows, list):
                 raise self.fail(f"records.{spec.key}", gettext("形式が違います"))
+            if spec.model is Round:
+                rows = self.rounds(rows, spec.key)
             self.create(spec.model, spec.key, rows, tournament)
+
+    def rounds(self, rows: list[Any], key: str) -> list[Any]:
+        """Round rows with their rules in today's stored form: a file exported before the
+        typed spec was stored carries the old flat one (converted by the round adapter),
+        and a spec this app cannot read back is refused with its place."""
+        out = []
+        for index, row in enumerate(rows):
+            if not isinstance(row, dict):
+                out.append(row)
+                continue
+            where = f"records.{key}[{index}].spec"
+            try:
+                row = upgrade_record(row)
+                rules_from_stored(row.get("spec"), int(row.get("number") or 0))
+            except (EngineError, TypeError, ValueError, AttributeError) as exc:
+                raise self.fail(where, gettext("形式が違います")) from exc
+            out.append(row)
+        return out
 
     def create(self, model: type[models.Model], key: str, rows: list[Any],
                tournament: Tournament) -> None:

@@ -15,6 +15,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable
 
+from brackets.adapters.rounds import round_rules
 from brackets.models import Role, Round, Tournament
 from brackets.printing._forms import FORM_H_MM, FORM_W_MM, checkbox, form_frame, write_line
 from brackets.printing.base import PdfDocument, card_sheets, register_fonts
@@ -35,7 +36,7 @@ def ban_form_data(tournament: Tournament, number: int) -> BanFormData:
     from brackets.selectors import rounds as sel
 
     rnd = Round.objects.filter(tournament=tournament, number=number).first()
-    if rnd is None or not rnd.spec.get("bans"):
+    if rnd is None or not round_rules(rnd).bans:
         raise DocumentError(gettext("この回戦には禁止ジャンルの指定がありません。"))
     catalog = ea.catalog_for(tournament.version_id)
     genres = list(catalog.lot_genres)

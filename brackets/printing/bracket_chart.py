@@ -86,11 +86,12 @@ class Column:
 
 def _box_rows(doc: RoundDoc, index: int) -> list[Box]:
     boxes = []
-    if doc.kind == "series" and doc.groups:
+    spec = doc.rules.spec
+    if spec.is_series and doc.groups:
         return [_series_box(doc, index)]
     for group in doc.groups:
         rows = []
-        if doc.kind in ("partner", "series"):
+        if spec.is_pair:
             # Contenders first (seats 1 and 4), then their partners: placements of one
             # game say little about a pair match.
             ordered = sorted((s for s in group.seats if not s.is_dummy),
@@ -100,16 +101,15 @@ def _box_rows(doc: RoundDoc, index: int) -> list[Box]:
         else:
             ordered = [s for s in group.seats if not s.is_dummy]
         for seat in ordered:
-            contender = doc.kind not in ("partner", "series") or seat.number in (1, 4)
+            contender = not spec.is_pair or seat.number in (1, 4)
             mark = (f"{seat.place}" if seat.place and group.has_result
-                    and doc.kind not in ("partner", "series") else f"{seat.number}")
+                    and not spec.is_pair else f"{seat.number}")
             name = seat.name if contender else f"（P）{seat.name}"
-            if doc.kind == "partner" and doc.final_order and contender:
+            if spec.is_partner_match and doc.final_order and contender:
                 name += "　3位" if seat.entrant_id == doc.final_order[0] else "　4位"
-            rows.append((mark, name, seat.score if doc.kind != "series" else "",
+            rows.append((mark, name, seat.score if not spec.is_series else "",
                          bool(seat.advanced), seat.entrant_id, contender))
-        title = f"{group.label}組" if doc.kind in ("groups", "rule_select", "ranked_final") \
-            else doc.name
+        title = f"{group.label}組" if not spec.is_pair else doc.name
         if group.rule:
             title += f"（{group.rule}）"
         boxes.append(Box(title, rows, index))
@@ -118,14 +118,15 @@ def _box_rows(doc: RoundDoc, index: int) -> list[Box]:
 
 def chart_columns(docs: list[RoundDoc]) -> list[Column]:
     columns: list[Column] = []
-    finals = [d for d in docs if d.kind in ("series", "partner")]
+    finals = [d for d in docs if d.rules.spec.is_pair]
     for doc in docs:
         if doc in finals:
             continue
         columns.append(Column(doc.name, _box_rows(doc, len(columns))))
     if finals:
-        column = Column("・".join(d.name for d in sorted(finals, key=lambda d: d.kind != "series")))
-        for doc in sorted(finals, key=lambda d: d.kind != "series"):
+        finals.sort(key=lambda d: not d.rules.spec.is_series)  # the final first, then 3位
+        column = Column("・".join(d.name for d in finals))
+        for doc in finals:
             column.boxes += _box_rows(doc, len(columns))
         columns.append(column)
     return columns

@@ -32,7 +32,7 @@ class FinalSetOrder(RoundPdf):
     order = 90
     title = gettext_noop("出題順シート")
     description = gettext_noop("試合ごとの出題順（サテ順）と各セットの記入欄")
-    kinds = ("series",)
+    kinds = ("partner_series",)
 
     def get_data(self, tournament: Tournament, **options: Any) -> tuple[RoundDoc, str]:
         from brackets.models import Round, SpecialFact

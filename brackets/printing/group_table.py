@@ -56,7 +56,7 @@ class GroupTable(RoundPdf):
     order = 10
     title = gettext_noop("組分け表")
     description = gettext_noop("組・サテ・選手・ダミー")
-    kinds = ("groups", "rule_select", "partner", "series", "ranked_final")
+    kinds = ("groups", "rule_selection", "final_group", "partner_match", "partner_series")
 
     def get_story(self, data: RoundDoc, *, tournament: Tournament, **options: Any
                   ) -> list[Flowable]:

@@ -52,15 +52,15 @@ def _context_line(data: RoundDoc, group: GroupDoc) -> str:
     parts = []
     if group.rule:
         parts.append(RULE_LABELS.get(group.rule, group.rule))
-    if data.kind == "series":
+    if data.rules.spec.is_series:
         parts.append(f"第{group.game}試合")
     if group.cards:
         parts.append("下関カード：" + "／".join(f"{g}×{grp}" for g, grp in group.cards))
-    elif data.spec.get("cards"):
+    elif data.rules.cards:
         parts.append("下関カード：＿＿＿＿×＿＿＿＿／＿＿＿＿×＿＿＿＿")
     if group.bans:
         parts.append("禁止ジャンル：" + "・".join(group.bans))
-    elif data.spec.get("bans"):
+    elif data.rules.bans:
         parts.append("禁止ジャンル：＿＿＿＿＿＿＿＿＿＿")
     return "　".join(parts)
 
@@ -107,7 +107,7 @@ def match_sheet(data: RoundDoc, group: GroupDoc, width: float) -> list[Flowable]
     table = Table(rows, colWidths=widths, rowHeights=[7 * mm] + [
         max(ROW_H, heights[n] + 8) for n in range(1, 5)])
     table.setStyle(TableStyle(table_style(*commands, ("ALIGN", (5, 1), (-1, -1), "RIGHT"))))
-    title = f"{data.name}　{group.label}組" if data.kind != "series" else (
+    title = f"{data.name}　{group.label}組" if not data.rules.spec.is_series else (
         f"{data.name}　{group.label}")
     staff = Table([[p("入力者", "cell_small"), "", p("確認者", "cell_small"), "",
                     p("メモ", "cell_small"), ""]],
@@ -146,7 +146,7 @@ class MatchSheets(RoundPdf):
     order = 20
     title = gettext_noop("対戦記録用紙")
     description = gettext_noop("組ごとに出題・得点・順位・スタッフ確認欄（A4に2組）")
-    kinds = ("groups", "rule_select", "partner", "series", "ranked_final")
+    kinds = ("groups", "rule_selection", "final_group", "partner_match", "partner_series")
 
     def get_story(self, data: RoundDoc, *, tournament: Tournament, **options: Any
                   ) -> list[Flowable]:

@@ -63,7 +63,7 @@ def group_results(data: RoundDoc, width: float) -> list[Flowable]:
         if dummy:
             rows.append(["—", str(dummy[0].number), p("ダミー（数えない）", "cell_small"),
                          dummy[0].screen_score, "", "", "", ""])
-        title = f"{group.label}組" if data.kind != "series" else group.label
+        title = f"{group.label}組" if not data.rules.spec.is_series else group.label
         if group.rule:
             title += f"（{RULE_LABELS.get(group.rule, group.rule)}）"
         if group.outcome:
@@ -86,7 +86,7 @@ class ResultSheets(RoundPdf):
     order = 40
     title = "結果表"
     description = "全体順（1位は得点順、2位以下は惜敗率順）と組ごとの結果"
-    kinds = ("groups", "rule_select", "partner", "series", "ranked_final")
+    kinds = ("groups", "rule_selection", "final_group", "partner_match", "partner_series")
     needs_play = True
 
     def get_data(self, tournament: Tournament, **options: Any) -> RoundDoc:

@@ -16,6 +16,8 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable
 
+from brackets.adapters.rounds import round_rules
+from brackets.engine.presets import RuleVariant
 from brackets.models import Role, Round, Tournament
 from brackets.printing._forms import (
     FORM_H_MM,
@@ -57,14 +59,15 @@ def restriction_text(tournament: Tournament, restriction: str) -> str:
     return RESTRICTION_TEXT.get(restriction, restriction)
 
 
-def rule_text(name: str, conf: dict[str, Any], restriction: str) -> str:
-    per = int(conf.get("per_group", 2))
+def rule_text(variant: RuleVariant, restriction: str) -> str:
+    per = variant.advance_per_group
     adv = "1位のみ勝ち抜け" if per == 1 else f"上位{per}名勝ち抜け"
-    if conf.get("window", "main") is None or not conf.get("recorded", True):
+    r = variant.restrictions
+    if r.read_window is None or r.record_window is None:
         rule = "制限なし・この回戦の出題は使用履歴に残らない"
     else:
         rule = restriction
-    cap = conf.get("capacity")
+    cap = variant.capacity
     cap_text = f"・定員{cap}名" if cap else ""
     return f"{rule}・{adv}{cap_text}"
 
@@ -73,12 +76,12 @@ def rule_form_data(tournament: Tournament, number: int) -> RuleFormData:
     from brackets.selectors import rounds as sel
 
     rnd = Round.objects.filter(tournament=tournament, number=number).first()
-    if rnd is None or rnd.kind != "rule_select":
+    if rnd is None or not round_rules(rnd).spec.is_rule_selection:
         raise DocumentError(gettext("この回戦はルール選択の回戦ではありません。"))
     rnd.tournament = tournament
-    restriction = restriction_text(tournament, str(rnd.spec.get("restriction", "basic")))
-    rules = [(name, rule_text(name, conf, restriction))
-             for name, conf in rnd.spec.get("rules", {}).items()]
+    variants = round_rules(rnd).variants
+    restriction = restriction_text(tournament, "preset")
+    rules = [(v.key, rule_text(v, restriction)) for v in variants]
     prev = Round.objects.filter(tournament=tournament, number=number - 1).first()
     players: list[tuple[str, str]] = []
     if prev is not None:
@@ -88,7 +91,7 @@ def rule_form_data(tournament: Tournament, number: int) -> RuleFormData:
             entrants = sel.entrant_map(ids)
             players = [(entrants[i].name, entrants[i].card_name) for i in ids if i in entrants]
     if not players:
-        total = sum(int(c.get("capacity", 0)) for c in rnd.spec.get("rules", {}).values())
+        total = sum(v.capacity for v in variants)
         players = [("", "")] * max(total, 4)
     return RuleFormData(rnd.name, prev.name if prev else "", rules, players)
 
@@ -107,7 +110,7 @@ class RuleForms(PdfDocument):
 
     def choices(self, tournament: Tournament) -> list[Choice]:
         return [Choice(name, {"round": n})
-                for n, name in round_choices(tournament, "rule_select")]
+                for n, name in round_choices(tournament, "rule_selection")]
 
     def get_data(self, tournament: Tournament, **options: Any) -> RuleFormData:
         return rule_form_data(tournament, options["round"])

@@ -15,6 +15,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable
 
+from brackets.adapters.rounds import round_rules
 from brackets.models import Role, Tournament
 from brackets.printing.base import PdfDocument, card_sheets, fit_size, register_fonts, truncate
 from brackets.printing.registry import Choice, register
@@ -29,15 +30,16 @@ class CardFace:
 
 
 def deck_kind(tournament: Tournament) -> str:
-    """The preset's K7 deck setting, as stored on the card round (or the preset's plan)."""
+    """The preset's K7 deck setting, as the card round was configured (or the preset's)."""
     from brackets import engine_adapter as ea
     from brackets.models import Round
 
-    for spec in Round.objects.filter(tournament=tournament).values_list("spec", flat=True):
-        if (spec or {}).get("cards") and spec.get("k7_deck"):
-            return str(spec["k7_deck"])
+    for rnd in Round.objects.filter(tournament=tournament).only("number", "spec"):
+        rules = round_rules(rnd)
+        if rules.cards:
+            return rules.k7_deck
     try:
-        return str(ea.round_plan(tournament).get("k7_deck")
+        return str(ea.preset_for(tournament).settings.get("k7_deck")
                    or "lot_genres_x_format_groups")
     except Exception:  # noqa: BLE001 - unknown preset: the default deck
         return "lot_genres_x_format_groups"
@@ -64,10 +66,10 @@ def has_card_round(tournament: Tournament) -> bool:
     from brackets import engine_adapter as ea
 
     try:
-        plan = ea.round_plan(tournament)
+        planned = ea.preset_for(tournament).rounds_for(0, 0)
     except Exception:  # noqa: BLE001 - unknown preset: no card round
         return False
-    return any(r.get("cards") for r in plan.get("rounds", []))
+    return any(sp.restrictions.cards for sp in planned)
 
 
 def draw_card(canvas: Canvas, face: CardFace, w: float, h: float) -> None:

@@ -122,7 +122,7 @@ class UsageCards(PdfDocument):
 
     def choices(self, tournament: Tournament) -> list[Choice]:
         return [Choice(name, {"round": n}) for n, name in
-                round_choices(tournament, "groups", "rule_select", "ranked_final", drawn=True)
+                round_choices(tournament, "groups", "rule_selection", "final_group", drawn=True)
                 if n > 1]
 
     def get_data(self, tournament: Tournament, **options: Any) -> tuple[str, list[UsageCard]]:

@@ -14,6 +14,9 @@ from typing import Any
 from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
+from brackets.adapters.rounds import RoundRules, rules_from_stored
+from brackets.engine import match as gates
+from brackets.engine.presets import RoundSpec
 from brackets.labels import COUNTING_LABELS, MODE_LABELS
 from brackets.models import Entrant, Genre, Rank, Tournament
 
@@ -111,26 +114,26 @@ def player_public_url(tournament: Tournament, entrant_id: int, base_url: str) ->
     return base_url.rstrip("/") + path
 
 
-def _plan(tournament: Tournament) -> dict[str, Any]:
+def _planned(tournament: Tournament) -> tuple[RoundSpec, ...] | None:
+    """The preset's rounds before any entrant is counted (None: the preset is unknown)."""
     try:
-        from brackets.engine_adapter import round_plan
+        from brackets.engine_adapter import preset_for
 
-        return dict(round_plan(tournament))
+        return tuple(preset_for(tournament).rounds_for(0, 0))
     except Exception:  # noqa: BLE001 - an unknown preset still prints entry sheets
-        return {"rounds": [{"restriction": "rank", "lots": True}]}
+        return None
 
 
 def first_round_restriction(tournament: Tournament) -> str:
-    """The restriction kind of the tournament's first round (``preset``, ``basic``,
-    ``rank`` or ``free``, as the round adapter names them)."""
-    rounds = _plan(tournament).get("rounds") or [{}]
-    return str(rounds[0].get("restriction", "rank"))
+    """The restriction kind of the tournament's first round: ``preset`` (the preset
+    decides), or ``rank`` (H2's modes by rank) when the preset is unknown."""
+    return "preset" if _planned(tournament) is not None else "rank"
 
 
 def lots_apply(tournament: Tournament) -> bool:
     """Whether the preset has 修羅 lots at all (seed 002 does, 九州杯IX does not)."""
-    return any(r.get("lots", r.get("restriction") == "rank")
-               for r in _plan(tournament).get("rounds") or [])
+    planned = _planned(tournament)
+    return True if planned is None else any(sp.restrictions.lots for sp in planned)
 
 
 def player_rules_of(tournament: Tournament, restriction: str, entrant: Entrant,
@@ -235,7 +238,8 @@ def entrant_documents(tournament: Tournament, *, base_url: str = "") -> EntrantD
                  .order_by("order", "id").values_list("name", "q_min", "q_max"))
     kind = first_round_restriction(tournament)
     with_lots = lots_apply(tournament)
-    seeds_from = _plan(tournament).get("seeds_from_round")
+    planned = _planned(tournament)
+    seeds_from = None if planned is None else gates.seeds_round(planned)
     drawn = _drawn_lots(tournament)
     seats = _first_round_seats(tournament)
     genre_names = set(Genre.objects.filter(version_id=tournament.version_id)
@@ -342,7 +346,7 @@ class RoundDoc:
     name: str
     kind: str
     status: str
-    spec: dict[str, Any]
+    rules: RoundRules
     groups: list[GroupDoc]
     table: list[StandingDoc]
     advanced_confirmed: bool
@@ -391,6 +395,8 @@ def round_document(tournament: Tournament, number: int) -> RoundDoc:
 
     rnd = _round_or_error(tournament, number)
     rv = sel.round_view(rnd)
+    rules = rv.rules
+    spec = rules.spec
     seat_ids = [s.entrant_id for g in rv.groups for s in g.seats if s.entrant_id]
     entrants = sel.entrant_map(seat_ids)
     catalog = ea.catalog_for(tournament.version_id)
@@ -410,8 +416,9 @@ def round_document(tournament: Tournament, number: int) -> RoundDoc:
         if player in wildcards:
             return "追加勝ち抜け"
         if player in advanced_keys:
-            return {"series": "優勝", "ranked_final": "優勝", "partner": "3位"}.get(
-                rnd.kind, "勝ち抜け")
+            if spec.is_series or spec.is_ranked_final:
+                return "優勝"
+            return "3位" if spec.is_partner_match else "勝ち抜け"
         return ""
 
     contexts = {}
@@ -452,7 +459,7 @@ def round_document(tournament: Tournament, number: int) -> RoundDoc:
                 used_genres=tuple(used["genres"]), used_groups=tuple(used["groups"])))
         outcome = ""
         winner_id = None
-        if rnd.kind in sel.PAIR_KINDS:
+        if spec.is_pair:
             outcome = _pair_outcome(gv, entrants)
             winner_id = next((int(k) for k, role in sel.pair_roles(gv).items()
                               if role == "winner"), None)
@@ -464,7 +471,7 @@ def round_document(tournament: Tournament, number: int) -> RoundDoc:
                                tuple(bans), gv.error, outcome,
                                unneeded=gv.status == sel.UNUSED, winner_id=winner_id))
     table: list[StandingDoc] = []
-    if rnd.kind in ("groups", "rule_select", "ranked_final"):
+    if not spec.is_pair:
         for order, row in enumerate(sel.round_table(rv), start=1):
             entrant = entrants.get(int(row.player))
             table.append(StandingDoc(
@@ -473,21 +480,19 @@ def round_document(tournament: Tournament, number: int) -> RoundDoc:
                 _money(row.score), str(row.ratio), advanced_text(row.player)))
     summary = ""
     last_order: list[str] = []
-    if rnd.kind in ("partner", "series", "ranked_final"):
+    if spec.is_last:
         last_order = sel.final_order(rv)
-    if rnd.kind in sel.PAIR_KINDS:
+    if spec.is_pair:
         if last_order:
             first = entrants.get(int(last_order[0]))
-            label = "優勝" if rnd.kind == "series" else "勝ち（3位）"
+            label = "優勝" if spec.is_series else "勝ち（3位）"
             summary = f"{label}：{first.name if first else '?'}"
-    dummy = tuple(rnd.spec.get("dummy_set") or ("ノンジャンル", "ランダム", "HARD"))
     return RoundDoc(
-        number=rnd.number, name=rnd.name, kind=rnd.kind,
+        number=rnd.number, name=rnd.name, kind=spec.kind,
         status=rnd.get_status_display(),
-        spec=dict(rnd.spec), groups=groups, table=table,
+        rules=rules, groups=groups, table=table,
         advanced_confirmed=advancers is not None,
-        dummy_set=(str(dummy[0]), str(dummy[1]), str(dummy[2])),
-        restriction=str(rnd.spec.get("restriction", "basic")),
+        dummy_set=rules.dummy_set, restriction="preset",
         per_group=int(rnd.advance_per_group), summary=summary,
         final_order=tuple(int(x) for x in last_order))
 
@@ -520,7 +525,7 @@ def round_choices(tournament: Tournament, *kinds: str, flag: str | None = None,
                                                           "status")):
         if kinds and kind not in kinds:
             continue
-        if flag and not (spec or {}).get(flag):
+        if flag and not getattr(rules_from_stored(spec, number), flag):
             continue
         if (drawn or played) and status == Round.Status.CONFIGURED:
             continue
@@ -561,21 +566,22 @@ def final_ranking(tournament: Tournament, *, translate: bool = False) -> list[Ra
     for rnd in rounds:
         rnd.tournament = tournament
         played.append((rnd, sel.round_view(rnd)))
-    special = [(r, v) for r, v in played if r.kind in ("series", "partner", "ranked_final")]
-    special.sort(key=lambda rv: {"series": 0, "ranked_final": 0, "partner": 1}[rv[0].kind])
+    special = [(r, v) for r, v in played if v.rules.spec.is_last]
+    # The final's places first (K10's series or H1's ranked final), then K9's match.
+    special.sort(key=lambda rv: rv[1].rules.spec.is_partner_match)
     for rnd, view in special:
         for place, player in enumerate(sel.final_order(view), start=1):
             if player not in seen:
                 seen.add(player)
-                if rnd.kind == "series":
+                if view.rules.spec.is_series:
                     detail = t(gettext_noop("優勝") if place == 1 else gettext_noop("準優勝"))
-                elif rnd.kind == "partner":
+                elif view.rules.spec.is_partner_match:
                     detail = t(gettext_noop("勝ち") if place == 1 else gettext_noop("負け"))
                 else:
                     detail = t(gettext_noop("{place}位")).format(place=place)
                 ranked.append((player, rnd.name, detail))
     for rnd, view in reversed(played):
-        if rnd.kind not in ("groups", "rule_select"):
+        if view.rules.spec.is_last:
             continue
         advanced = {str(p) for p in (sel.advancers_of(rnd) or [])}
         if sel.advancers_of(rnd) is None:

@@ -17,12 +17,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from brackets import engine_adapter as ea
+from brackets.adapters.rounds import round_rules
 from brackets.engine import match as gates
 from brackets.engine.catalog import Catalog
 from brackets.engine.restrictions import ChoicesSummary
 from brackets.models import Entrant, Round, Seat, SpecialFact, Tournament
 from brackets.selectors import rounds as sel
-
 
 
 @dataclass
@@ -83,10 +83,9 @@ def standing_rules(entrant: Entrant, rounds: Sequence[Round],
     lots), as the first round's spec gives them: shown even when no match is ahead."""
     if not rounds:
         return None
-    first = rounds[0].spec
-    return ea.player_rules(first.get("restriction", "basic"),
-                           ea.rules_input_from_entrant(entrant, lots), first.get("preset", ""),
-                           settings=first.get("preset_settings"))
+    first = round_rules(rounds[0])
+    return ea.player_rules("preset", ea.rules_input_from_entrant(entrant, lots),
+                           first.preset_slug, settings=first.settings)
 
 
 def _seated(gv: sel.GroupView, seat: Seat, catalog: Catalog) -> NextChoices:
@@ -94,10 +93,10 @@ def _seated(gv: sel.GroupView, seat: Seat, catalog: Catalog) -> NextChoices:
     rnd = gv.group.round
     mctx = sel.match_context(gv)
     sc = sel.seat_choices(gv, catalog, mctx)[seat.number]
-    conf = sel.round_conf(rnd, gv.group)
+    conf = sel.round_restrictions(rnd, gv.group)
     cards = mctx["cards"].data.get("cards", []) if mctx.get("cards") else None
     return NextChoices(round=rnd, group=gv.group, choices=sc.choices, rules=sc.rules,
-                       window=conf.get("window", "main"),
+                       window=conf.read_window,
                        cards_pending=ea.cards_pending(conf, cards))
 
 
@@ -107,17 +106,16 @@ def _unseated(rnd: Round, entrant: Entrant, catalog: Catalog,
     """The engine's choices for a round not drawn yet: the inputs seat_choices builds for a
     seat of that round, from the round's stored spec, without match facts (no group yet:
     a K6 round's top-level pieces, since the A/B assignment is made by the draw)."""
-    spec = rnd.spec
-    rules = ea.player_rules(spec.get("restriction", "basic"),
-                            ea.rules_input_from_entrant(entrant, lots),
-                            spec.get("preset", ""), settings=spec.get("preset_settings"))
+    of_round = round_rules(rnd)
+    rules = ea.player_rules("preset", ea.rules_input_from_entrant(entrant, lots),
+                            of_round.preset_slug, settings=of_round.settings)
     hist = ea.history_of((h.selection, h.round_name, h.window, h.recorded) for h in history
                          if h.round_number < rnd.number)
-    window = spec.get("window", "main")
-    match = ea.match_rules(label=rnd.name, window=window,
-                           apply_lots=bool(spec.get("lots", True)))
+    conf = of_round.spec.restrictions
+    window = conf.read_window
+    match = ea.match_rules(label=rnd.name, window=window, apply_lots=conf.lots)
     return NextChoices(round=rnd, group=None, choices=ea.choices_for(catalog, rules, hist, match),
-                       rules=rules, window=window, cards_pending=ea.cards_pending(spec, None),
+                       rules=rules, window=window, cards_pending=ea.cards_pending(conf, None),
                        prospective=prospective)
 
 
@@ -127,25 +125,26 @@ def _plays(tournament: Tournament, rnd: Round, entrant: Entrant, last: int,
     if they advance from the round they are playing, None when they do not (or it is not
     known yet, e.g. final or third-place match before the semi-final's result)."""
     by_number = {r.number: r for r in rounds}
-    if rnd.kind in sel.PAIR_KINDS and rnd.spec.get("contenders_from"):
+    of_round = round_rules(rnd)
+    source = of_round.contenders_from
+    if source is not None:
         partners = sel.special_facts(tournament, SpecialFact.Kind.PARTNER, round=rnd)
         if any(f.entrant_id == entrant.id or str(f.data.get("partner")) == str(entrant.id)
                for f in partners):
             return True
-        src_spec = rnd.spec["contenders_from"]
-        src = by_number.get(int(src_spec["round"]))
+        src = by_number.get(source[0])
         if src is None or src.status not in (Round.Status.CLOSED, Round.Status.ADVANCED):
             return None
-        places = tuple(int(p) for p in src_spec["places"])
+        places = tuple(source[1])
         table = sel.round_table(sel.round_view(src))
         found = gates.contenders(places, [(row.player, row.place) for row in table])
         return True if ea.player_key(entrant.id) in found else None
     if rnd.number == 1:
-        seeds_later = not gates.seeds_play_round_1(rnd.spec.get("seeds_from_round"))
-        return True if entrant.checked_in and not (seeds_later and entrant.seed) else None
+        return True if entrant.checked_in and not (of_round.seeds_later and entrant.seed) \
+            else None
     if last == 0:
         # Not seated yet: a seed joins the round its preset says seeds enter (K5).
-        return True if (entrant.seed is not None and rnd.spec.get("seeds_enter")
+        return True if (entrant.seed is not None and of_round.spec.seeds_enter
                         and entrant.checked_in) else None
     prev = by_number.get(rnd.number - 1)
     if prev is None or prev.number != last:

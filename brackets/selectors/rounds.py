@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop
 
 from brackets import engine_adapter as ea
+from brackets.adapters.rounds import RoundRules, round_rules
 from brackets.engine.advancement import (
     AdvancementOutcome,
     AdvancementRule,
@@ -32,6 +33,7 @@ from brackets.engine.advancement import (
 from brackets.engine.catalog import Catalog, Selection
 from brackets.engine.errors import EngineError, RuleRefusal
 from brackets.engine.lottery import Lottery
+from brackets.engine.presets import RoundRestrictions
 from brackets.engine.ratio import Ratio, group_ratios
 from brackets.engine.results import MatchResult, check_rematch
 from brackets.engine.special import PartnerMatch, partner_match_winner, series_state
@@ -419,7 +421,7 @@ def _status(view: GroupView, tournament: Tournament) -> str:
 class RoundView:
     round: Round
     groups: list[GroupView]
-    spec: dict[str, Any]
+    rules: RoundRules
 
     @property
     def all_done(self) -> bool:
@@ -440,8 +442,8 @@ def round_view(rnd: Round) -> RoundView:
     """A round with every group's facts and derived results (constant query count)."""
     groups = list(Group.objects.filter(round=rnd).select_related("round").order_by("number"))
     views = group_views(groups, rnd.tournament)
-    rv = RoundView(round=rnd, groups=views, spec=rnd.spec)
-    if rnd.kind == "series":
+    rv = RoundView(round=rnd, groups=views, rules=round_rules(rnd))
+    if rv.rules.spec.is_series:
         mark_series(rv)
     return rv
 
@@ -478,7 +480,7 @@ def entrant_names(ids: Iterable[int]) -> dict[str, str]:
 
 def seeds_entering(rnd: Round) -> list[Entrant]:
     """Seeds joining ``rnd`` without playing earlier rounds (K5), by seed number."""
-    if not rnd.spec.get("seeds_enter"):
+    if not round_rules(rnd).spec.seeds_enter:
         return []
     gone = withdrawn_ids(rnd.tournament)
     return [e for e in Entrant.objects.filter(tournament=rnd.tournament, seed__isnull=False,
@@ -508,17 +510,16 @@ def advancement_preview(rnd: Round, rv: RoundView | None = None) -> list[tuple[s
     ctx = TieContext(lottery=Lottery(rnd.tournament.lottery_seed,
                                      f"round-{rnd.number}/wildcards"))
     out = []
-    if rnd.kind == "rule_select":
-        for rule, conf in rnd.spec.get("rules", {}).items():
-            res = results_by_label(rv, rule)
-            out.append((rule, advance(res, AdvancementRule(
-                per_group=int(conf["per_group"]),
-                wildcard_chain=tuple(rnd.spec.get("tie_break") or ("ratio", "score",
-                                                                   "lottery"))),
+    rules = round_rules(rnd)
+    chain = rules.tie_break
+    if rules.spec.is_rule_selection:
+        for variant in rules.variants:
+            res = results_by_label(rv, variant.key)
+            out.append((variant.key, advance(res, AdvancementRule(
+                per_group=variant.advance_per_group, wildcard_chain=chain),
                 withdrawn=withdrawn, context=ctx)))
         return out
     res = results_by_label(rv)
-    chain = tuple(rnd.spec.get("tie_break") or ("ratio", "score", "lottery"))
     rule = AdvancementRule(per_group=int(rnd.advance_per_group),
                            target=rnd.target_size, already_in=already, wildcard_chain=chain)
     out.append(("", advance(res, rule, withdrawn=withdrawn, context=ctx)))
@@ -576,7 +577,7 @@ def series_progress(rv: RoundView, upto: int | None = None) -> Any:
         if pm is None:
             continue
         players = players or (pm.first, pm.second)
-        needed = int(rv.spec.get("wins_needed", 2))
+        needed = rv.rules.wins_needed
         if any(winners.count(p) >= needed for p in players):
             break  # decided: a game entered after that (K10) must not void the final
         if gv.result is not None and gv.status == DONE:
@@ -585,7 +586,7 @@ def series_progress(rv: RoundView, upto: int | None = None) -> Any:
         return None
     try:
         return series_state(players, winners,
-                            wins_needed=int(rv.spec.get("wins_needed", 2)))
+                            wins_needed=rv.rules.wins_needed)
     except RuleRefusal:
         return None
 
@@ -597,13 +598,13 @@ def series_winners(rv: RoundView) -> str | None:
 
 def final_order(rv: RoundView) -> list[str]:
     """Who finished where in a last round: the champion first (engine outcomes only)."""
-    if rv.round.kind == "series":
+    if rv.rules.spec.is_series:
         state = series_progress(rv)
         if state is None or state.winner is None:
             return []
         loser = state.players[1] if state.winner == state.players[0] else state.players[0]
         return [state.winner, loser]
-    if rv.round.kind == "partner":
+    if rv.rules.spec.is_partner_match:
         gv = rv.groups[0] if rv.groups else None
         pm = partner_match_of(gv) if gv else None
         if gv is None or pm is None or gv.result is None:
@@ -621,20 +622,26 @@ def final_order(rv: RoundView) -> list[str]:
 #: ``{% trans row.label %}`` / ``gettext(row.label)``.
 #: Round kinds played as pair games (K9 third-place match, K10 final): two contenders,
 #: each with a partner whose place does not count.
-PAIR_KINDS = ("partner", "series")
-PODIUM_LABELS = {"series": (gettext_noop("優勝"), gettext_noop("準優勝")),
-                 "partner": (gettext_noop("3位"),),
-                 "ranked_final": (gettext_noop("優勝"), gettext_noop("準優勝"),
-                                  gettext_noop("3位"))}
+#: Keyed by the engine's kind of a last round (``RoundSpec.is_last``: a pair round, or a
+#: final group that ranks all its players).
+PODIUM_LABELS = {"partner_series": (gettext_noop("優勝"), gettext_noop("準優勝")),
+                 "partner_match": (gettext_noop("3位"),),
+                 "final_group": (gettext_noop("優勝"), gettext_noop("準優勝"),
+                                 gettext_noop("3位"))}
+
+
+def podium_kind(rnd: Round) -> str:
+    """The kind of a last round as :data:`PODIUM_LABELS` keys it, "" for any other round."""
+    spec = round_rules(rnd).spec
+    return spec.kind if spec.is_last else ""
 
 
 def place_labels(rnd: Round, count: int) -> list[str]:
     """The places a last round decides, best first, in the reader's language: the podium
     names (優勝, 準優勝, 3位), the rest as n位. A match for lower places counts from the
     first of them (K9: places 3 and 4 of the semi-final), so its loser is 4位, not 2位."""
-    names = PODIUM_LABELS.get(rnd.kind, ())
-    first = min((int(p) for p in (rnd.spec.get("contenders_from") or {}).get("places", [])),
-                default=1)
+    names = PODIUM_LABELS.get(podium_kind(rnd), ())
+    first = round_rules(rnd).first_place
     return [_(names[i]) if i < len(names) else _("{n}位").format(n=i + first)
             for i in range(count)]
 
@@ -653,7 +660,7 @@ def podium_from(orders: Iterable[tuple[str, list[str]]],
     places first, then the third-place match's. Nothing for a round not yet decided."""
     rows: list[PodiumRow] = []
     ranked = sorted(((k, o) for k, o in orders if k in PODIUM_LABELS and o),
-                    key=lambda ko: ko[0] == "partner")
+                    key=lambda ko: ko[0] == "partner_match")
     for kind, order in ranked:
         for label, player in zip(PODIUM_LABELS[kind], order):
             rows.append(PodiumRow(label, player, names.get(player, player), label == "優勝"))
@@ -666,9 +673,12 @@ def podium(tournament: Tournament, views: Iterable[RoundView] = ()) -> list[Podi
     orders = []
     names: dict[str, str] = {}
     for rnd in Round.objects.filter(tournament=tournament, kind__in=list(PODIUM_LABELS)):
+        kind = podium_kind(rnd)
+        if not kind:
+            continue
         rnd.tournament = tournament
         rv = known.get(rnd.id) or round_view(rnd)
-        orders.append((rnd.kind, final_order(rv)))
+        orders.append((kind, final_order(rv)))
         names.update(seated_names(rv.groups))
     return podium_from(orders, names)
 
@@ -677,7 +687,7 @@ def pair_roles(gv: GroupView) -> dict[str, str]:
     """K9/K10: each player's part in one pair game: "winner" / "loser" for the contenders
     (once the game has a result), "contender" before, "partner" for partners, whose
     placements do not count. Empty for a group that is not a pair game."""
-    if gv.group.round.kind not in PAIR_KINDS:
+    if not round_rules(gv.group.round).spec.is_pair:
         return {}
     pm = partner_match_of(gv)
     if pm is None:
@@ -727,19 +737,15 @@ def selection_history(tournament: Tournament, entrant_ids: list[int],
     return out
 
 
-def round_conf(rnd: Round, group: Group) -> dict[str, Any]:
+def round_restrictions(rnd: Round, group: Group) -> RoundRestrictions:
     """The restriction pieces of a group's round (of its K6 rule, if it has one)."""
-    spec = rnd.spec
-    if rnd.kind == "rule_select" and group.rule:
-        return dict(spec.get("rules", {}).get(group.rule, {}))
-    return dict(spec)
+    return round_rules(rnd).restrictions(group.rule)
 
 
 def window_of(rnd: Round, group: Group) -> tuple[str | None, bool]:
     """Where the sets played in this group are recorded (None, False: not recorded)."""
-    conf = round_conf(rnd, group)
-    record = conf.get("record_window", conf.get("window", "main"))
-    return record, bool(conf.get("recorded", True)) and record is not None
+    record = round_restrictions(rnd, group).record_window
+    return record, record is not None
 
 
 def lots_of(tournament: Tournament, entrant_ids: list[int]) -> dict[int, dict[str, Any]]:
@@ -802,8 +808,8 @@ def seat_choices(gv: GroupView, catalog: Catalog,
     ids = [s.entrant_id for s in gv.seats if s.entrant_id]
     history = selection_history(tournament, ids)
     lots = lots_of(tournament, ids)
-    conf = round_conf(rnd, group)
-    window = conf.get("window", "main")
+    rules_of_round = round_rules(rnd)
+    conf = rules_of_round.restrictions(group.rule)
     card_genres = card_groups = None
     if ctx.get("cards") is not None:
         cards = ctx["cards"].data.get("cards", [])
@@ -813,9 +819,7 @@ def seat_choices(gv: GroupView, catalog: Catalog,
     if ctx.get("revealed"):
         for eid, f in ctx["bans"].items():
             bans.setdefault(f.data["genre"], []).append(ea.player_key(eid))
-    restriction = rnd.spec.get("restriction", "basic")
-    preset_slug = rnd.spec.get("preset", "")
-    partner_of_seat = {1: 2, 2: 1, 3: 4, 4: 3} if rnd.kind in PAIR_KINDS else {}
+    partner_of_seat = {1: 2, 2: 1, 3: 4, 4: 3} if rules_of_round.spec.is_pair else {}
     pair_of_entrant: dict[int, int] = {}
     if partner_of_seat:
         by_num = {s.number: s.entrant_id for s in gv.seats}
@@ -828,11 +832,11 @@ def seat_choices(gv: GroupView, catalog: Catalog,
             continue
         entrant = seat.entrant
         rows_input = ea.rules_input_from_entrant(entrant, lots.get(entrant.id))
-        rules = ea.player_rules(restriction, rows_input, preset_slug,
-                                settings=rnd.spec.get("preset_settings"))
+        rules = ea.player_rules("preset", rows_input, rules_of_round.preset_slug,
+                                settings=rules_of_round.settings)
         own = [h for h in history.get(entrant.id, []) if (h.round_number, h.group_label) !=
                (rnd.number, group.label)]
-        if rnd.kind == "series":
+        if rules_of_round.spec.is_series:
             # K10: the pair shares one history inside the final window.
             mate = pair_of_entrant.get(entrant.id)
             own = [h for h in own if h.round_number == rnd.number]
@@ -844,7 +848,7 @@ def seat_choices(gv: GroupView, catalog: Catalog,
         partner_sel = None
         if partner_of_seat:
             partner_sel = gv.facts.selections.get(partner_of_seat[seat.number])
-        mr = ea.match_rules(label=rnd.name, window=window, apply_lots=bool(conf.get("lots", True)),
+        mr = ea.match_rules(label=rnd.name, window=conf.read_window, apply_lots=conf.lots,
                             card_genres=card_genres,
                             card_groups=card_groups, bans=bans, partner=partner_sel)
         out[seat.number] = SeatChoices(seat, ea.choices_for(catalog, rules, hist, mr), rules,

@@ -21,6 +21,7 @@ from typing import Any
 from django.db import transaction
 
 from brackets import engine_adapter as ea
+from brackets.adapters.rounds import round_rules
 from brackets.engine.errors import EngineBug, EngineError
 from brackets.errors import Refused
 from brackets.models import Entrant, Group, QmaVersion, Round, Seat, SpecialFact, Tournament
@@ -313,7 +314,10 @@ def tournament_summary(tournament: Tournament) -> dict[str, Any]:
                               for n, pts, reason in gv.facts.penalties]
             groups.append(g)
         advancers = sel.advancers_of(rnd)
-        entry: dict[str, Any] = {"number": rnd.number, "name": rnd.name, "kind": rnd.kind,
+        rules = round_rules(rnd)
+        # The summary keeps the kinds docs/replay.md publishes (``series`` …).
+        entry: dict[str, Any] = {"number": rnd.number, "name": rnd.name,
+                                 "kind": rules.published_kind,
                                  "status": rnd.status, "groups": groups,
                                  "advancers": None if advancers is None else
                                  [entrants[a].card_name for a in advancers]}
@@ -322,7 +326,7 @@ def tournament_summary(tournament: Tournament) -> dict[str, Any]:
             entry["wildcards"] = [card[p] for p in step.data.get("wildcards", [])]
             if "final_order" in step.data:
                 entry["final_order"] = [card[p] for p in step.data["final_order"]]
-        if rv.all_done and rnd.kind in ("groups", "rule_select"):
+        if rv.all_done and not rules.spec.is_last:
             entry["ratio_table"] = [
                 {"rule": rule, "cut": outcome.cut,
                  "rows": [{"player": card[r.standing.player], "group": r.standing.group,
@@ -342,9 +346,8 @@ def _remaining(tournament: Tournament, entrants: Mapping[int, Entrant],
     restriction, preset, settings = "basic", tournament.preset, tournament.preset_settings
     rounds = sel.tournament_rounds(tournament)
     if rounds:
-        restriction = rounds[0].spec.get("restriction", "basic")
-        preset = rounds[0].spec.get("preset", preset)
-        settings = rounds[0].spec.get("preset_settings", settings)
+        first = round_rules(rounds[0])
+        restriction, preset, settings = "preset", first.preset_slug, dict(first.settings)
     out = {}
     for eid, e in sorted(entrants.items()):
         rules = ea.player_rules(restriction, ea.rules_input_from_entrant(e, lots.get(eid)),

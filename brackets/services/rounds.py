@@ -28,12 +28,11 @@ from django.utils.translation import gettext as _
 
 from brackets import engine_adapter as ea
 from brackets import lean, revision
-from brackets.errors import Refused
-from brackets.labels import listed
-from brackets.messages import error_text, player_ids, violation_text
+from brackets.adapters.rounds import round_rules, stored_form
+from brackets.engine import match as gates
 from brackets.engine.catalog import Selection
 from brackets.engine.draws import draw_groups
-from brackets.engine.errors import EngineError, RuleRefusal
+from brackets.engine.errors import EngineBug, EngineError, RuleRefusal
 from brackets.engine.lottery import Lottery
 from brackets.engine.shura import (
     DrawnLots,
@@ -53,6 +52,9 @@ from brackets.engine.special import (
     reveal_bans,
     roll_dice,
 )
+from brackets.errors import Refused
+from brackets.labels import listed
+from brackets.messages import error_text, player_ids, violation_text
 from brackets.models import (
     ConfirmationFact,
     DisqualificationFact,
@@ -137,23 +139,20 @@ def rounds_configure(*, tournament: Tournament, by: Any) -> list[Round]:
         return existing
     try:
         entrants, seeds = _plan_counts(tournament)
-        plan = ea.round_plan(tournament, entrants, seeds)
+        preset = ea.preset_for(tournament)
+        specs = preset.rounds_for(entrants, seeds)
     except EngineError as exc:
         raise RoundError(_("ルールプリセット {preset} で回戦を作れません：{error}").format(
             preset=tournament.preset, error=_engine_text(exc))) from exc
+    _slug, changed = ea.preset_source(tournament)
     rounds = []
-    for number, spec in enumerate(plan["rounds"], start=1):
-        full = dict(spec)
-        for key in ("penalty", "dummy_set", "seeds_from_round", "illegal_selection",
-                    "tie_break", "k7_deck", "k7_extra_card", "max_matches",
-                    "k7_draw_per", "preset_settings"):
-            full[key] = plan.get(key)
-        full["planned_for"] = [entrants, seeds]
+    for number, spec in enumerate(specs, start=1):
         rounds.append(Round.objects.create(
-            tournament=tournament, number=number, name=spec["name"],
-            kind=spec.get("kind", "groups"),
-            advance_per_group=int(spec.get("per_group", 2)),
-            target_size=spec.get("target"), spec=full, created_by=by))
+            tournament=tournament, number=number, name=spec.name, kind=spec.kind,
+            advance_per_group=spec.advance_per_group or spec.group_size,
+            target_size=spec.target, created_by=by,
+            spec=stored_form(spec, preset_slug=preset.slug, settings=changed,
+                             planned_for=(entrants, seeds))))
     return rounds
 
 
@@ -176,7 +175,7 @@ def _replan_if_needed(rnd: Round, by: Any) -> Round:
     references the rounds."""
     tournament = rnd.tournament
     counts = list(_plan_counts(tournament))
-    if rnd.spec.get("planned_for") == counts:
+    if list(round_rules(rnd).planned_for) == counts:
         return rnd
     rounds = Round.objects.filter(tournament=tournament)
     if (rounds.exclude(status=Round.Status.CONFIGURED).exists()
@@ -184,7 +183,7 @@ def _replan_if_needed(rnd: Round, by: Any) -> Round:
         # The rounds stay as planned, but the preset must still accept today's field (a
         # field too large for round 2, say), or the tournament would stall rounds later.
         try:
-            ea.round_plan(tournament, *counts)
+            ea.preset_for(tournament).rounds_for(*counts)
         except EngineError as exc:
             raise RoundError(_("抽選できません：{error}").format(error=_engine_text(exc))) from exc
         return rnd
@@ -257,7 +256,7 @@ def round_players(rnd: Round) -> tuple[list[int], list[int]]:
     tournament = rnd.tournament
     gone = sel.withdrawn_ids(tournament)
     if rnd.number == 1:
-        seeds_later = rnd.spec.get("seeds_from_round") not in (None, 1)
+        seeds_later = round_rules(rnd).seeds_later
         qs = Entrant.objects.filter(tournament=tournament, checked_in=True)
         if seeds_later:
             qs = qs.filter(seed__isnull=True)
@@ -285,7 +284,8 @@ def round_draw(*, round: Round, by: Any) -> Round:
     _require(rnd, Round.Status.CONFIGURED)
     if rnd.number == 1:
         rnd = _replan_if_needed(rnd, by)
-    if rnd.kind in sel.PAIR_KINDS:
+    rules = round_rules(rnd)
+    if rules.spec.is_pair:
         return _draw_partner_round(rnd, by)
     players, seeds = round_players(rnd)
     if rnd.number > 1:
@@ -297,26 +297,26 @@ def round_draw(*, round: Round, by: Any) -> Round:
     seed_keys = [ea.player_key(s) for s in seeds]
     draws: list[tuple[str, Any]] = []
     try:
-        if rnd.kind == "rule_select":
+        if rules.spec.is_rule_selection:
             assignment = _rule_assignment(rnd, players)
-            for rule in rnd.spec["rules"]:
+            for variant in rules.variants:
+                rule = variant.key
                 members = assignment.players_of(rule)
                 lottery = Lottery(seed, f"{purpose}/{rule}")
                 try:
                     draws.append((rule, draw_groups(members, lottery=lottery,
-                                                    method=rnd.spec.get("draw", "random"))))
+                                                    method=rules.draw_method)))
                 except RuleRefusal as exc:
                     # Fewer players than the capacities add up to (a withdrawal, a small
                     # event) can leave a rule with a number no groups of 3–4 make (1, 2,
                     # 5). Staff fix it by changing someone's form, so say that.
-                    conf = rnd.spec["rules"][rule]
                     raise RoundError(_("{rule}は{n}人になり、組を作れません（1組3〜4人、ダミーは1組に1人"
                                        "まで：1・2・5人では組めません）。どのルールも組める人数になるよう、"
                                        "ルール選択用紙の記録を変更してください。").format(
-                        rule=conf.get("name", rule), n=len(members))) from exc
+                        rule=variant.name, n=len(members))) from exc
         else:
             lottery = Lottery(seed, purpose)
-            draws.append(("", draw_groups(keys, method=rnd.spec.get("draw", "random"),
+            draws.append(("", draw_groups(keys, method=rules.draw_method,
                                           lottery=lottery, seeds=seed_keys)))
     except EngineError as exc:
         raise RoundError(_("抽選できません：{error}").format(error=_engine_text(exc))) from exc
@@ -344,15 +344,15 @@ def round_draw(*, round: Round, by: Any) -> Round:
 
 def _rule_assignment(rnd: Round, players: list[int]) -> Any:
     """K6: processing order from the previous round, then each player's A/B wish."""
-    prev = Round.objects.get(tournament=rnd.tournament, number=int(
-        rnd.spec.get("order_from_round", rnd.number - 1)))
+    rules = round_rules(rnd)
+    prev = Round.objects.get(tournament=rnd.tournament, number=rules.order_from_round)
     rv = sel.round_view(prev)
     keys = [ea.player_key(p) for p in players]
     from brackets.engine.advancement import TieContext, processing_order
 
     wishes = {ea.player_key(f.entrant_id): f.data["rule"] for f in
               sel.special_facts(rnd.tournament, SpecialFact.Kind.RULE_CHOICE, round=rnd)}
-    caps = {rule: int(conf["capacity"]) for rule, conf in rnd.spec["rules"].items()}
+    caps = {v.key: v.capacity for v in rules.variants}
     try:
         order = processing_order(sel.results_by_label(rv), players=keys,
                                  context=TieContext(lottery=Lottery(
@@ -372,11 +372,15 @@ def rule_assignment_preview(rnd: Round) -> Any:
 
 def _draw_partner_round(rnd: Round, by: Any) -> Round:
     """K9/K10: contenders at seats 1 and 4, their partners beside them (2 and 3)."""
-    src_spec = rnd.spec["contenders_from"]
-    src = Round.objects.get(tournament=rnd.tournament, number=int(src_spec["round"]))
+    rules = round_rules(rnd)
+    source = rules.contenders_from
+    if source is None:
+        raise EngineBug("contenders_unknown", f"{rnd.name}: no round gives its contenders",
+                        round=rnd.name)
+    src = Round.objects.get(tournament=rnd.tournament, number=source[0])
     _require(src, Round.Status.ADVANCED, Round.Status.CLOSED)
     rv = sel.round_view(src)
-    places = [int(p) for p in src_spec["places"]]
+    places = list(source[1])
     table = sel.round_table(rv)
     contenders = []
     for place in places:
@@ -404,9 +408,8 @@ def _draw_partner_round(rnd: Round, by: Any) -> Round:
     setup = sel.special_facts(rnd.tournament, SpecialFact.Kind.FINAL_SETUP, round=rnd)
     if setup and setup[0].data.get("first") == match.second:
         match = partner_match((match.second, match.first), partners, present=present)
-    games = 1 if rnd.kind == "partner" else 2 * int(rnd.spec.get("wins_needed", 2)) - 1
-    for game in range(1, games + 1):
-        label = "3位決定戦" if rnd.kind == "partner" else f"第{game}試合"
+    for game in range(1, gates.games_scheduled(rules.spec) + 1):
+        label = "3位決定戦" if rules.spec.is_partner_match else f"第{game}試合"
         group = Group.objects.create(round=rnd, number=game, label=label, game=game)
         for n, player in match.seats.items():
             Seat.objects.create(group=group, number=n, entrant_id=int(player), by=by)
@@ -451,7 +454,7 @@ def round_advance(*, round: Round, by: Any) -> list[int]:
     _require(rnd, Round.Status.CLOSED)
     rv = sel.round_view(rnd)
     _check_done(rv)
-    if rnd.kind in ("partner", "series", "ranked_final"):
+    if round_rules(rnd).spec.is_last:
         order = sel.final_order(rv)
         data: dict[str, Any] = {"advancers": order[:1], "final_order": order}
         change = _tournament_status_change(rnd, "advance")
@@ -578,7 +581,7 @@ def _refuse_unneeded_game(group: Group) -> None:
     """K10: once a finalist has won enough games the rest are not played. A selection or
     result for such a game cannot change the champion, so it is refused, not recorded
     (the match page already says the game is not needed)."""
-    if group.round.kind != "series" or group.game <= 1:
+    if not round_rules(group.round).spec.is_series or group.game <= 1:
         return
     prior = sel.series_progress(sel.round_view(group.round), upto=group.game - 1)
     if prior is not None and prior.finished:
@@ -611,14 +614,15 @@ def selection_save(*, group: Group, by: Any, seat_number: int, genre: str, forma
     # (whoever calls: the tablet page, a replay, a script).
     card_fact = mctx.get("cards")
     try:
-        ea.require_cards(sel.round_conf(g.round, g),
+        ea.require_cards(sel.round_restrictions(g.round, g),
                          None if card_fact is None else card_fact.data.get("cards", []),
                          g.round.name)
     except EngineError as exc:
         raise RoundError(_engine_text(exc), field="cards") from exc
     # K8: the revealed bans decide what may be chosen; a set taken before the reveal would
     # never be checked against them.
-    if g.round.spec.get("bans") and not mctx.get("revealed"):
+    rules = round_rules(g.round)
+    if rules.bans and not mctx.get("revealed"):
         raise RoundError(_("禁止ジャンルを一斉公開するまで出題は登録できません。"), field="bans")
     catalog = ea.catalog_for(g.round.tournament.version_id)
     selection = Selection(genre, format, difficulty)
@@ -629,9 +633,9 @@ def selection_save(*, group: Group, by: Any, seat_number: int, genre: str, forma
                          .format(genre=genre, format=format, difficulty=difficulty),
                          field="genre") from exc
     choices = sel.seat_choices(gv, catalog, mctx)[seat_number].choices
-    check = choices.check(selection, penalty=ea.penalty_points(g.round.spec))
+    check = choices.check(selection, penalty=rules.penalty)
     reasons = [violation_text(v) for v in check.violations]
-    if not check.ok and g.round.spec.get("illegal_selection") == "refuse":
+    if not check.ok and rules.refuses_illegal:
         raise RoundError(_("この出題は規定違反のため登録できません：{reasons}。").format(
             reasons=listed(reasons)),
                          field="set", reasons=reasons)
@@ -910,7 +914,7 @@ def shura_lots_draw(*, tournament: Tournament, entrant: Entrant, by: Any,
         raise RoundError(_("先に回戦を作成してください（最大試合数がくじの本数に関わります）。"))
     k = format_lots_allowed([PastWin(entrant.past_win_lots)] if entrant.past_win_lots else [],
                             q_level=entrant.q_level, genre_lots_now=owed.genre_lots,
-                            max_matches=int(first.spec.get("max_matches") or 1))
+                            max_matches=round_rules(first).max_matches)
     player = ea.player_key(entrant.id)
     purpose = "shura"
     if genres is None:
@@ -944,7 +948,7 @@ def _format_pool(tournament: Tournament, catalog: Any) -> tuple[str, ...]:
 @transaction.atomic
 def rule_choice_record(*, round: Round, entrant: Entrant, rule: str, by: Any) -> SpecialFact:
     """K6: one player's A/B form."""
-    if rule not in round.spec.get("rules", {}):
+    if rule not in {v.key for v in round_rules(round).variants}:
         raise RoundError(_("ルール「{rule}」はありません。").format(rule=rule), field="rule")
     if round.status != Round.Status.CONFIGURED:
         raise RoundError(_("抽選後はルール選択を変更できません。"))
@@ -956,17 +960,17 @@ def rule_choice_record(*, round: Round, entrant: Entrant, rule: str, by: Any) ->
                     round=round, entrant=entrant)
 
 
-def _deck(catalog: Any, spec: Mapping[str, Any]) -> list[Card]:
-    """K7's deck as the preset defines it (engine ``shimonoseki_deck``)."""
+def _deck(catalog: Any, rnd: Round) -> list[Card]:
+    """K7's deck as the round's preset defines it (engine ``shimonoseki_deck``)."""
     from brackets.engine.presets import shimonoseki_deck
 
-    return list(shimonoseki_deck(catalog, spec.get("k7_deck") or "lot_genres_x_format_groups"))
+    return list(shimonoseki_deck(catalog, round_rules(rnd).k7_deck))
 
 
-def _extra_card(spec: Mapping[str, Any]) -> Any:
+def _extra_card(rnd: Round) -> Any:
     from brackets.engine.presets import extra_card_rule
 
-    return extra_card_rule(spec.get("k7_extra_card") or "share_genre_or_group")
+    return extra_card_rule(round_rules(rnd).k7_extra_card)
 
 
 @transaction.atomic
@@ -979,13 +983,13 @@ def card_draw(*, group: Group, by: Any, cards: Sequence[tuple[str, str]] | None 
     changed only until the first selection of any match of the round.
     """
     g = Group.objects.select_for_update().select_related("round__tournament").get(id=group.id)
-    per_round = g.round.spec.get("k7_draw_per") == "round"
+    per_round = round_rules(g.round).k7_draw_per_round
     scope = {"group__round": g.round} if per_round else {"group": g}
     if SelectionFact.objects.filter(**scope).exists():
         raise RoundError(_("出題入力後はカードを変更できません。"))
     catalog = ea.catalog_for(g.round.tournament.version_id)
-    deck = _deck(catalog, g.round.spec)
-    extra = _extra_card(g.round.spec)
+    deck = _deck(catalog, g.round)
+    extra = _extra_card(g.round)
     purpose = f"round-{g.round.number}/cards" + ("" if per_round else f"/{g.label}")
     try:
         if cards is None:

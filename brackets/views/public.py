@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 
 from brackets import engine_adapter as ea
 from brackets import tables_rounds as rt
+from brackets.adapters.rounds import round_rules
 from brackets.labels import MODE_LABELS, translated
 from brackets.models import Entrant, Round, SpecialFact, Tournament
 from brackets.page_cache import public_page
@@ -47,7 +48,9 @@ def _round_payload(tournament: Tournament, rnd: Round,
     # preset plans up to 9 rounds at 1,024 entrants; the bracket shows the undrawn ones as
     # empty columns without a query each.)
     drawn = rnd.status != Round.Status.CONFIGURED
-    rv = sel.round_view(rnd) if drawn else sel.RoundView(round=rnd, groups=[], spec=rnd.spec)
+    rv = (sel.round_view(rnd) if drawn
+          else sel.RoundView(round=rnd, groups=[], rules=round_rules(rnd)))
+    spec = rv.rules.spec
     if withdrawn is None:
         withdrawn = {ea.player_key(i) for i in sel.withdrawn_ids(tournament)}
     names = _names_for([rv])
@@ -57,7 +60,7 @@ def _round_payload(tournament: Tournament, rnd: Round,
         step = rnd.steps.filter(action="advance", undone_by__isnull=True).order_by("-id").first()
         step_data = step.data if step else {}
     outcomes = []
-    if rv.all_done and rnd.kind in ("groups", "rule_select"):
+    if rv.all_done and not spec.is_last:
         outcomes = sel.advancement_preview(rnd, rv)
     # The tables the round's Excel export writes too (brackets.tables_rounds).
     url = _player_url(tournament)
@@ -65,19 +68,17 @@ def _round_payload(tournament: Tournament, rnd: Round,
     cross = rt.cross_table(rv, outcomes, player_url=url, people=people)
     wild_tables = rt.wildcard_tables(rv, outcomes, row_classes=rt.PUBLIC_ROWS, player_url=url,
                                      near_cut=5, people=people)
-    pair = rnd.kind in sel.PAIR_KINDS
+    pair = spec.is_pair
     return {"tournament": tournament, "round": rnd, "rv": rv, "names": names,
             "pair": pair, "withdrawn": withdrawn,
             # K9/K10: per game, who won and who only partnered (their places do not count).
             "pair_rows": {g.group.id: _pair_rows(g, names) for g in rv.groups} if pair else {},
-            "podium": (sel.podium(tournament, [rv]) if drawn and rnd.kind in sel.PODIUM_LABELS
-                       else []),
+            "podium": sel.podium(tournament, [rv]) if drawn and spec.is_last else [],
             "wild_tables": wild_tables,
             "status_labels": sel.STATUS_LABELS, "outcomes": outcomes, "cross": cross,
             "advancers": [ea.player_key(a) for a in advancers or []],
             "wildcards": step_data.get("wildcards", []),
-            "final_order": sel.final_order(rv) if rnd.kind in ("partner", "series",
-                                                               "ranked_final") else []}
+            "final_order": sel.final_order(rv) if spec.is_last else []}
 
 
 _ROLE_ORDER = {"winner": 0, "loser": 1, "contender": 1, "partner": 2}
@@ -350,11 +351,13 @@ def public_player(request: HttpRequest, tournament: Tournament, entrant_id: int)
                                                                    "group__game"))
     groups = [s.group for s in seats]
     views = {gv.group.id: gv for gv in sel.group_views(groups, tournament)} if groups else {}
-    for rnd in {g.round.id: g.round for g in groups if g.round.kind == "series"}.values():
+    for rnd in {g.round.id: g.round for g in groups
+                if round_rules(g.round).spec.is_series}.values():
         # A finalist or partner sits in every game of the final: its games are all here,
         # so a game after the series was decided reads 不要, not 待機 (K10).
         sel.mark_series(sel.RoundView(rnd, [v for v in views.values()
-                                            if v.group.round_id == rnd.id], rnd.spec))
+                                            if v.group.round_id == rnd.id],
+                                      round_rules(rnd)))
     for seat in seats:
         gv = views[seat.group_id]
         row = gv.row_of(key)
@@ -403,9 +406,10 @@ def public_player(request: HttpRequest, tournament: Tournament, entrant_id: int)
                    # did not say so. The built views of their last rounds are reused.
                    "finish": next((row.label for row in sel.podium(tournament, [
                        sel.RoundView(r, [v for v in views.values() if v.group.round_id == r.id],
-                                     r.spec) for r in {g.round.id: g.round for g in groups
-                                                       if g.round.kind in sel.PODIUM_LABELS}
-                       .values()]) if row.player == key), ""),
+                                     round_rules(r)) for r in {
+                           g.round.id: g.round for g in groups
+                           if round_rules(g.round).spec.is_last}.values()])
+                       if row.player == key), ""),
                    "used": used, "used_windows": used_windows,
                    "lots": lots, "rounds": rounds,
                    "withdrawn": withdrawn, "standing": standing,

@@ -24,12 +24,15 @@ from django.views.decorators.http import require_POST
 from brackets import engine_adapter as ea
 from brackets import lean
 from brackets import tables_rounds as rt
+from brackets.adapters.rounds import round_rules
+from brackets.engine.presets import RoundRestrictions
 from brackets.labels import (
     COUNTING_LABELS,
     KIND_LABELS,
     MODE_LABELS,
     PAIR_ROLE_LABELS,
     QUESTION_ORDER_LABELS,
+    RANKED_FINAL_LABEL,
     label,
     listed,
     translated,
@@ -44,17 +47,17 @@ from brackets.services import rounds as svc
 STAFF = (Role.ORGANISER, Role.BRACKET)
 
 
-def seat_rule_label(conf: dict[str, Any], rules: Any) -> str:
+def seat_rule_label(conf: RoundRestrictions, rules: Any) -> str:
     """The restriction that actually applies to a seat, in the organisers' words: the
     player's mode only where the round keeps a history (K1); K6 rule B and the
     third-place match have none (K9), the final restarts it per pair (K10)."""
     sep = _("・")  # a list separator: " · " in English
     mode = (f"{label(MODE_LABELS, str(rules.mode))}{sep}"
             f"{label(COUNTING_LABELS, str(rules.counting), '')}")
-    pair = _("2セットでジャンル・形式群が重複不可") if conf.get("pair_sets") else ""
-    if conf.get("window") is None:
+    pair = _("2セットでジャンル・形式群が重複不可") if conf.pair_sets else ""
+    if conf.read_window is None:
         return pair or _("制限なし（履歴に残らない）")
-    if conf.get("pair_history"):
+    if conf.pair_history:
         text = _("決勝内でペアごとに基本ルール")
         return f"{text}{sep}{pair}" if pair else text
     return mode
@@ -63,16 +66,18 @@ def seat_rule_label(conf: dict[str, Any], rules: Any) -> str:
 def round_summary(rnd: Round) -> str:
     """What decides the round, for its page header: groups advance n each, but a pair
     round or a ranked final has no 「各組の勝ち抜け」 (K6 rules each have their own)."""
-    if rnd.kind == "series":
+    rules = round_rules(rnd)
+    spec = rules.spec
+    if spec.is_series:
         return _("3本勝負：先に{n}勝した方が優勝（対戦者の順位で勝敗、パートナーは数えない）").format(
-            n=int(rnd.spec.get("wins_needed") or 2))
-    if rnd.kind == "partner":
+            n=rules.wins_needed)
+    if spec.is_partner_match:
         return _("対戦者2人のうち上位が3位（パートナーの順位は数えない）")
-    if rnd.kind == "ranked_final":
+    if spec.is_ranked_final:
         return _("順位決定：この試合の順位が最終順位")
-    if rnd.kind == "rule_select" and rnd.spec.get("rules"):
-        return _("・").join(_("ルール{r}：各組の勝ち抜け {n}").format(r=r, n=conf.get("per_group"))
-                        for r, conf in rnd.spec["rules"].items())
+    if spec.is_rule_selection and spec.variants:
+        return _("・").join(_("ルール{r}：各組の勝ち抜け {n}").format(r=v.key, n=v.advance_per_group)
+                        for v in spec.variants)
     text = _("各組の勝ち抜け") + f" {rnd.advance_per_group}"
     if rnd.target_size:
         text += " · " + _("次の回戦") + f" {rnd.target_size}" + _("名")
@@ -100,8 +105,14 @@ def rounds_index(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     from brackets.presets import preset_choices
 
     # Staff read the preset's and the round kinds' names, not their code slugs.
+    kinds = translated(KIND_LABELS)
+
+    def kind_label(rnd: Round) -> str:
+        spec = round_rules(rnd).spec
+        return _(RANKED_FINAL_LABEL) if spec.is_ranked_final else kinds.get(spec.kind, "")
+
     return render(request, "brackets/rounds/index.html",
-                  {"tournament": tournament, "rounds": rounds, "kind_labels": translated(KIND_LABELS),
+                  {"tournament": tournament, "rounds": [(r, kind_label(r)) for r in rounds],
                    "preset_name": dict(preset_choices()).get(tournament.preset,
                                                              tournament.preset)})
 
@@ -159,7 +170,7 @@ def _staff_cards_html(tournament: Tournament, rv: sel.RoundView, names: dict[str
                        f'<td class="text-muted">{seat.number}</td><td>{who}</td>'
                        f'<td class="num">{score}</td></tr>')
         out.append("</table>")
-        pair = rv.round.kind in sel.PAIR_KINDS
+        pair = rv.rules.spec.is_pair
         if g.result is not None and pair:
             # K9/K10: the game is decided by the contenders; partners' places do not count.
             won = [k for k, role in sel.pair_roles(g).items() if role == "winner"]
@@ -206,7 +217,8 @@ def round_detail(request: HttpRequest, tournament: Tournament, number: int) -> H
                                "round_summary": round_summary(rnd),
                                "status_labels": sel.STATUS_LABELS,
                                "last_step": sel.last_step(rnd), **_round_grid(tournament, rnd)}
-        if rnd.kind == "rule_select" and rnd.status == Round.Status.CONFIGURED:
+        spec = round_rules(rnd).spec
+        if spec.is_rule_selection and rnd.status == Round.Status.CONFIGURED:
             try:
                 ctx["assignment"] = svc.rule_assignment_preview(rnd)
             except (svc.RoundError, Exception) as exc:  # noqa: BLE001 - shown to staff
@@ -222,14 +234,14 @@ def round_detail(request: HttpRequest, tournament: Tournament, number: int) -> H
             ctx["shura_link"] = bool({Role.ORGANISER, Role.DESK} & set(request.roles))
         ctx["can_withdraw"] = rnd.status in (Round.Status.DRAWN, Round.Status.RUNNING,
                                              Round.Status.CLOSED)
-        if rnd.kind in sel.PODIUM_LABELS and rnd.status == Round.Status.ADVANCED:
+        if spec.is_last and rnd.status == Round.Status.ADVANCED:
             # The last round confirmed: staff see who won here, not only on public pages.
             rv = sel.round_view(rnd)
-            ctx["podium"] = sel.podium_from([(rnd.kind, sel.final_order(rv))],
+            ctx["podium"] = sel.podium_from([(spec.kind, sel.final_order(rv))],
                                             sel.seated_names(rv.groups))
         # Only rounds with forms of their own (K6 sheets, K9/K10 partners, dice) link the
         # special page; a ranked final's would be empty (棄権 has its own button).
-        ctx["has_special"] = rnd.kind in ("rule_select", "partner", "series")
+        ctx["has_special"] = spec.is_rule_selection or spec.is_pair
         if rnd.status == Round.Status.ADVANCED:
             # Advancing is what staff do last on this page; the next round is what they do
             # next (it was two taps away, through the rounds list).
@@ -253,7 +265,7 @@ def round_action(request: HttpRequest, tournament: Tournament, number: int,
         return HttpResponse(status=404)
     try:
         actions[action](round=rnd, by=request.user)
-        last = rnd.kind in sel.PODIUM_LABELS  # a last round: places, not advancers
+        last = round_rules(rnd).spec.is_last  # a last round: places, not advancers
         messages.success(request, {"draw": _("抽選しました。"), "start": _("開始しました。"),
                                    "close": _("締め切りました。"),
                                    "advance": (_("最終順位を確定しました。") if last
@@ -275,21 +287,21 @@ def round_advance_preview(request: HttpRequest, tournament: Tournament,
     ids = [s.entrant_id for g in rv.groups for s in g.seats if s.entrant_id]
     ctx["names"] = {ea.player_key(k): v for k, v in
                     ((e.id, e.name) for e in sel.entrant_map(ids).values())}
-    if rv.all_done and rnd.kind not in ("partner", "series", "ranked_final"):
+    if rv.all_done and not rv.rules.spec.is_last:
         ctx["outcomes"] = sel.advancement_preview(rnd, rv)
     elif rv.all_done:
         ctx["final_order"] = sel.final_order(rv)
         ctx["final_rows"] = list(zip(sel.place_labels(rnd, len(ctx["final_order"])),
                                      (ctx["names"].get(p, p) for p in ctx["final_order"])))
-    ctx["last_round"] = rnd.kind in sel.PODIUM_LABELS
+    ctx["last_round"] = rv.rules.spec.is_last
     # K8: the semi-final's 3rd and 4th are not out, they play the 3位決定戦 (a later round
     # whose contenders come from this round's lower places).
     for later in Round.objects.filter(tournament=tournament, number__gt=rnd.number,
-                                      kind="partner"):
-        src = later.spec.get("contenders_from") or {}
-        if int(src.get("round") or 0) == rnd.number:
+                                      kind="partner_match"):
+        src = round_rules(later).contenders_from
+        if src is not None and src[0] == rnd.number:
             ctx["fed_round"] = later
-            ctx["fed_places"] = _("・").join(str(p) for p in src.get("places", []))
+            ctx["fed_places"] = _("・").join(str(p) for p in src[1])
     # The engine's warnings in words (a tie at the cut line, too many or too few advancers).
     ctx["warning_texts"] = {rule: [violation_text(w, ctx["names"]) for w in outcome.warnings]
                             for rule, outcome in ctx.get("outcomes", [])}
@@ -377,7 +389,7 @@ def _match_context(request: HttpRequest, tournament: Tournament, group: Group,
     seats = []
     posted = extra.get("posted")
     places = list(range(1, len(gv.seats) + 1))
-    conf = sel.round_conf(group.round, group)
+    conf = sel.round_restrictions(group.round, group)
     for seat in gv.seats:
         current = gv.result_rows.get(seat.number)
         row: dict[str, Any] = {"seat": seat, "selection": gv.selection_rows.get(seat.number),
@@ -427,8 +439,9 @@ def _match_context(request: HttpRequest, tournament: Tournament, group: Group,
                        ban=mctx["bans"].get(seat.entrant_id))
         seats.append(row)
     rnd = group.round
+    rules = round_rules(rnd)
     set_order_row = None
-    if rnd.kind == "series":
+    if rules.spec.is_series:
         from brackets.engine.special import set_order
 
         setup = sel.special_facts(tournament, SpecialFact.Kind.FINAL_SETUP, round=rnd)
@@ -437,14 +450,14 @@ def _match_context(request: HttpRequest, tournament: Tournament, group: Group,
             set_order_row = {"label": label(QUESTION_ORDER_LABELS, qo),
                              "order": set_order(qo, group.game)}
     series_winner = ""
-    if rnd.kind == "series" and group.game > 1:
+    if rules.spec.is_series and group.game > 1:
         # K10: once a finalist has won enough games the rest are not played; say so here
         # rather than let staff enter a game that cannot change the champion.
         prior = sel.series_progress(sel.round_view(rnd), upto=group.game - 1)
         if prior is not None and prior.winner is not None:
             series_winner = names.get(prior.winner, prior.winner)
     series_score = ""
-    if rnd.kind in sel.PAIR_KINDS:
+    if rules.spec.is_pair:
         # K9/K10: which two play for the place and which two only partner them (their
         # places do not count), and after a result who won the game.
         roles = sel.pair_roles(gv)
@@ -453,7 +466,7 @@ def _match_context(request: HttpRequest, tournament: Tournament, group: Group,
                 role = roles.get(ea.player_key(row["seat"].entrant_id), "")
                 row["pair_role"] = role
                 row["pair_role_label"] = label(PAIR_ROLE_LABELS, role)
-    if rnd.kind == "series":
+    if rules.spec.is_series:
         # The series so far (this game included), so staff know what the next game is for.
         state = sel.series_progress(sel.round_view(rnd), upto=group.game)
         if state is not None:
@@ -464,7 +477,7 @@ def _match_context(request: HttpRequest, tournament: Tournament, group: Group,
     page_base = reverse("match_page", args=[tournament.slug, 0])[: -len("0/")]
     # The physical-draw form offers exactly the genres and groups of the preset's K7 deck
     # (the default deck has サブジャンル cards, which the app may also draw).
-    deck = svc._deck(catalog, rnd.spec) if rnd.spec.get("cards") else []
+    deck = svc._deck(catalog, rnd) if rules.cards else []
     deck_genres = list(dict.fromkeys(c.genre for c in deck))
     deck_groups = list(dict.fromkeys(c.group for c in deck))
     # A refused physical draw comes back with the cards staff picked, not blank selects.
@@ -479,13 +492,14 @@ def _match_context(request: HttpRequest, tournament: Tournament, group: Group,
                   "genre": posted.get(f"card_genre_{i}", "") if drawn_back else "",
                   "group": posted.get(f"card_group_{i}", "") if drawn_back else ""}
                  for i in range(1, 4)]
-    return {"tournament": tournament, "group": group, "round": rnd, "gv": gv, "seats": seats,
+    return {"tournament": tournament, "group": group, "round": rnd, "round_rules": rules,
+            "gv": gv, "seats": seats,
             "set_order": set_order_row, "banned": banned,
             "deck_genres": deck_genres, "deck_groups": deck_groups,
             "card_rows": card_rows, "cards_allowed": cards_allowed, "cards_error": extra.get("error", "") if drawn_back else "",
             "series_winner": series_winner, "series_score": series_score,
             "can_reseat": not gv.selection_rows and not gv.result_rows,
-            "catalog": catalog, "dummy_set": rnd.spec.get("dummy_set"),
+            "catalog": catalog, "dummy_set": list(rules.dummy_set),
             "places": places,
             "status_label": sel.STATUS_LABELS[gv.status], "mctx": mctx,
             # Nearby groups only: one tap to the neighbours, the round page for the rest
@@ -500,7 +514,7 @@ def _match_context(request: HttpRequest, tournament: Tournament, group: Group,
             "accepting": (rnd.status in (Round.Status.DRAWN, Round.Status.RUNNING)
                           and not series_winner),
             # K8: no selection form until the bans are revealed (the service refuses too).
-            "bans_pending": bool(rnd.spec.get("bans")) and not mctx["revealed"],
+            "bans_pending": rules.bans and not mctx["revealed"],
             # K7: no selection form until the 下関 cards are drawn (the service refuses too).
             "cards_pending": ea.cards_pending(conf, mctx["cards"].data.get("cards", [])
                                               if mctx["cards"] else None), **extra}
@@ -757,13 +771,14 @@ def round_special(request: HttpRequest, tournament: Tournament, number: int) -> 
 def _special_context(tournament: Tournament, rnd: Round) -> dict[str, Any]:
     from brackets.models import Seat
 
-    ctx: dict[str, Any] = {"tournament": tournament, "round": rnd,
+    rules = round_rules(rnd)
+    ctx: dict[str, Any] = {"tournament": tournament, "round": rnd, "round_rules": rules,
                            "summary": round_summary(rnd)}
     if rnd.status in (Round.Status.DRAWN, Round.Status.RUNNING, Round.Status.CLOSED):
         ctx["round_players"] = [s.entrant for s in Seat.objects.filter(
             group__round=rnd, entrant__isnull=False, superseded_by__isnull=True)
             .select_related("entrant").order_by("entrant__name")]
-    if rnd.kind == "rule_select":
+    if rules.spec.is_rule_selection:
         try:
             players, _s = svc.round_players(rnd)
         except svc.RoundError as exc:
@@ -771,7 +786,7 @@ def _special_context(tournament: Tournament, rnd: Round) -> dict[str, Any]:
         ctx["players"] = sorted(sel.entrant_map(players).values(), key=lambda e: e.id)
         ctx["wishes"] = {f.entrant_id: f.data["rule"] for f in sel.special_facts(
             tournament, SpecialFact.Kind.RULE_CHOICE, round=rnd)}
-        ctx["rules"] = list(rnd.spec.get("rules", {}))
+        ctx["rules"] = [v.key for v in rules.variants]
         if ctx["players"] and len(ctx["wishes"]) >= len(players):
             try:
                 assignment = svc.rule_assignment_preview(rnd)
@@ -779,26 +794,27 @@ def _special_context(tournament: Tournament, rnd: Round) -> dict[str, Any]:
                 # What put each player at their place in the order (K6: the previous
                 # round's winners by score, then runners-up by 惜敗率), shown beside it.
                 basis: dict[str, Any] = {}
-                prev = Round.objects.filter(tournament=tournament, number=int(
-                    rnd.spec.get("order_from_round", rnd.number - 1))).first()
+                prev = Round.objects.filter(tournament=tournament,
+                                            number=rules.order_from_round).first()
                 if prev is not None:
                     ctx["order_round"] = prev.name
                     basis = {row.player: row for row in sel.round_table(sel.round_view(prev))}
                 ctx["assignment"] = [(c, names.get(c.player, c.player), basis.get(c.player))
                                      for c in assignment.choices]
                 ctx["assigned_counts"] = [
-                    (r, len(assignment.players_of(r)), int(conf.get("capacity") or 0))
-                    for r, conf in rnd.spec.get("rules", {}).items()]
+                    (v.key, len(assignment.players_of(v.key)), v.capacity)
+                    for v in rules.variants]
             except svc.RoundError as exc:
                 ctx["error_players"] = exc.message
-    if rnd.kind in sel.PAIR_KINDS:
-        src = rnd.spec["contenders_from"]
-        src_round = Round.objects.filter(tournament=tournament, number=int(src["round"])).first()
+    if rules.spec.is_pair:
+        src = rules.contenders_from
+        src_round = None if src is None else Round.objects.filter(
+            tournament=tournament, number=src[0]).first()
         contenders = []
-        if src_round is not None:
+        if src is not None and src_round is not None:
             table = sel.round_table(sel.round_view(src_round))
-            for place in src["places"]:
-                contenders += [int(r.player) for r in table if r.place == int(place)]
+            for place in src[1]:
+                contenders += [int(r.player) for r in table if r.place == place]
         emap = sel.entrant_map(contenders)
         ctx["contenders"] = [emap[c] for c in contenders if c in emap]
         ctx["present"] = list(Entrant.objects.filter(tournament=tournament, checked_in=True)
@@ -830,8 +846,7 @@ def _special_context(tournament: Tournament, rnd: Round) -> dict[str, Any]:
 
             qo = ctx["setup"]["question_order"]
             ctx["question_order_label"] = label(QUESTION_ORDER_LABELS, qo)
-            games = 2 * int(rnd.spec.get("wins_needed") or 2) - 1
-            ctx["set_orders"] = [(g, set_order(qo, g)) for g in range(1, games + 1)]
+            ctx["set_orders"] = [(g, set_order(qo, g)) for g in range(1, rules.wins_needed * 2)]
         ctx["names"] = {ea.player_key(e.id): e.name for e in ctx["contenders"]}
         if ctx["dice"]:
             # Whose roll is whose: 「5–6」 alone did not say.

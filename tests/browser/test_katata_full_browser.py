@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 
+from brackets.adapters.rounds import round_rules
 from brackets.models import Entrant, Group, Round, Seat, SelectionFact, Tournament
 from brackets.selectors import rounds as sel
 from tests.browser.conftest import TABLET, login
@@ -315,7 +316,7 @@ def play_round(pages: dict[str, Any], base: str, slug: str, rnd: Round, rng: ran
     shot(org, f"{tag}-round-all-done")
     organiser_step(org, "締め切る")
     go(org, org.get_by_role("link", name="勝ち抜けを確認"))
-    if rnd.kind != "ranked_final":
+    if not round_rules(rnd).spec.is_ranked_final:
         # The 惜敗率 table shown before confirming: everyone below the cut, in the order
         # the entered scores (less the −400) give.
         names = dict(Entrant.objects.filter(tournament=rnd.tournament)

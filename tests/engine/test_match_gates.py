@@ -177,15 +177,19 @@ def _plans() -> list[tuple[str, int, int]]:
 
 
 @pytest.mark.parametrize("slug,entrants,seeds", _plans())
-def test_k5_k9_k10_gates_match_the_round_plan(slug: str, entrants: int, seeds: int) -> None:
-    """What ``engine_adapter.round_plan`` stores (contenders_from, seeds_from_round,
-    wins_needed, cards, bans) is what the engine gates decide."""
+def test_k5_k9_k10_gates_match_the_rounds_flat_form(slug: str, entrants: int, seeds: int) -> None:
+    """What a round's rules say in the flat form files and the replay summary use
+    (contenders_from, seeds_from_round, wins_needed, cards, bans) is what the engine gates
+    decide."""
     from brackets import engine_adapter as ea
+    from brackets.adapters.rounds import stored_form, stored_to_legacy
 
     specs = get_preset(slug).rounds_for(entrants, seeds)
-    plan = ea.round_plan(slug, entrants, seeds)
-    assert plan["seeds_from_round"] == gates.seeds_round(specs)
-    for index, (spec, stored) in enumerate(zip(specs, plan["rounds"], strict=True)):
+    flat = [stored_to_legacy(stored_form(spec, preset_slug=slug, settings={},
+                                         planned_for=(entrants, seeds)), number)[0]
+            for number, spec in enumerate(specs, start=1)]
+    for index, (spec, stored) in enumerate(zip(specs, flat, strict=True)):
+        assert stored["seeds_from_round"] == gates.seeds_round(specs)
         source = gates.contenders_source(specs, index)
         expected = (None if source is None else
                     {"round": source.round_number, "places": list(source.places)})
@@ -193,7 +197,7 @@ def test_k5_k9_k10_gates_match_the_round_plan(slug: str, entrants: int, seeds: i
         assert bool(stored["seeds_enter"]) is gates.seeds_join(spec)
         assert bool(stored["cards"]) is spec.restrictions.cards
         assert gates.cards_pending(spec.restrictions, drawn=False) is ea.cards_pending(
-            stored, None)
+            spec.restrictions, None)
         assert bool(stored["bans"]) is gates.bans_pending(spec.restrictions, revealed=False)
         if spec.wins_needed:
             assert gates.series_games(int(stored["wins_needed"])) == 2 * spec.wins_needed - 1

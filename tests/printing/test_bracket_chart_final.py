@@ -24,7 +24,7 @@ def test_bracket_chart_final_box_shows_games_and_champion(tournament_finished: T
     from tests.printing.pdfcheck import pdf_text
 
     t = tournament_finished
-    final = Round.objects.get(tournament=t, kind="series")
+    final = Round.objects.get(tournament=t, kind="partner_series")
     doc = round_document(t, final.number)
     box = _series_box(doc, 0)
     champion = _podium(t)["優勝"]

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from brackets.adapters.rounds import round_rules
 from brackets.models import Entrant, Group, Round, Seat, SpecialFact, Tournament
 from brackets.printing.registry import DocumentError, all_documents, get_document
 from brackets.selectors.documents import final_ranking
@@ -78,7 +79,7 @@ def match_sheet_text(t: Tournament, opts: dict[str, Any]) -> list[str]:
 def result_text(t: Tournament, opts: dict[str, Any]) -> list[str]:
     rnd = Round.objects.get(tournament=t, number=opts["round"])
     wanted = ["結果", *seated_names(t, opts["round"])]
-    if rnd.kind in ("groups", "rule_select"):
+    if not round_rules(rnd).spec.is_last:
         wanted += ["惜敗率", "100.00", "勝ち抜け"]
     return wanted
 

@@ -184,3 +184,36 @@ def test_buzzer_rounds_and_paper_markings_round_trip(tournament: Tournament,
     child = BuzzerRound.objects.get(tournament=imported, parent__isnull=False)
     assert child.parent.tournament_id == imported.pk
     assert BuzzerEvent.objects.filter(round__tournament=imported).count() == 2
+
+
+def test_a_file_exported_before_the_typed_round_spec_still_imports(
+        kyushu_finished: Tournament) -> None:
+    """A file whose rounds carry the old flat spec (renamed kinds ``rule_select``,
+    ``partner``, ``series``; fields ``window``/``bans``/``per_group`` …) imports as the same
+    tournament: same standings, and exported again it gives today's file."""
+    from brackets.adapters.rounds import stored_to_legacy
+
+    today = json.loads(tournament_file_export(tournament=kyushu_finished))
+    before = standings(kyushu_finished)
+    legacy = json.loads(json.dumps(today))
+    for row in legacy["records"]["round"]:
+        row["spec"], row["kind"] = stored_to_legacy(row["spec"], row["number"])
+    assert {r["kind"] for r in legacy["records"]["round"]} == {
+        "groups", "rule_select", "partner", "series"}
+    assert all("version" not in r["spec"] and "per_group" in r["spec"]
+               for r in legacy["records"]["round"])
+    legacy["checksum"] = checksum(legacy)
+    empty_the_database()
+    imported = tournament_file_import(data=json.dumps(legacy).encode("utf-8"))
+    assert standings(imported) == before
+    again = without_stamp(tournament_file_export(tournament=imported))
+    today.pop("exported_at")
+    assert again == today
+
+
+def test_a_round_spec_that_cannot_be_read_back_is_refused(
+        exported: dict[str, Any]) -> None:
+    exported["records"]["round"][0]["spec"]["round"]["kind"] = "knockout"
+    exported["checksum"] = checksum(exported)
+    with pytest.raises(TournamentFileError, match="records.round"):
+        tournament_file_import(data=json.dumps(exported).encode("utf-8"), slug="bad-spec")

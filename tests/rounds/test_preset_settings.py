@@ -17,6 +17,7 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from brackets import engine_adapter as ea
+from brackets.adapters.rounds import round_rules
 from brackets.models import (
     Entrant,
     Group,
@@ -112,7 +113,7 @@ def test_a_changed_tie_break_chain_changes_who_takes_the_wildcard(
         pss.settings_save(tournament=tournament, by=user, values=values)
         add_entrants(tournament, 8, prefix="W" if chain else "V")
         r1 = svc.rounds_configure(tournament=tournament, by=user)[0]
-        assert r1.spec["tie_break"] == (chain or ["ratio", "score", "lottery"])
+        assert list(round_rules(r1).tie_break) == (chain or ["ratio", "score", "lottery"])
         svc.round_draw(round=r1, by=user)
         svc.round_start(round=r1, by=user)
         g1, g2 = Group.objects.filter(round=r1).order_by("number")
@@ -142,7 +143,7 @@ def test_katata_single_advance_from_changes_advancers_per_group(
     pss.settings_save(tournament=tournament, by=user, values={"single_advance_from": 20})
     r1 = Round.objects.get(tournament=tournament, number=1)
     assert r1.advance_per_group == 1
-    assert r1.spec["preset_settings"] == {"single_advance_from": 20}
+    assert round_rules(r1).settings == {"single_advance_from": 20}
     svc.round_draw(round=r1, by=user)
     play_round(Round.objects.get(id=r1.id), user, random.Random(3))
     advancers = svc.round_advance(round=Round.objects.get(id=r1.id), by=user)
@@ -327,8 +328,10 @@ def card_round(tournament: Tournament, user: Any, per: str) -> Round:
         pss.settings_save(tournament=tournament, by=user, values={"k7_draw_per": per})
     add_entrants(tournament, 16)
     r1 = svc.rounds_configure(tournament=tournament, by=user)[0]
-    assert r1.spec["k7_draw_per"] == per
-    Round.objects.filter(id=r1.id).update(spec={**r1.spec, "cards": True})
+    assert round_rules(r1).k7_draw_per_round == (per == "round")
+    carded = {**r1.spec, "round": {**r1.spec["round"], "restrictions": {
+        **r1.spec["round"]["restrictions"], "cards": True}}}
+    Round.objects.filter(id=r1.id).update(spec=carded)
     r1 = Round.objects.get(id=r1.id)
     svc.round_draw(round=r1, by=user)
     svc.round_start(round=r1, by=user)
@@ -440,7 +443,7 @@ def test_k7_per_round_through_a_whole_kyushu_event_and_its_replay(
     pss.settings_save(tournament=tournament, by=user, values={"k7_draw_per": "round"})
     run_kyushu(tournament, user, random.Random(5))
     r4 = Round.objects.get(tournament=tournament, number=4)
-    assert r4.spec["k7_draw_per"] == "round"
+    assert round_rules(r4).k7_draw_per_round
     current = sel.special_facts(tournament, SpecialFact.Kind.CARD_DRAW, round=r4)
     assert len(current) == 1 and current[0].group_id is None
     for g in Group.objects.filter(round=r4):

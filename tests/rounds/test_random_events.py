@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from brackets import engine_adapter as ea
+from brackets.adapters.rounds import round_rules
 from brackets.models import Entrant, Group, Round, Seat, SpecialFact, Tournament
 from brackets.selectors import rounds as sel
 from brackets.services import rounds as svc
@@ -34,7 +35,7 @@ def play_group(group: Group, user: Any, rng: random.Random) -> None:
     """Random sets (an illegal one confirmed now and then where the preset penalises it),
     a penalty or disqualification now and then, and screen scores with the odd tie."""
     catalog = ea.catalog_for(group.round.tournament.version_id)
-    refuse = group.round.spec.get("illegal_selection") == "refuse"
+    refuse = round_rules(group.round).refuses_illegal
     numbers = sorted(s.number for s in sel.group_view(group).seats if s.entrant_id)
     for number in numbers:
         gv = sel.group_view(_loaded(group.id))
@@ -67,21 +68,22 @@ def _before_draw(tournament: Tournament, rnd: Round, user: Any,
                  rng: random.Random) -> None:
     """What the desk records before a round is drawn: a withdrawal now and then, K6 forms,
     K9/K10 partners, the final's dice and decisions."""
-    if rnd.number > 1 and rnd.kind in ("groups", "rule_select") and rng.random() < 0.15:
+    if rnd.number > 1 and not round_rules(rnd).spec.is_last and rng.random() < 0.15:
         players, _seeds = svc.round_players(rnd)
         if len(players) > 8:
             svc.withdrawal_record(tournament=tournament, by=user, reason="棄権",
                                   entrant=Entrant.objects.get(id=rng.choice(players)))
-    if rnd.kind == "rule_select":
+    if rnd.kind == "rule_selection":
         for p in svc.round_players(rnd)[0]:
             svc.rule_choice_record(round=rnd, entrant=Entrant.objects.get(id=p),
                                    rule=rng.choice("AB"), by=user)
-    if rnd.kind in ("partner", "series"):
-        src = rnd.spec["contenders_from"]
+    if rnd.kind in ("partner_match", "partner_series"):
+        src = round_rules(rnd).contenders_from
+        assert src is not None
         table = sel.round_table(sel.round_view(Round.objects.get(
-            tournament=tournament, number=int(src["round"]))))
-        contenders = [int(row.player) for place in src["places"] for row in table
-                      if row.place == int(place)]
+            tournament=tournament, number=src[0])))
+        contenders = [int(row.player) for place in src[1] for row in table
+                      if row.place == place]
         taken = {int(f.data["partner"]) for f in SpecialFact.objects.filter(
             tournament=tournament, kind=SpecialFact.Kind.PARTNER)}
         gone = sel.withdrawn_ids(tournament)
@@ -91,7 +93,7 @@ def _before_draw(tournament: Tournament, rnd: Round, user: Any,
         for contender, partner in zip(contenders, pool):
             svc.partner_record(round=rnd, contender=Entrant.objects.get(id=contender),
                                partner=Entrant.objects.get(id=partner), by=user)
-        if rnd.kind == "series":
+        if rnd.kind == "partner_series":
             dice = svc.dice_record(round=rnd, players=(contenders[0], contenders[1]), by=user)
             loser = next(p for p in contenders[:2] if ea.player_key(p) != dice.data["winner"])
             svc.final_setup_record(round=rnd, by=user, winner_decides="question_order",
@@ -127,7 +129,7 @@ def run_random_event(tournament: Tournament, user: Any, preset: str, entrants: i
         seated = list(Seat.objects.filter(group__round=rnd, entrant__isnull=False,
                                           superseded_by__isnull=True)
                       .values_list("group__game", "entrant_id"))
-        if rnd.kind in ("groups", "rule_select", "ranked_final") and rnd.number > 1:
+        if not round_rules(rnd).spec.is_pair and rnd.number > 1:
             ids = [eid for _game, eid in seated]
             expected = set(svc.round_players(Round.objects.get(id=rnd.id))[0])
             assert len(ids) == len(set(ids)), f"{rnd.name}: a player seated twice"
@@ -135,14 +137,14 @@ def run_random_event(tournament: Tournament, user: Any, preset: str, entrants: i
             assert set(advanced) - sel.withdrawn_ids(tournament) <= expected
         svc.round_start(round=Round.objects.get(id=rnd.id), by=user)
         for group in Group.objects.filter(round=rnd).order_by("number"):
-            if rnd.kind == "series":
+            if rnd.kind == "partner_series":
                 rv = sel.round_view(Round.objects.get(id=rnd.id))
                 if next(g for g in rv.groups if g.group.id == group.id).status == sel.UNUSED:
                     continue
-            if rnd.spec.get("cards") and (rnd.spec.get("k7_draw_per") != "round"
-                                          or group.number == 1):
+            if round_rules(rnd).cards and (not round_rules(rnd).k7_draw_per_round
+                                           or group.number == 1):
                 svc.card_draw(group=_loaded(group.id), by=user)
-            if rnd.spec.get("bans"):
+            if round_rules(rnd).bans:
                 genres = sorted(ea.catalog_for(tournament.version_id).genre_names)
                 for seat in Seat.objects.filter(group=group, entrant__isnull=False,
                                                 superseded_by__isnull=True):

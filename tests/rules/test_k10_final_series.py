@@ -81,7 +81,7 @@ def test_an_extra_final_game_does_not_void_the_champion(tournament: Tournament,
     public pages showed no winner and 最終順位 put the third-place winner first."""
     user = cast["bracket"]
     states.final_game_2(tournament, cast["organiser"])
-    final = Round.objects.get(tournament=tournament, kind="series")
+    final = Round.objects.get(tournament=tournament, kind="partner_series")
     groups = list(Group.objects.filter(round=final).order_by("game"))
     a = states.game_winner(groups[0])
     b = next(s.entrant_id for s in Seat.objects.filter(group=groups[0], number__in=(1, 4))
@@ -103,7 +103,7 @@ def _final_two_nil(tournament: Tournament, user: Any) -> tuple[Any, list[Any], l
     """九州杯IX's final won 2–0 (the named state final_won_2_0): (final, its three games,
     [the champion])."""
     states.final_won_2_0(tournament, user)
-    final = Round.objects.get(tournament=tournament, kind="series")
+    final = Round.objects.get(tournament=tournament, kind="partner_series")
     groups = list(Group.objects.filter(round=final).order_by("game"))
     return final, groups, [Entrant.objects.get(id=states.game_winner(groups[0]))]
 

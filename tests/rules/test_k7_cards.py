@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from brackets import engine_adapter as ea
+from brackets.adapters.rounds import round_rules
 from brackets.models import Group, Round, Seat, SelectionFact, SpecialFact, Tournament
 from brackets.services import rounds as svc
 from tests.conftest import client_for
@@ -33,7 +34,7 @@ def _card_round_group(tournament: Tournament, user: Any, per: str = "match") -> 
     people = add_entrants(tournament, 8)
     svc.rounds_configure(tournament=tournament, by=user)
     r4 = Round.objects.get(tournament=tournament, number=4)
-    assert r4.spec.get("cards") and r4.spec.get("k7_draw_per") == per
+    assert round_rules(r4).cards and round_rules(r4).k7_draw_per_round == (per == "round")
     Round.objects.filter(id=r4.id).update(status=Round.Status.RUNNING)
     groups = []
     for number, label in ((1, "A"), (2, "B")):
@@ -115,7 +116,7 @@ def test_rounds_without_cards_are_not_held_back(tournament: Tournament,
     tournament.save()
     add_entrants(tournament, 8)
     r1 = svc.rounds_configure(tournament=tournament, by=user)[0]
-    assert not r1.spec.get("cards")
+    assert not round_rules(r1).cards
     svc.round_draw(round=r1, by=user)
     group = Group.objects.filter(round=r1).order_by("number").first()
     fact = svc.selection_save(group=group, by=user, seat_number=1, genre="芸能",
@@ -162,7 +163,7 @@ def _round4_group(tournament: Tournament, user: Any) -> Any:
     people = add_entrants(tournament, 4)
     svc.rounds_configure(tournament=tournament, by=user)
     r4 = Round.objects.get(tournament=tournament, number=4)
-    assert r4.spec.get("cards")
+    assert round_rules(r4).cards
     Round.objects.filter(id=r4.id).update(status=Round.Status.RUNNING)
     group = Group.objects.create(round=r4, number=1, label="A")
     for n, e in enumerate(people, start=1):
@@ -217,7 +218,7 @@ def test_refused_physical_card_draw_keeps_the_cards_staff_picked(
     r4 = Round.objects.get(tournament=t, number=4)
     svc.round_draw(round=r4, by=user)
     group = Group.objects.filter(round=r4).order_by("number").first()
-    deck = svc._deck(ea.catalog_for(t.version_id), r4.spec)
+    deck = svc._deck(ea.catalog_for(t.version_id), r4)
     genre = deck[0].genre
     groups = [c.group for c in deck if c.genre == genre]
     first, second = groups[0], next(g for g in groups if g != groups[0])

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from brackets.adapters.rounds import round_rules
 from brackets.models import Group, Round, Seat, SelectionFact, Tournament
 from brackets.services import rounds as svc
 from tests.conftest import client_for
@@ -26,7 +27,7 @@ def _semi_final_group(tournament: Tournament, user: Any) -> Group:
     people = add_entrants(tournament, 4)
     svc.rounds_configure(tournament=tournament, by=user)
     sf = Round.objects.get(tournament=tournament, number=5)
-    assert sf.spec.get("bans")
+    assert round_rules(sf).bans
     Round.objects.filter(id=sf.id).update(status=Round.Status.RUNNING)
     group = Group.objects.create(round=sf, number=1, label="A")
     for n, e in enumerate(people, start=1):

@@ -39,7 +39,7 @@ def _kyushu_upto(tournament: Tournament, user: Any, upto: int) -> dict[int, int]
 def _pre_final_genres(tournament: Tournament, entrant_id: int) -> set[str]:
     return set(SelectionFact.objects.filter(
         seat__entrant_id=entrant_id, seat__superseded_by__isnull=True,
-        group__round__tournament=tournament).exclude(group__round__kind="series")
+        group__round__tournament=tournament).exclude(group__round__kind="partner_series")
         .values_list("genre", flat=True))
 
 
@@ -66,7 +66,7 @@ def test_third_place_partner_sees_no_history_restriction(tournament: Tournament,
     from brackets.models import Entrant
 
     places = _kyushu_upto(tournament, cast["organiser"], upto=5)
-    third = Round.objects.get(tournament=tournament, kind="partner")
+    third = Round.objects.get(tournament=tournament, kind="partner_match")
     partner_facts = SpecialFact.objects.filter(round=third, kind="partner")
     partner = int(partner_facts.first().data["partner"])
     used = _pre_final_genres(tournament, partner)
@@ -97,7 +97,7 @@ def test_finalists_page_follows_the_pairs_final_history(tournament: Tournament,
 
     user = cast["organiser"]
     places = _kyushu_upto(tournament, user, upto=6)
-    final = Round.objects.get(tournament=tournament, kind="series")
+    final = Round.objects.get(tournament=tournament, kind="partner_series")
     game1, game2 = list(Group.objects.filter(round=final).order_by("game"))[:2]
     play_group(game1, user, random.Random(5))
     finalist = places[1]
@@ -124,7 +124,7 @@ def test_player_page_separates_pre_final_use_from_the_final(tournament_finished:
     from brackets.models import SelectionFact
 
     t = tournament_finished
-    final = Round.objects.get(tournament=t, kind="series")
+    final = Round.objects.get(tournament=t, kind="partner_series")
     fact = SelectionFact.objects.filter(group__round=final, seat__number=1).select_related(
         "seat").first()
     html = client_for(None).get(f"/p/{t.slug}/players/{fact.seat.entrant_id}/").content.decode()

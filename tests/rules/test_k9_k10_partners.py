@@ -192,7 +192,7 @@ def test_partners_are_labelled_not_placed(tournament_finished: Tournament) -> No
     """A partner placed 1st on the screen showed as 「1. name」 in the final's game card,
     as if they had won the game (K9/K10: partners' results do not count)."""
     t = tournament_finished
-    final = Round.objects.get(tournament=t, kind="series")
+    final = Round.objects.get(tournament=t, kind="partner_series")
     rv = sel.round_view(final)
     game = rv.groups[0]
     roles = sel.pair_roles(game)
@@ -207,7 +207,7 @@ def test_partners_are_labelled_not_placed(tournament_finished: Tournament) -> No
         elif role == "winner":
             assert "勝ち" in row and "table-success" in row
     assert "パートナーの順位は数えません" in card
-    third = Round.objects.get(tournament=t, kind="partner")
+    third = Round.objects.get(tournament=t, kind="partner_match")
     page = client_for(None).get(f"/p/{t.slug}/r/{third.number}/").content.decode()
     assert "パートナー" in page and 'id="podium"' in page
 
@@ -220,8 +220,8 @@ def test_pair_rounds_label_the_rule_that_applies(tournament_finished: Tournament
 
     t = tournament_finished
     staff = client_for(cast["bracket"])
-    third = Round.objects.get(tournament=t, kind="partner")
-    final = Round.objects.get(tournament=t, kind="series")
+    third = Round.objects.get(tournament=t, kind="partner_match")
+    final = Round.objects.get(tournament=t, kind="partner_series")
     page = staff.get(f"/t/{t.slug}/match/{Group.objects.filter(round=third).first().id}/")
     html = page.content.decode()
     assert "ボンバーマン・高火力" not in html
@@ -245,7 +245,7 @@ def test_staff_round_page_of_the_final_names_each_games_winner(tournament_finish
     """The final's round page footer listed 「1. partner · 2. …」 placements per game, as if a
     partner placed 1st had won it."""
     t = tournament_finished
-    final = Round.objects.get(tournament=t, kind="series")
+    final = Round.objects.get(tournament=t, kind="partner_series")
     rv = sel.round_view(final)
     html = client_for(cast["bracket"]).get(f"/t/{t.slug}/rounds/{final.number}/").content.decode()
     names = sel.seated_names(rv.groups)

@@ -30,6 +30,7 @@ from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
 from brackets import engine_adapter as ea
+from brackets.adapters.rounds import round_rules
 from brackets.engine.errors import EngineError
 from brackets.engine.restrictions import unit_of
 from brackets.engine.shura import FORMAT_LOT_POOLS
@@ -273,7 +274,7 @@ def test_katata_card_page_and_tablet_agree(cast: dict[str, Any], catalog: Any,
     for rnd in rounds:
         rnd.refresh_from_db()
         svc.round_draw(round=rnd, by=user)
-        compared += check_round(rnd, staff, public, card=rnd.kind in ("groups", "ranked_final"))
+        compared += check_round(rnd, staff, public, card=rnd.kind in ("groups", "final_group"))
         play(rnd, user, rng)
         svc.round_advance(round=rnd, by=user)
     assert compared > 0
@@ -310,28 +311,28 @@ def test_kyushu_card_page_and_tablet_agree(cast: dict[str, Any], catalog: Any,
     rng = random.Random(seed)
     staff, public = _clients(cast)
     kinds: set[str] = set()
-    by_key = {r.spec.get("key"): r for r in rounds}
+    by_key = {round_rules(r).spec.key: r for r in rounds}
     for rnd in rounds:
         rnd.refresh_from_db()
-        if rnd.kind == "rule_select":
+        if rnd.kind == "rule_selection":
             players, _seeds = svc.round_players(rnd)
             for p in players:
                 svc.rule_choice_record(round=rnd, entrant=Entrant.objects.get(id=p),
                                        rule=rng.choice("AB"), by=user)
-        if rnd.kind in sel.PAIR_KINDS:
+        if round_rules(rnd).spec.is_pair:
             _pair_setup(rnd, by_key, user, rng)
         svc.round_draw(round=rnd, by=user)
-        printable = rnd.kind in ("groups", "rule_select", "ranked_final")
+        printable = rnd.kind in ("groups", "rule_selection", "final_group")
         if check_round(rnd, staff, public, card=printable):
             kinds.add(rnd.kind)
-        if rnd.spec.get("cards"):
+        if round_rules(rnd).cards:
             if preset_values["k7_draw_per"] == "round":
                 svc.card_draw(group=Group.objects.filter(round=rnd).first(), by=user)
             else:
                 for g in Group.objects.filter(round=rnd):
                     svc.card_draw(group=g, by=user)
             assert check_round(rnd, staff, public, card=False)
-        if rnd.spec.get("bans"):
+        if round_rules(rnd).bans:
             for g in Group.objects.filter(round=rnd):
                 for s in Seat.objects.filter(group=g, entrant__isnull=False,
                                              superseded_by__isnull=True):
@@ -340,20 +341,21 @@ def test_kyushu_card_page_and_tablet_agree(cast: dict[str, Any], catalog: Any,
                 assert check_round(rnd, staff, public, card=False)
                 svc.ban_reveal(group=g, by=user)
             assert check_round(rnd, staff, public, card=False)
-        if rnd.kind == "series":
+        if rnd.kind == "partner_series":
             _play_series(rnd, user, rng, staff, public)
             break
         play(rnd, user, rng)
         svc.round_advance(round=rnd, by=user)
-    assert kinds == {"groups", "rule_select", "partner", "series"}
+    assert kinds == {"groups", "rule_selection", "final_group", "partner_match", "partner_series"}
 
 
 def _pair_setup(rnd: Round, by_key: dict[Any, Round], user: Any, rng: random.Random) -> None:
     """K9/K10: partners for the two contenders from the players present; K10 dice."""
-    src = Round.objects.get(tournament=rnd.tournament,
-                            number=int(rnd.spec["contenders_from"]["round"]))
+    source = round_rules(rnd).contenders_from
+    assert source is not None
+    src = Round.objects.get(tournament=rnd.tournament, number=source[0])
     table = sel.round_table(sel.round_view(src))
-    places = [int(p) for p in rnd.spec["contenders_from"]["places"]]
+    places = list(source[1])
     contenders = [int(r.player) for p in places for r in table if r.place == p]
     taken = set(contenders)
     for f in sel.special_facts(rnd.tournament, "partner"):
@@ -364,7 +366,7 @@ def _pair_setup(rnd: Round, by_key: dict[Any, Round], user: Any, rng: random.Ran
     for contender, partner in zip(contenders, others, strict=False):
         svc.partner_record(round=rnd, contender=Entrant.objects.get(id=contender),
                            partner=partner, by=user)
-    if rnd.kind == "series":
+    if rnd.kind == "partner_series":
         dice = svc.dice_record(round=rnd, players=(contenders[0], contenders[1]), by=user)
         svc.final_setup_record(round=rnd, by=user, winner_decides="seat_order",
                                first=int(dice.data["winner"]),

@@ -39,9 +39,9 @@ def test_tournament_finishes_with_the_final_and_reopens_on_undo(tournament_finis
     t = tournament_finished
     user = cast["organiser"]
     assert t.status == Tournament.Status.FINISHED
-    third = Round.objects.get(tournament=t, kind="partner")
+    third = Round.objects.get(tournament=t, kind="partner_match")
     assert "tournament_status" not in third.steps.get(action="advance").data  # not the last
-    final = Round.objects.get(tournament=t, kind="series")
+    final = Round.objects.get(tournament=t, kind="partner_series")
     svc.round_undo(round=final, by=user)
     t.refresh_from_db()
     assert t.status == Tournament.Status.RUNNING

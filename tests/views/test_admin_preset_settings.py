@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from brackets.adapters.rounds import round_rules
 from brackets.models import Round, Tournament
 from brackets.services import rounds as svc
 from tests.conftest import client_for
@@ -68,7 +69,7 @@ def test_admin_saves_good_preset_settings_through_the_service(
     assert Tournament.objects.get(id=tournament.id).preset_settings == {"k7_draw_per": "round"}
     change = PresetSettingChange.objects.get(tournament=tournament, key="k7_draw_per")
     assert change.by == cast["admin"] and change.new_value == "round"
-    assert Round.objects.get(tournament=tournament, number=4).spec["k7_draw_per"] == "round"
+    assert round_rules(Round.objects.get(tournament=tournament, number=4)).k7_draw_per_round
 
 
 def test_admin_cannot_change_settings_after_round_one_is_drawn(

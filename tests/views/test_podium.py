@@ -26,7 +26,7 @@ def test_final_page_announces_champion_runner_up_and_third(tournament_finished: 
     t = tournament_finished
     podium = _podium(t)
     assert set(podium) == {"優勝", "準優勝", "3位"}
-    final = Round.objects.get(tournament=t, kind="series")
+    final = Round.objects.get(tournament=t, kind="partner_series")
     html = client_for(None).get(f"/p/{t.slug}/r/{final.number}/").content.decode()
     champion = re.search(r'podium-champion">\s*<span class="podium-label">(.*?)</span>\s*'
                          r'<a class="podium-name"[^>]*>(.*?)</a>', html, re.DOTALL)

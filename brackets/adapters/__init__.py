@@ -1,0 +1,4 @@
+"""Adapters between database rows and the pure rule engine (``brackets.engine``).
+
+:mod:`.rounds` reads a round's stored rules (``Round.spec``) as the engine's typed values.
+"""

@@ -235,11 +235,6 @@ class Choices:
 
     # -- public --------------------------------------------------------------------------
 
-    @property
-    def any_fallback(self) -> bool:
-        """Whether some fallback is in force for this player in this match."""
-        return self.genre_fallback or self.format_fallback or self.forced is not None
-
     def is_legal(self, genre: str, fmt: str) -> bool:
         """Whether the set (genre, fmt) may be chosen (difficulty is always free)."""
         self.catalog.validate(Selection(genre, fmt, self.catalog.difficulties[0]))

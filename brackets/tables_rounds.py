@@ -119,30 +119,27 @@ def cross_rows(standings: Sequence[Any], people: Mapping[str, Person],
                 cut_players.add(row.standing.player)
         for adv in outcome.advancers:
             marks[adv.player] = str(adv.reason)
-    rows = []
-    for order, st in enumerate(standings, start=1):
-        person = people.get(st.player, Person(st.player))
-        mark = marks.get(st.player, "disqualified" if st.disqualified else "")
-        rows.append(CrossRow(order, st.player, person.name, person.card_name, st.group,
-                             st.place, st.score, st.ratio, mark, st.player in cut_players))
-    return rows
+    return [_cross_row(order, st, people,
+                       marks.get(st.player, "disqualified" if st.disqualified else ""),
+                       st.player in cut_players)
+            for order, st in enumerate(standings, start=1)]
+
+
+def _cross_row(order: int | None, st: Any, people: Mapping[str, Person], mark: str,
+               cut: bool, tied: bool = False) -> CrossRow:
+    person = people.get(st.player, Person(st.player))
+    return CrossRow(order, st.player, person.name, person.card_name, st.group, st.place,
+                    st.score, st.ratio, mark, cut, tied)
 
 
 def wildcard_rows(outcome: Any, people: Mapping[str, Person],
                   keep: Callable[[Any], bool] | None = None) -> list[CrossRow]:
     """The engine's wildcard table (K4) in its own order, the cut after rank ``cut``;
     ``keep`` filters rows (the public page shows the rows around the cut)."""
-    rows = []
-    for row in outcome.table:
-        if keep is not None and not keep(row):
-            continue
-        st = row.standing
-        person = people.get(st.player, Person(st.player))
-        rows.append(CrossRow(row.rank, st.player, person.name, person.card_name, st.group,
-                             st.place, st.score, st.ratio, str(row.status),
-                             bool(outcome.cut) and row.rank == outcome.cut,
-                             bool(row.tied_with_previous)))
-    return rows
+    return [_cross_row(row.rank, row.standing, people, str(row.status),
+                       bool(outcome.cut) and row.rank == outcome.cut,
+                       bool(row.tied_with_previous))
+            for row in outcome.table if keep is None or keep(row)]
 
 
 def _row_class(record: Any, table: Any) -> str:

@@ -26,23 +26,9 @@ from brackets.models.entrants import CARD_NAME_MAX, Q_LEVEL_MAX
 
 #: The fields staff edit, in form order; a revision snapshot holds exactly these.
 ENTRANT_FIELDS: tuple[str, ...] = (
-    "name",
-    "reading",
-    "card_name",
-    "home_store",
-    "q_level",
-    "seed",
-    "fee_paid",
-    "checked_in",
-    "notes",
-    "shura_titles",
-    "shura_local_wins",
-    "shura_invited",
-    "shura_voluntary",
-    "shura_extra_lots",
-    "past_win_lots",
-    "opt_up",
-)
+    "name", "reading", "card_name", "home_store", "q_level", "seed", "fee_paid", "checked_in",
+    "notes", "shura_titles", "shura_local_wins", "shura_invited", "shura_voluntary",
+    "shura_extra_lots", "past_win_lots", "opt_up")
 TEXT_FIELDS = ("name", "reading", "card_name", "home_store", "notes", "opt_up")
 BOOL_FIELDS = ("fee_paid", "checked_in", "shura_invited", "shura_voluntary")
 INT_FIELDS = ("q_level", "shura_titles", "shura_local_wins", "shura_extra_lots", "past_win_lots")

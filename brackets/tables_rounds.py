@@ -67,19 +67,6 @@ def people_of(rv: Any) -> dict[str, Person]:
     return out
 
 
-def ratio_text(ratio: Ratio | None) -> str:
-    """A 惜敗率 as people read it: two decimals, "—" when undefined (K3), blank if none."""
-    return "" if ratio is None else str(ratio)
-
-
-def ratio_value(ratio: Ratio | None) -> Decimal | str:
-    """A 惜敗率 for a spreadsheet: a number, or "—" when undefined."""
-    if ratio is None:
-        return ""
-    shown = ratio.display()
-    return "—" if shown is None else shown
-
-
 # ------------------------------------------------------------------ cross-group table
 
 
@@ -188,10 +175,15 @@ class RoundTableBase(tables.Table):  # type: ignore[misc]
         return "" if value is None else value
 
     def render_ratio(self, value: Ratio | None) -> str:
-        return ratio_text(value)
+        """A 惜敗率 as people read it: two decimals, "—" when undefined (K3), blank if none."""
+        return "" if value is None else str(value)
 
     def value_ratio(self, value: Ratio | None) -> Decimal | str:
-        return ratio_value(value)
+        """A 惜敗率 for a spreadsheet: a number, or "—" when undefined."""
+        if value is None:
+            return ""
+        shown = value.display()
+        return "—" if shown is None else shown
 
 
 class CrossGroupTable(RoundTableBase):

@@ -26,15 +26,18 @@ from decimal import Decimal
 from functools import cached_property
 from typing import Any
 
-from brackets.engine import match as gates
-from brackets.engine.errors import EngineBug, EngineError
-from brackets.engine.presets import (
+from brackets.engine import (
+    EngineBug,
+    EngineError,
     Preset,
     RoundRestrictions,
     RoundSpec,
     RuleVariant,
+    contenders_source,
     get_preset,
     order_from_round,
+    seeds_play_round_1,
+    seeds_round,
 )
 
 STORED_VERSION = 1
@@ -124,17 +127,17 @@ class RoundRules:
     @property
     def seeds_from_round(self) -> int | None:
         """K5: the round seeds join (None: no seeds join later)."""
-        return gates.seeds_round(self.planned)
+        return seeds_round(self.planned)
 
     @property
     def seeds_later(self) -> bool:
         """Seeds skip round 1 and join a later round (K5)."""
-        return not gates.seeds_play_round_1(self.seeds_from_round)
+        return not seeds_play_round_1(self.seeds_from_round)
 
     @property
     def contenders_from(self) -> tuple[int, tuple[int, ...]] | None:
         """K9/K10: (source round number, its places) of this pair round's contenders."""
-        source = gates.contenders_source(self.planned, self.number - 1)
+        source = contenders_source(self.planned, self.number - 1)
         return None if source is None else (source.round_number, source.places)
 
     @property

@@ -17,6 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from brackets.engine import EngineError
 from brackets.engine.buzzer import (
     PlayerSpec,
     RoundConfig,
@@ -28,7 +29,6 @@ from brackets.engine.buzzer import (
     scoreboard,
     tiebreak_called,
 )
-from brackets.engine.errors import EngineError
 from brackets.messages import engine_message, error_text
 from brackets.models import BuzzerEvent, BuzzerPlayer, BuzzerRound
 

@@ -26,7 +26,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from brackets.engine.ratio import Ratio
+from brackets.engine import Ratio
 from brackets.tables_render import table_html, table_values  # noqa: F401 - the pages import them here
 
 NUMERIC = {"th": {"class": "num"}, "td": {"class": "num"}}

@@ -18,8 +18,14 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from brackets import engine_adapter as ea
-from brackets.engine.errors import EngineBug, EngineError, RuleRefusal
-from brackets.engine.shura import MAX_LOTS, ShuraDeclaration, lots_owed
+from brackets.engine import (
+    MAX_LOTS,
+    EngineBug,
+    EngineError,
+    RuleRefusal,
+    ShuraDeclaration,
+    lots_owed,
+)
 from brackets.labels import MODE_LABELS, label
 from brackets.models import Entrant, Tournament
 from brackets.models.entrants import CARD_NAME_MAX, Q_LEVEL_MAX

@@ -18,8 +18,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from brackets.engine import EngineError
 from brackets.engine.buzzer import tiebreak_called, tiebreak_from
-from brackets.engine.errors import EngineError
 from brackets.messages import error_text
 from brackets.models import BuzzerRound, Role, Tournament
 from brackets.permissions import role_required

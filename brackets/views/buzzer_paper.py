@@ -11,9 +11,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from brackets.engine import EngineError, Lottery
 from brackets.engine.buzzer import paper_ranking
-from brackets.engine.errors import EngineError
-from brackets.engine.lottery import Lottery
 from brackets.messages import error_text
 from brackets.models import PaperMarking, Tournament
 from brackets.permissions import role_required

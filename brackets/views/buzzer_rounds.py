@@ -13,8 +13,8 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from brackets.engine import EngineError
 from brackets.engine.buzzer import RoundConfig
-from brackets.engine.errors import EngineError
 from brackets.messages import error_text
 from brackets.models import BuzzerRound, Entrant, PaperMarking, Role, Tournament
 from brackets.permissions import role_required

@@ -154,7 +154,9 @@ class Choices:
             self.forced = (catalog.nongenre, catalog.random_format)
             legal_genres = [catalog.nongenre]
         self.legal_genres: tuple[str, ...] = tuple(legal_genres)
-        self.legal_units: tuple[str, ...] = tuple(u for u in self._units if u in self._units_ok)
+        self.legal_units: tuple[str, ...] = (
+            (random_unit,) if self.forced is not None
+            else tuple(u for u in self._units if u in self._units_ok))
 
     # -- internals ---------------------------------------------------------------------
 
@@ -323,7 +325,13 @@ class Choices:
             if unit in self.legal_units:
                 continue
             group = group_of_unit(catalog, unit)
-            closed_units[unit] = () if self._unit_waived(unit) else tuple(self._unit_reasons(unit, unit, group))
+            reasons = () if self._unit_waived(unit) else tuple(self._unit_reasons(unit, unit, group))
+            if not reasons and self.forced is not None:
+                # Open on its own axis, but no genre may be played with it: only the forced
+                # set is left.
+                reasons = (Violation("forced_fallback", {"genre": self.forced[0],
+                                                         "format": self.forced[1]}),)
+            closed_units[unit] = reasons
         closed_genres: dict[str, tuple[Violation, ...]] = {}
         for genre in catalog.genre_names:
             if genre in self.legal_genres:

@@ -21,7 +21,7 @@ from django.utils.dateparse import parse_date, parse_datetime
 from django.utils.translation import gettext
 
 from brackets.adapters.rounds import rules_from_stored, upgrade_record
-from brackets.engine.errors import EngineError
+from brackets.engine import EngineError
 from brackets.exporters.tournament_file.layout import (
     CATALOG_MODELS,
     FORMAT,

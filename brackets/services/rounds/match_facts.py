@@ -57,6 +57,8 @@ def _refuse_unneeded_game(group: Group) -> None:
                          .format(n=group.game - 1), field="game")
 
 
+@serialised
+@transaction.atomic
 def selection_save(*, group: Group, by: Any, seat_number: int, genre: str, format: str,
                    difficulty: str, base_version: int | None = None,
                    confirm_illegal: bool = False, key: str = "") -> SelectionFact:

@@ -17,7 +17,7 @@ advancement, lots, rule choice, cards, bans, partners and dice all come from
 
 from __future__ import annotations
 
-from brackets.services.rounds._write import Duplicate, RoundError, StaleVersion, serialised
+from brackets.services.rounds._write import Duplicate, RoundError, StaleVersion, match_write
 from brackets.services.rounds.lifecycle import (
     GROUP_LABELS,
     label_for,
@@ -68,6 +68,7 @@ __all__ = [
     "disqualification_add",
     "final_setup_record",
     "label_for",
+    "match_write",
     "parse_score",
     "partner_record",
     "penalty_add",
@@ -86,7 +87,6 @@ __all__ = [
     "rule_choice_record",
     "seats_assign",
     "selection_save",
-    "serialised",
     "shura_lots_draw",
     "withdrawal_record",
 ]

@@ -9,11 +9,13 @@ double-tapped submit record once (:class:`Duplicate`, which views treat as succe
 
 from __future__ import annotations
 
-import functools
 import threading
+from collections.abc import Iterator
+from collections.abc import Set as AbstractSet
+from contextlib import contextmanager
 from typing import Any
 
-from django.db import IntegrityError, connection
+from django.db import IntegrityError, connection, transaction
 from django.utils.translation import gettext as _
 
 from brackets import lean, revision
@@ -37,22 +39,20 @@ from brackets.selectors import rounds as sel
 _SQLITE_WRITES = threading.Lock()
 
 
-def serialised(func: Any) -> Any:
-    """Run a write service under the process-wide SQLite write lock (outermost wrapper)."""
-
-    @functools.wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            if connection.vendor != "sqlite" or connection.in_atomic_block:
-                return func(*args, **kwargs)
+@contextmanager
+def _serialised() -> Iterator[None]:
+    """Take turns on the process-wide SQLite write lock (outside the transaction), and turn
+    a repeated idempotency key into :class:`Duplicate`."""
+    try:
+        if connection.vendor != "sqlite" or connection.in_atomic_block:
+            yield
+        else:
             with _SQLITE_WRITES:
-                return func(*args, **kwargs)
-        except IntegrityError as exc:
-            if "submission" in str(exc).lower():
-                raise Duplicate() from exc
-            raise
-
-    return wrapper
+                yield
+    except IntegrityError as exc:
+        if "submission" in str(exc).lower():
+            raise Duplicate() from exc
+        raise
 
 
 class RoundError(Refused):
@@ -84,14 +84,54 @@ def _engine_text(exc: EngineError) -> str:
     return error_text(exc, sel.entrant_names(player_ids(exc.params)))
 
 
+#: What a write touches, for the stale merge: (kind, seat number) pairs such as
+#: ("selection", 2) or ("result", 1); :data:`WHOLE_MATCH` overlaps any change.
+Touched = AbstractSet[tuple[str, int]]
+WHOLE_MATCH: Touched = frozenset({("all", 0)})
 
-def _lock(group: Group, base_version: int | None, key: str, kind: str,
-          touched: set[tuple[str, int]], by: Any) -> Group:
-    """Lock the group, record the submit's key, and check the version the tablet saw.
+
+@contextmanager
+def match_write(group: Group, *, by: Any, kind: str, touched: Touched = WHOLE_MATCH,
+                base_version: int | None = None, key: str = "", requires_input: bool = True,
+                confirming: int | None = None) -> Iterator[Group]:
+    """The one write path of a match; the body writes its facts on the locked group it gets.
+
+    In order: take the SQLite write lock, open the transaction, lock the group row, record
+    the submit's idempotency ``key``, refuse a round that takes no input, compare
+    ``base_version`` (the version the tablet saw) and merge or refuse (:class:`StaleVersion`
+    when what changed meanwhile overlaps ``touched``), run the body, then move the group's
+    version and the tournament's revision. A refusal anywhere rolls back everything,
+    the key included; a repeated key raises :class:`Duplicate`.
+
+    ``requires_input=False``: K7 cards and K8 bans are recorded whatever the round's status
+    (their own rules refuse them once selections exist or the bans are revealed).
+    ``confirming``: a confirmation attests exactly this version of the result, so any save
+    since refuses it, and it leaves the version where it is (nothing is derived from it).
+    """
+    with _serialised(), transaction.atomic():
+        g = _lock(group, key, kind, by)
+        if confirming is not None:
+            if confirming != g.version:
+                raise StaleVersion([_("確認中に結果が更新されました。最新の内容を確認してください。")])
+            yield g
+            return
+        if requires_input and g.round.status not in (Round.Status.DRAWN, Round.Status.RUNNING):
+            raise RoundError(_("{round}は入力を受け付けていません（{status}）。").format(
+                round=g.round.name, status=g.round.get_status_display()))
+        if base_version is not None and base_version != g.version:
+            changes = _changes_since(g, base_version, touched)
+            if changes:
+                raise StaleVersion(changes)
+        yield g
+        _finish(g)
+
+
+def _lock(group: Group, key: str, kind: str, by: Any) -> Group:
+    """Lock the group and record the submit's key.
 
     The key is inserted at once instead of looked up first: a second submit of the same
     form (a double tap) fails the key's unique constraint, the whole save rolls back and
-    ``serialised`` turns that into :class:`Duplicate`, before the version check could
+    ``_serialised`` turns that into :class:`Duplicate`, before the version check could
     mistake the first tap's save for another tablet's. The version it records is the one
     ``_finish`` is about to write (the row is locked, so it is exact); a refused save
     rolls the key back with everything else.
@@ -109,17 +149,10 @@ def _lock(group: Group, base_version: int | None, key: str, kind: str,
         # No signals (as bulk_create); _finish moves the tournament's revision itself.
         lean.insert([Submission(key=key, group=locked, kind=kind,
                                 result_version=locked.version + 1, by=by)])
-    if locked.round.status not in (Round.Status.DRAWN, Round.Status.RUNNING):
-        raise RoundError(_("{round}は入力を受け付けていません（{status}）。").format(
-            round=locked.round.name, status=locked.round.get_status_display()))
-    if base_version is not None and base_version != locked.version:
-        changes = _changes_since(locked, base_version, touched)
-        if changes:
-            raise StaleVersion(changes)
     return locked
 
 
-def _changes_since(group: Group, base: int, touched: set[tuple[str, int]]) -> list[str]:
+def _changes_since(group: Group, base: int, touched: Touched) -> list[str]:
     """What was saved on top of ``base`` that overlaps the fields being saved now."""
     out = []
     for r in SelectionFact.objects.filter(group=group, base_version__gte=base).select_related(
@@ -135,9 +168,8 @@ def _changes_since(group: Group, base: int, touched: set[tuple[str, int]]) -> li
                 n=r.seat.number, score=r.score, placement=r.placement, by=r.by or "?"))
     for r in RematchFact.objects.filter(group=group, base_version__gte=base):
         out.append(_("再試合が記録されました：{reason}").format(reason=r.reason))
-    if ("all", 0) in touched:
-        if not out:
-            out.append(_("この組の内容が更新されています"))
+    if ("all", 0) in touched and not out:
+        out.append(_("この組の内容が更新されています"))
     return out
 
 

@@ -18,9 +18,11 @@ from django.utils.translation import gettext as _
 from brackets import engine_adapter as ea
 from brackets import lean
 from brackets.adapters.rounds import round_rules
+from brackets.engine import match as gates
 from brackets.engine.catalog import Selection
 from brackets.engine.errors import EngineError, RuleRefusal
 from brackets.engine.lottery import Lottery
+from brackets.engine.special import partner_match_winner
 from brackets.labels import listed
 from brackets.messages import violation_text
 from brackets.models import (
@@ -34,57 +36,68 @@ from brackets.models import (
     SelectionFact,
 )
 from brackets.selectors import rounds as sel
-from brackets.services.rounds._write import (
-    RoundError,
-    StaleVersion,
-    _engine_text,
-    _finish,
-    _lock,
-    _seat,
-    serialised,
-)
+from brackets.services.rounds._write import RoundError, _engine_text, _seat, match_write
 
 
 def _refuse_unneeded_game(group: Group) -> None:
     """K10: once a finalist has won enough games the rest are not played. A selection or
     result for such a game cannot change the champion, so it is refused, not recorded
     (the match page already says the game is not needed)."""
-    if not round_rules(group.round).spec.is_series or group.game <= 1:
+    rules = round_rules(group.round)
+    if not rules.spec.is_series:
         return
-    prior = sel.series_progress(sel.round_view(group.round), upto=group.game - 1)
-    if prior is not None and prior.finished:
+    if not gates.game_needed(group.game, _game_winners(sel.round_view(group.round), group.game),
+                             rules.wins_needed):
         raise RoundError(_("この試合は不要です：第{n}試合までで勝敗が決まっています。入力は保存していません。")
                          .format(n=group.game - 1), field="game")
 
 
-@serialised
-@transaction.atomic
+def _game_winners(rv: sel.RoundView, before: int) -> list[str | None]:
+    """K10: the winning contender of each game before game ``before``, in game order; None
+    for a game without a counted result (not done, or its seats not all contenders)."""
+    winners: list[str | None] = []
+    for gv in rv.groups:
+        if gv.group.game >= before:
+            break
+        pm = sel.partner_match_of(gv)
+        done = pm is not None and gv.result is not None and gv.status == sel.DONE
+        winners.append(partner_match_winner(pm, gv.result).winner if done else None)
+    return winners
+
+
 def selection_save(*, group: Group, by: Any, seat_number: int, genre: str, format: str,
                    difficulty: str, base_version: int | None = None,
                    confirm_illegal: bool = False, key: str = "") -> SelectionFact:
     """Record a seat's set before play; an illegal set needs ``confirm_illegal`` and then
     carries the engine's violations and the preset's penalty."""
-    g = _lock(group, base_version, key, "selection", {("selection", seat_number)}, by)
+    with match_write(group, by=by, kind="selection", touched={("selection", seat_number)},
+                     base_version=base_version, key=key) as g:
+        return _selection_write(g, by=by, seat_number=seat_number, genre=genre, format=format,
+                                difficulty=difficulty, confirm_illegal=confirm_illegal)
+
+
+def _selection_write(g: Group, *, by: Any, seat_number: int, genre: str, format: str,
+                     difficulty: str, confirm_illegal: bool) -> SelectionFact:
+    """:func:`selection_save` on the locked group."""
     _refuse_unneeded_game(g)
     seat = _seat(g, seat_number)
     if seat.entrant_id is None:
         raise RoundError(_("ダミーの出題は固定です。"), field="seat")
     gv = sel.group_view(g)
     mctx = sel.match_context(gv)
+    restrictions = sel.round_restrictions(g.round, g)
     # K7: the drawn 下関 cards decide what may be chosen, so no selection before the draw
     # (whoever calls: the tablet page, a replay, a script).
-    card_fact = mctx.get("cards")
     try:
-        ea.require_cards(sel.round_restrictions(g.round, g),
-                         None if card_fact is None else card_fact.data.get("cards", []),
-                         g.round.name)
-    except EngineError as exc:
+        gates.require_cards(restrictions, drawn=mctx.get("cards") is not None,
+                            round_name=g.round.name)
+    except RuleRefusal as exc:
         raise RoundError(_engine_text(exc), field="cards") from exc
     # K8: the revealed bans decide what may be chosen; a set taken before the reveal would
     # never be checked against them.
-    rules = round_rules(g.round)
-    if rules.bans and not mctx.get("revealed"):
+    if gates.bans_pending(restrictions, revealed=bool(mctx.get("revealed"))):
         raise RoundError(_("禁止ジャンルを一斉公開するまで出題は登録できません。"), field="bans")
+    rules = round_rules(g.round)
     catalog = ea.catalog_for(g.round.tournament.version_id)
     selection = Selection(genre, format, difficulty)
     try:
@@ -110,7 +123,6 @@ def selection_save(*, group: Group, by: Any, seat_number: int, genre: str, forma
         violations=[{"code": v.code, "text": t} for v, t in zip(check.violations, reasons)],
         penalty=check.penalty if not check.ok else Decimal(0),
         accepted_illegal=not check.ok, supersedes=previous, by=by, base_version=g.version)
-    _finish(g)
     return fact
 
 
@@ -164,35 +176,34 @@ class _Prepared:
     parsed: dict[int, tuple[Decimal, int]]
 
 
-@serialised
-@transaction.atomic
 def _results_write(*, group: Group, by: Any, rows: Mapping[int, tuple[Any, Any]],
                    base_version: int | None, key: str, prepared: _Prepared | None) -> int:
-    touched = {("result", n) for n in rows}
-    g = _lock(group, base_version, key, "results", touched, by)
-    _refuse_unneeded_game(g)
-    if prepared is not None and prepared.version == g.version:
-        read, gv, parsed = prepared.rows, prepared.view, prepared.parsed
-    else:
-        read = sel.group_rows([g.id], with_entrants=False)[g.id]
-        gv = sel.assemble(g, read)
-        parsed = _results_check(g, gv, rows)
-    seats = {s.number: s for s in gv.seats}
-    changed = [ResultFact(group=g, seat=seats[n], score=value, placement=placement,
-                          supersedes=current, by=by, base_version=g.version)
-               for n, (value, placement) in parsed.items()
-               if (current := gv.result_rows.get(n)) is None
-               or (current.score, current.placement) != (value, placement)]
-    # One INSERT for the changed seats (a first entry is all four); it sends no signals,
-    # and _finish moves the tournament's revision itself.
-    lean.insert(changed)
-    version = _finish(g)
-    if all(fact.pk is not None for fact in changed):  # ids come back on SQLite ≥ 3.35 and PG
-        after = read.with_results(changed)
-        # The group's rows at its new version, for its next save, once they are committed.
-        transaction.on_commit(lambda: sel.remember_write_rows(g.round.tournament,
-                                                                {g.id: (version, after)}))
-    return version
+    with match_write(group, by=by, kind="results", touched={("result", n) for n in rows},
+                     base_version=base_version, key=key) as g:
+        _refuse_unneeded_game(g)
+        if prepared is not None and prepared.version == g.version:
+            read, gv, parsed = prepared.rows, prepared.view, prepared.parsed
+        else:
+            read = sel.group_rows([g.id], with_entrants=False)[g.id]
+            gv = sel.assemble(g, read)
+            parsed = _results_check(g, gv, rows)
+        seats = {s.number: s for s in gv.seats}
+        changed = [ResultFact(group=g, seat=seats[n], score=value, placement=placement,
+                              supersedes=current, by=by, base_version=g.version)
+                   for n, (value, placement) in parsed.items()
+                   if (current := gv.result_rows.get(n)) is None
+                   or (current.score, current.placement) != (value, placement)]
+        # One INSERT for the changed seats (a first entry is all four); it sends no
+        # signals, and the write path moves the tournament's revision itself.
+        lean.insert(changed)
+        if all(fact.pk is not None for fact in changed):  # ids come back on SQLite ≥ 3.35 and PG
+            after = read.with_results(changed)
+            # The group's rows at its new version (the write path moves it on the locked
+            # row, so it is the next one), for its next save, once they are committed.
+            version = g.version + 1
+            transaction.on_commit(lambda: sel.remember_write_rows(g.round.tournament,
+                                                                    {g.id: (version, after)}))
+    return g.version
 
 
 def _results_check(g: Group, gv: sel.GroupView, rows: Mapping[int, tuple[Any, Any]]
@@ -233,106 +244,89 @@ def _results_check(g: Group, gv: sel.GroupView, rows: Mapping[int, tuple[Any, An
     return parsed
 
 
-@serialised
-@transaction.atomic
 def penalty_add(*, group: Group, by: Any, seat_number: int, points: Any, reason: str,
                 base_version: int | None = None, key: str = "") -> PenaltyFact:
     """A penalty with its reason (H7: −400 by default); placements are re-derived."""
     if not reason.strip():
         raise RoundError(_("理由を入力してください。"), field="reason")
-    g = _lock(group, base_version, key, "penalty", {("penalty", seat_number)}, by)
-    seat = _seat(g, seat_number)
-    if seat.entrant_id is None:
-        raise RoundError(_("ダミーにはペナルティを付けられません。"), field="seat")
-    value = parse_score(points, seat_number)
-    if value <= 0:
-        raise RoundError(_("減点は正の数で入力してください。"), field="points")
-    fact = PenaltyFact.objects.create(group=g, seat=seat, points=value, reason=reason.strip(),
-                                      by=by, base_version=g.version)
-    _finish(g)
-    return fact
+    with match_write(group, by=by, kind="penalty", touched={("penalty", seat_number)},
+                     base_version=base_version, key=key) as g:
+        seat = _seat(g, seat_number)
+        if seat.entrant_id is None:
+            raise RoundError(_("ダミーにはペナルティを付けられません。"), field="seat")
+        value = parse_score(points, seat_number)
+        if value <= 0:
+            raise RoundError(_("減点は正の数で入力してください。"), field="points")
+        return PenaltyFact.objects.create(group=g, seat=seat, points=value,
+                                          reason=reason.strip(), by=by, base_version=g.version)
 
 
-@serialised
-@transaction.atomic
 def penalty_revoke(*, group: Group, by: Any, penalty_id: int, reason: str,
                    base_version: int | None = None, key: str = "") -> PenaltyFact:
-    g = _lock(group, base_version, key, "penalty", {("all", 0)}, by)
-    old = PenaltyFact.objects.get(id=penalty_id, group=g)
-    fact = PenaltyFact.objects.create(group=g, seat=old.seat, points=old.points,
-                                      reason=reason or old.reason, revoked=True, supersedes=old,
-                                      by=by, base_version=g.version)
-    _finish(g)
-    return fact
+    """Lift a penalty: a revoked copy supersedes it."""
+    with match_write(group, by=by, kind="penalty", base_version=base_version, key=key) as g:
+        old = PenaltyFact.objects.get(id=penalty_id, group=g)
+        return PenaltyFact.objects.create(group=g, seat=old.seat, points=old.points,
+                                          reason=reason or old.reason, revoked=True,
+                                          supersedes=old, by=by, base_version=g.version)
 
 
-@serialised
-@transaction.atomic
 def disqualification_add(*, group: Group, by: Any, seat_number: int, reason: str,
                          base_version: int | None = None, key: str = "",
                          revoke: bool = False) -> DisqualificationFact:
     """Disqualify (H8) or lift it; lower players move up in this match only."""
     if not reason.strip():
         raise RoundError(_("理由を入力してください。"), field="reason")
-    g = _lock(group, base_version, key, "dq", {("dq", seat_number)}, by)
-    seat = _seat(g, seat_number)
-    if seat.entrant_id is None:
-        raise RoundError(_("ダミーは失格にできません。"), field="seat")
-    previous = DisqualificationFact.objects.filter(seat=seat).order_by("-id").first()
-    fact = DisqualificationFact.objects.create(group=g, seat=seat, reason=reason.strip(),
-                                               revoked=revoke, supersedes=previous, by=by,
-                                               base_version=g.version)
-    _finish(g)
-    return fact
+    with match_write(group, by=by, kind="dq", touched={("dq", seat_number)},
+                     base_version=base_version, key=key) as g:
+        seat = _seat(g, seat_number)
+        if seat.entrant_id is None:
+            raise RoundError(_("ダミーは失格にできません。"), field="seat")
+        previous = DisqualificationFact.objects.filter(seat=seat).order_by("-id").first()
+        return DisqualificationFact.objects.create(group=g, seat=seat, reason=reason.strip(),
+                                                   revoked=revoke, supersedes=previous, by=by,
+                                                   base_version=g.version)
 
 
-@serialised
-@transaction.atomic
 def rematch_record(*, group: Group, by: Any, reason: str, base_version: int | None = None,
                    key: str = "") -> RematchFact:
     """A re-match after a machine fault: earlier results stop counting; the aborted
     selections are kept so a changed selection gets the H7 penalty."""
     if not reason.strip():
         raise RoundError(_("理由を入力してください。"), field="reason")
-    g = _lock(group, base_version, key, "rematch", {("all", 0)}, by)
-    gv = sel.group_view(g)
-    aborted = {str(n): [s.genre, s.format, s.difficulty] for n, s in gv.facts.selections.items()}
-    fact = RematchFact.objects.create(group=g, reason=reason.strip(), aborted=aborted, by=by,
-                                      base_version=g.version)
-    _finish(g)
-    return fact
+    with match_write(group, by=by, kind="rematch", base_version=base_version, key=key) as g:
+        gv = sel.group_view(g)
+        aborted = {str(n): [s.genre, s.format, s.difficulty]
+                   for n, s in gv.facts.selections.items()}
+        return RematchFact.objects.create(group=g, reason=reason.strip(), aborted=aborted,
+                                          by=by, base_version=g.version)
 
 
-@serialised
-@transaction.atomic
 def result_confirm(*, group: Group, by: Any, version: int) -> ConfirmationFact:
     """Two-person confirmation: a second staff member confirms the result as it stands."""
-    g = Group.objects.select_for_update().get(id=group.id)
-    if version != g.version:
-        raise StaleVersion([_("確認中に結果が更新されました。最新の内容を確認してください。")])
-    gv = sel.group_view(g)
-    if gv.result is None:
-        raise RoundError(_("結果が揃っていません。"))
-    entered_by = {r.by_id for r in gv.result_rows.values()}
-    if by is not None and entered_by == {by.id}:
-        raise RoundError(_("結果を入力した人とは別のスタッフが確認してください。"))
-    return ConfirmationFact.objects.create(group=g, version=g.version, by=by,
-                                           base_version=g.version)
+    with match_write(group, by=by, kind="confirm", confirming=version) as g:
+        gv = sel.group_view(g)
+        if gv.result is None:
+            raise RoundError(_("結果が揃っていません。"))
+        entered_by = {r.by_id for r in gv.result_rows.values()}
+        if by is not None and entered_by == {by.id}:
+            raise RoundError(_("結果を入力した人とは別のスタッフが確認してください。"))
+        return ConfirmationFact.objects.create(group=g, version=g.version, by=by,
+                                               base_version=g.version)
 
 
-@transaction.atomic
 def seats_assign(*, group: Group, by: Any, order: Sequence[int | None],
                  base_version: int | None = None) -> Group:
     """Reseat a group (サテ 1–4) before any selection: new seat rows supersede the old."""
-    g = _lock(group, base_version, "", "seats", {("all", 0)}, by)
-    current = list(Seat.objects.filter(group=g, superseded_by__isnull=True).order_by("number"))
-    if SelectionFact.objects.filter(group=g).exists() or ResultFact.objects.filter(
-            group=g).exists():
-        raise RoundError(_("出題・結果の入力後は席を変えられません。"))
-    if sorted(map(str, order)) != sorted(str(s.entrant_id) for s in current):
-        raise RoundError(_("席替えはこの組の選手の並べ替えだけです。"))
-    for seat, entrant_id in zip(current, order):
-        Seat.objects.create(group=g, number=seat.number, entrant_id=entrant_id,
-                            supersedes=seat, by=by)
-    _finish(g)
+    with match_write(group, by=by, kind="seats", base_version=base_version) as g:
+        current = list(Seat.objects.filter(group=g, superseded_by__isnull=True)
+                       .order_by("number"))
+        if SelectionFact.objects.filter(group=g).exists() or ResultFact.objects.filter(
+                group=g).exists():
+            raise RoundError(_("出題・結果の入力後は席を変えられません。"))
+        if sorted(map(str, order)) != sorted(str(s.entrant_id) for s in current):
+            raise RoundError(_("席替えはこの組の選手の並べ替えだけです。"))
+        for seat, entrant_id in zip(current, order):
+            Seat.objects.create(group=g, number=seat.number, entrant_id=entrant_id,
+                                supersedes=seat, by=by)
     return g

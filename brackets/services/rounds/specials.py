@@ -43,20 +43,20 @@ from brackets.models import (
     Tournament,
 )
 from brackets.selectors import rounds as sel
-from brackets.services.rounds._write import RoundError, _engine_text
+from brackets.services.rounds._write import RoundError, _engine_text, match_write
 from brackets.services.rounds.lifecycle import round_players
 
 
 def _special(tournament: Tournament, kind: str, by: Any, data: dict[str, Any], *,
              round: Round | None = None, group: Group | None = None,
              entrant: Entrant | None = None, purpose: str = "") -> SpecialFact:
+    """Record a desk or special fact, superseding the one it replaces (a fact on a match is
+    written inside :func:`match_write`, which moves the match's version)."""
     previous = SpecialFact.objects.filter(tournament=tournament, kind=kind, round=round,
                                           group=group, entrant=entrant).order_by("-id").first()
     fact = SpecialFact.objects.create(tournament=tournament, kind=kind, round=round,
                                       group=group, entrant=entrant, data=data, by=by,
                                       supersedes=previous, lottery_purpose=purpose)
-    if group is not None:
-        Group.objects.filter(id=group.id).update(version=F("version") + 1)
     return fact
 
 
@@ -140,7 +140,6 @@ def _extra_card(rnd: Round) -> Any:
     return extra_card_rule(round_rules(rnd).k7_extra_card)
 
 
-@transaction.atomic
 def card_draw(*, group: Group, by: Any, cards: Sequence[tuple[str, str]] | None = None
               ) -> SpecialFact:
     """K7: record the physical card draw of a match, or draw it from the stored seed.
@@ -149,61 +148,64 @@ def card_draw(*, group: Group, by: Any, cards: Sequence[tuple[str, str]] | None 
     is recorded on the round (no group), every match of the round reads it, and it can be
     changed only until the first selection of any match of the round.
     """
-    g = Group.objects.select_for_update().select_related("round__tournament").get(id=group.id)
-    per_round = round_rules(g.round).k7_draw_per_round
-    scope = {"group__round": g.round} if per_round else {"group": g}
-    if SelectionFact.objects.filter(**scope).exists():
-        raise RoundError(_("出題入力後はカードを変更できません。"))
-    catalog = ea.catalog_for(g.round.tournament.version_id)
-    deck = _deck(catalog, g.round)
-    extra = _extra_card(g.round)
-    purpose = f"round-{g.round.number}/cards" + ("" if per_round else f"/{g.label}")
-    try:
-        if cards is None:
-            drawn = draw_cards(deck, Lottery(g.round.tournament.lottery_seed, purpose),
-                               extra_if=extra)
-        else:
-            drawn = record_cards([Card(a, b) for a, b in cards], deck=deck, extra_if=extra)
-    except EngineError as exc:
-        raise RoundError(_("カードの記録が正しくありません：{error}").format(
-            error=_engine_text(exc))) from exc
-    fact = _special(g.round.tournament, SpecialFact.Kind.CARD_DRAW, by,
-                    {"cards": [[c.genre, c.group] for c in drawn.cards],
-                     "recorded": drawn.recorded, "per_round": per_round},
-                    round=g.round, group=None if per_round else g, purpose=purpose)
-    if per_round:  # every match of the round changed (tablets compare versions)
-        Group.objects.filter(round=g.round).update(version=F("version") + 1)
-    return fact
+    with match_write(group, by=by, kind="cards", requires_input=False) as g:
+        per_round = round_rules(g.round).k7_draw_per_round
+        scope = {"group__round": g.round} if per_round else {"group": g}
+        if SelectionFact.objects.filter(**scope).exists():
+            raise RoundError(_("出題入力後はカードを変更できません。"))
+        catalog = ea.catalog_for(g.round.tournament.version_id)
+        deck = _deck(catalog, g.round)
+        extra = _extra_card(g.round)
+        purpose = f"round-{g.round.number}/cards" + ("" if per_round else f"/{g.label}")
+        try:
+            if cards is None:
+                drawn = draw_cards(deck, Lottery(g.round.tournament.lottery_seed, purpose),
+                                   extra_if=extra)
+            else:
+                drawn = record_cards([Card(a, b) for a, b in cards], deck=deck,
+                                     extra_if=extra)
+        except EngineError as exc:
+            raise RoundError(_("カードの記録が正しくありません：{error}").format(
+                error=_engine_text(exc))) from exc
+        fact = _special(g.round.tournament, SpecialFact.Kind.CARD_DRAW, by,
+                        {"cards": [[c.genre, c.group] for c in drawn.cards],
+                         "recorded": drawn.recorded, "per_round": per_round},
+                        round=g.round, group=None if per_round else g, purpose=purpose)
+        if per_round:  # every match of the round changed (tablets compare versions)
+            Group.objects.filter(round=g.round).exclude(id=g.id).update(
+                version=F("version") + 1)
+        return fact
 
 
-@transaction.atomic
 def ban_record(*, group: Group, entrant: Entrant, genre: str, by: Any) -> SpecialFact:
     """K8: one player's written ban (hidden until every form is in and revealed)."""
-    g = Group.objects.select_for_update().select_related("round__tournament").get(id=group.id)
-    if sel.special_facts(g.round.tournament, SpecialFact.Kind.BAN_REVEAL, group=g):
-        raise RoundError(_("公開後は変更できません。"))
-    if not Seat.objects.filter(group=g, entrant=entrant, superseded_by__isnull=True).exists():
-        raise RoundError(_("{name}さんはこの組の選手ではありません。").format(name=entrant.name))
-    catalog = ea.catalog_for(g.round.tournament.version_id)
-    if genre not in catalog.genre_names:
-        raise RoundError(_("ジャンル「{genre}」はありません。").format(genre=genre), field="genre")
-    return _special(g.round.tournament, SpecialFact.Kind.BAN, by, {"genre": genre},
-                    round=g.round, group=g, entrant=entrant)
+    with match_write(group, by=by, kind="ban", requires_input=False) as g:
+        if sel.special_facts(g.round.tournament, SpecialFact.Kind.BAN_REVEAL, group=g):
+            raise RoundError(_("公開後は変更できません。"))
+        if not Seat.objects.filter(group=g, entrant=entrant,
+                                   superseded_by__isnull=True).exists():
+            raise RoundError(_("{name}さんはこの組の選手ではありません。").format(name=entrant.name))
+        catalog = ea.catalog_for(g.round.tournament.version_id)
+        if genre not in catalog.genre_names:
+            raise RoundError(_("ジャンル「{genre}」はありません。").format(genre=genre),
+                             field="genre")
+        return _special(g.round.tournament, SpecialFact.Kind.BAN, by, {"genre": genre},
+                        round=g.round, group=g, entrant=entrant)
 
 
-@transaction.atomic
 def ban_reveal(*, group: Group, by: Any) -> SpecialFact:
-    g = Group.objects.select_for_update().select_related("round__tournament").get(id=group.id)
-    players = [ea.player_key(s.entrant_id) for s in Seat.objects.filter(
-        group=g, superseded_by__isnull=True) if s.entrant_id]
-    written = {ea.player_key(f.entrant_id): f.data["genre"] for f in
-               sel.special_facts(g.round.tournament, SpecialFact.Kind.BAN, group=g)}
-    try:
-        banned = reveal_bans(players, written)
-    except EngineError as exc:
-        raise RoundError(_engine_text(exc)) from exc
-    return _special(g.round.tournament, SpecialFact.Kind.BAN_REVEAL, by,
-                    {"banned": sorted(banned)}, round=g.round, group=g)
+    """K8: reveal the match's written bans together (the engine checks every form is in)."""
+    with match_write(group, by=by, kind="ban", requires_input=False) as g:
+        players = [ea.player_key(s.entrant_id) for s in Seat.objects.filter(
+            group=g, superseded_by__isnull=True) if s.entrant_id]
+        written = {ea.player_key(f.entrant_id): f.data["genre"] for f in
+                   sel.special_facts(g.round.tournament, SpecialFact.Kind.BAN, group=g)}
+        try:
+            banned = reveal_bans(players, written)
+        except EngineError as exc:
+            raise RoundError(_engine_text(exc)) from exc
+        return _special(g.round.tournament, SpecialFact.Kind.BAN_REVEAL, by,
+                        {"banned": sorted(banned)}, round=g.round, group=g)
 
 
 @transaction.atomic

@@ -82,8 +82,7 @@ def _plan_counts(tournament: Tournament) -> tuple[int, int]:
     checked = [e for e in Entrant.objects.filter(tournament=tournament, checked_in=True)
                .only("id", "seed") if e.id not in gone]
     seeds = sum(1 for e in checked if e.seed is not None)
-    preset = ea.preset_for(tournament)
-    if any(sp.seeds_enter for sp in preset.rounds):
+    if gates.seeds_round(ea.preset_for(tournament).rounds) is not None:
         return len(checked) - seeds, seeds
     return len(checked), 0
 
@@ -294,11 +293,9 @@ def _draw_partner_round(rnd: Round, by: Any) -> Round:
     _require(src, Round.Status.ADVANCED, Round.Status.CLOSED)
     rv = sel.round_view(src)
     places = list(source[1])
-    table = sel.round_table(rv)
-    contenders = []
-    for place in places:
-        contenders += [row.player for row in table if row.place == place]
-    if len(contenders) != 2:
+    table = [(row.player, row.place) for row in sel.round_table(rv)]
+    contenders = gates.contenders(places, table)
+    if not gates.contenders_complete(contenders):
         # A disqualification or withdrawal in the source round leaves a place empty (the
         # table ranks only who is still in). Say which places and who is there, so staff
         # can revoke a mistaken disqualification, or leave this match unplayed.

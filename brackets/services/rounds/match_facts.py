@@ -60,8 +60,10 @@ def _game_winners(rv: sel.RoundView, before: int) -> list[str | None]:
         if gv.group.game >= before:
             break
         pm = sel.partner_match_of(gv)
-        done = pm is not None and gv.result is not None and gv.status == sel.DONE
-        winners.append(partner_match_winner(pm, gv.result).winner if done else None)
+        if pm is None or gv.result is None or gv.status != sel.DONE:
+            winners.append(None)
+        else:
+            winners.append(partner_match_winner(pm, gv.result).winner)
     return winners
 
 

@@ -49,7 +49,6 @@ from brackets.engine import (
     shura_player_rules,
 )
 from brackets.engine import cards_pending as engine_cards_pending
-from brackets.engine import require_cards as engine_require_cards
 
 # ------------------------------------------------------------------------- catalog
 
@@ -318,17 +317,6 @@ def match_rules(
         card_groups=None if card_groups is None else frozenset(card_groups),
         match_bans=dict(bans or {}), partner=partner,
     )
-
-
-def require_cards(conf: RoundRestrictions, drawn: Sequence[Sequence[str]] | None,
-                  label: str = "") -> None:
-    """Raise the engine's ``cards_missing`` while a round that plays with 下関 cards (K7)
-    has no draw for this match yet: the engine's :func:`brackets.engine.require_cards`.
-
-    ``conf`` is the round's (or K6 rule's) restriction pieces; ``drawn`` the recorded cards
-    as [genre, group] pairs, None before any draw.
-    """
-    engine_require_cards(conf, drawn=drawn is not None, round_name=label)
 
 
 def cards_pending(conf: RoundRestrictions, drawn: Sequence[Sequence[str]] | None) -> bool:

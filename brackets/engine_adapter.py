@@ -29,8 +29,6 @@ from brackets.engine import (
     Catalog,
     Choices,
     DrawnLots,
-    EngineBug,
-    EngineError,
     HistoryEntry,
     Lottery,
     MatchResult,
@@ -39,6 +37,7 @@ from brackets.engine import (
     Penalty,
     PlayerRules,
     RoundRestrictions,
+    RuleRefusal,
     SeatEntry,
     Selection,
     ShuraDeclaration,
@@ -120,9 +119,7 @@ def preset_source(source: Any, settings: Mapping[str, Any] | None = None
 
     try:
         keys = {s.key for s in preset_settings(slug)}
-    except EngineBug:
-        raise
-    except EngineError:
+    except RuleRefusal:
         return slug, stored
     return slug, {k: v for k, v in stored.items() if k in keys}
 

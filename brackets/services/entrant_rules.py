@@ -20,8 +20,6 @@ from django.utils.translation import gettext as _
 from brackets import engine_adapter as ea
 from brackets.engine import (
     MAX_LOTS,
-    EngineBug,
-    EngineError,
     RuleRefusal,
     ShuraDeclaration,
     lots_owed,
@@ -167,9 +165,7 @@ def _opt_up_laxer(tournament: Tournament, clean: Mapping[str, Any]) -> tuple[str
     """H2 at the desk: a プチ修羅の道 declaration must be stricter than the rank's mode."""
     try:
         return ea.opt_up_laxer_than_rank(tournament, clean["q_level"], clean["opt_up"])
-    except EngineBug:
-        raise
-    except EngineError:  # a preset the engine does not know: its own pages say so
+    except RuleRefusal:  # a preset the engine does not know: its own pages say so
         return None
 
 

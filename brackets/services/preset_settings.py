@@ -24,7 +24,13 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from brackets import engine_adapter as ea
-from brackets.engine import TIE_BREAKS, EngineBug, EngineError, Setting, preset_settings
+from brackets.engine import (
+    TIE_BREAKS,
+    EngineError,
+    RuleRefusal,
+    Setting,
+    preset_settings,
+)
 from brackets.errors import Refused
 from brackets.messages import error_text
 from brackets.models import PresetSettingChange, Round, SpecialFact, Tournament
@@ -317,9 +323,7 @@ def settings_check(*, tournament: Tournament | None, preset: str, stored: Any
     slug = ea.PRESET_ALIASES.get(preset, preset)
     try:
         specs = {s.key: s for s in preset_settings(slug)}
-    except EngineBug:
-        raise
-    except EngineError as exc:
+    except RuleRefusal as exc:
         raise SettingsError(gettext("ルールプリセット「{preset}」はありません。").format(
             preset=preset)) from exc
     unknown = sorted(set(stored) - set(specs))

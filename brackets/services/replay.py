@@ -22,7 +22,7 @@ from django.db import transaction
 
 from brackets import engine_adapter as ea
 from brackets.adapters.rounds import round_rules
-from brackets.engine import EngineBug, EngineError
+from brackets.engine import RuleRefusal
 from brackets.errors import Refused
 from brackets.models import Entrant, Group, QmaVersion, Round, Seat, SpecialFact, Tournament
 from brackets.selectors import rounds as sel
@@ -131,9 +131,7 @@ def _preset_settings(t: Mapping[str, Any]) -> dict[str, Any]:
         raise ReplayError("tournament.preset_settings", "expected an object")
     try:
         ea.preset_for(str(t.get("preset", "")), values)
-    except EngineBug:
-        raise
-    except EngineError as exc:
+    except RuleRefusal as exc:
         raise ReplayError("tournament.preset_settings", str(exc)) from exc
     return values
 

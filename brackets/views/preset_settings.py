@@ -16,7 +16,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
-from brackets.engine import EngineBug, EngineError
+from brackets.engine import RuleRefusal
 from brackets.models import Role, Tournament
 from brackets.permissions import role_required
 from brackets.services import preset_settings as svc
@@ -83,9 +83,7 @@ def preset_settings_page(request: HttpRequest, tournament: Tournament) -> HttpRe
     error = ""
     try:
         rows = svc.setting_rows(tournament)
-    except EngineBug:
-        raise
-    except EngineError:
+    except RuleRefusal:
         rows = []
         error = _("このプリセットの設定を読み込めません。")
     locked = svc.settings_locked(tournament)

@@ -44,12 +44,15 @@ def round_advance_preview(request: HttpRequest, tournament: Tournament,
         ctx["final_rows"] = list(zip(sel.place_labels(rnd, len(ctx["final_order"])),
                                      (ctx["names"].get(p, p) for p in ctx["final_order"])))
     ctx["last_round"] = rv.rules.spec.is_last
-    # K8: the semi-final's 3rd and 4th are not out, they play the 3位決定戦 (a later round
-    # whose contenders come from this round's lower places).
-    for later in Round.objects.filter(tournament=tournament, number__gt=rnd.number,
-                                      kind="partner_match"):
-        src = round_rules(later).contenders_from
-        if src is not None and src[0] == rnd.number:
+    # K8: the semi-final's 3rd and 4th are not out, they play the 3位決定戦: the round the
+    # spec sends this round's non-advancers to, whose contenders (K9, engine/match) are
+    # this round's lower places.
+    losers_to = rv.rules.spec.losers_to
+    for later in (Round.objects.filter(tournament=tournament, number__gt=rnd.number)
+                  if losers_to else ()):
+        later_rules = round_rules(later)
+        src = later_rules.contenders_from
+        if later_rules.spec.key == losers_to and src is not None and src[0] == rnd.number:
             ctx["fed_round"] = later
             ctx["fed_places"] = _("・").join(str(p) for p in src[1])
     # The engine's warnings in words (a tie at the cut line, too many or too few advancers).

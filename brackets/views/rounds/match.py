@@ -17,6 +17,21 @@ from django.views.decorators.http import require_POST
 
 from brackets import engine_adapter as ea
 from brackets.adapters.rounds import round_rules
+from brackets.engine import match as gates
+from brackets.forms.fields import RefusalForm
+from brackets.forms.match import (
+    BanForm,
+    CardsPhysicalForm,
+    ConfirmForm,
+    DisqualificationForm,
+    MatchActionForm,
+    PenaltyForm,
+    PenaltyRevokeForm,
+    RematchForm,
+    ResultsForm,
+    SeatsForm,
+    SelectionForm,
+)
 from brackets.labels import (
     PAIR_ROLE_LABELS,
     QUESTION_ORDER_LABELS,
@@ -224,10 +239,10 @@ def _match_context(request: HttpRequest, tournament: Tournament, group: Group,
             "accepting": (rnd.status in (Round.Status.DRAWN, Round.Status.RUNNING)
                           and not series_winner),
             # K8: no selection form until the bans are revealed (the service refuses too).
-            "bans_pending": rules.bans and not mctx["revealed"],
+            "bans_pending": gates.bans_pending(conf, revealed=mctx["revealed"]),
             # K7: no selection form until the 下関 cards are drawn (the service refuses too).
-            "cards_pending": ea.cards_pending(conf, mctx["cards"].data.get("cards", [])
-                                              if mctx["cards"] else None), **extra}
+            "cards_pending": gates.cards_pending(conf, drawn=mctx["cards"] is not None),
+            **extra}
 
 
 def _match_response(request: HttpRequest, tournament: Tournament, group_id: int, *,
@@ -272,31 +287,32 @@ def _saved(request: HttpRequest, tournament: Tournament, group: Group) -> HttpRe
     return redirect("match_page", slug=tournament.slug, group_id=group.id)
 
 
-def _base(request: HttpRequest) -> int | None:
-    raw = request.POST.get("version", "")
-    return int(raw) if raw.isdigit() else None
+def _form_refused(request: HttpRequest, tournament: Tournament, group: Group,
+                  form: RefusalForm) -> HttpResponse:
+    """A malformed post, refused like a service refusal (the page with the message)."""
+    message, field = form.refusal()
+    return _refused(request, tournament, group, svc.RoundError(message, field=field))
 
 
 @require_POST
 @role_required(*STAFF)
 def match_selection(request: HttpRequest, tournament: Tournament, group_id: int) -> HttpResponse:
     group = _group(tournament, group_id)
-    post = request.POST
+    form = SelectionForm(request.POST)
+    if not form.is_valid():
+        return _form_refused(request, tournament, group, form)
+    data = form.cleaned_data
+    genre, fmt = data["set"]
     try:
-        seat = int(post.get("seat", "0"))
-        genre, _sep, fmt = post.get("set", "").partition("|")
-        if not genre or not fmt:
-            raise svc.RoundError(_("出題（ジャンル・形式）を選んでください。"), field="set")
-        svc.selection_save(group=group, by=request.user, seat_number=seat, genre=genre,
-                           format=fmt, difficulty=post.get("difficulty", ""),
-                           base_version=_base(request),
-                           confirm_illegal=post.get("confirm_illegal") == "1",
-                           key=post.get("key", ""))
+        svc.selection_save(group=group, by=request.user, seat_number=data["seat"], genre=genre,
+                           format=fmt, difficulty=data["difficulty"],
+                           base_version=data["version"],
+                           confirm_illegal=data["confirm_illegal"], key=data["key"])
     except svc.Duplicate:
         pass  # the first tap was recorded: same outcome as a save
     except svc.RoundError as exc:
         return _refused(request, tournament, group, exc)
-    except ValueError:
+    except ValueError:  # a malformed value only the service could see
         return _refused(request, tournament, group, svc.RoundError(_("サテを選んでください。")))
     return _saved(request, tournament, group)
 
@@ -305,14 +321,13 @@ def match_selection(request: HttpRequest, tournament: Tournament, group_id: int)
 @role_required(*STAFF)
 def match_results(request: HttpRequest, tournament: Tournament, group_id: int) -> HttpResponse:
     group = _group(tournament, group_id)
-    post = request.POST
-    rows = {}
-    for n in range(1, 5):
-        if f"score_{n}" in post:
-            rows[n] = (post.get(f"score_{n}", ""), post.get(f"place_{n}", ""))
+    form = ResultsForm(request.POST)
+    if not form.is_valid():
+        return _form_refused(request, tournament, group, form)
     try:
-        svc.results_save(group=group, by=request.user, rows=rows, base_version=_base(request),
-                         key=post.get("key", ""))
+        svc.results_save(group=group, by=request.user, rows=form.rows(),
+                         base_version=form.cleaned_data["version"],
+                         key=form.cleaned_data["key"])
     except svc.Duplicate:
         pass  # the first tap was recorded: same outcome as a save
     except svc.RoundError as exc:
@@ -320,44 +335,66 @@ def match_results(request: HttpRequest, tournament: Tournament, group_id: int) -
     return _saved(request, tournament, group)
 
 
+def _penalty(form: Any, **common: Any) -> None:
+    data = form.cleaned_data
+    svc.penalty_add(seat_number=data["seat"], points=data["points"], reason=data["reason"],
+                    **common)
+
+
+def _penalty_revoke(form: Any, **common: Any) -> None:
+    data = form.cleaned_data
+    svc.penalty_revoke(penalty_id=data["penalty"], reason=data["reason"], **common)
+
+
+def _disqualification(*, revoke: bool) -> Any:
+    def write(form: Any, **common: Any) -> None:
+        data = form.cleaned_data
+        svc.disqualification_add(seat_number=data["seat"], reason=data["reason"],
+                                 revoke=revoke, **common)
+    return write
+
+
+def _rematch(form: Any, **common: Any) -> None:
+    svc.rematch_record(reason=form.cleaned_data["reason"], **common)
+
+
+def _reseat(form: Any, *, group: Group, by: Any, base_version: int | None, key: str) -> None:
+    svc.seats_assign(group=group, by=by, order=form.order(), base_version=base_version)
+
+
+# The match page's "ペナルティ・失格・再試合" panel posts to one URL: the action it names
+# picks the form and the service call.
+MATCH_ACTIONS: dict[str, tuple[type[MatchActionForm], Any]] = {
+    "penalty": (PenaltyForm, _penalty),
+    "penalty_revoke": (PenaltyRevokeForm, _penalty_revoke),
+    "dq": (DisqualificationForm, _disqualification(revoke=False)),
+    "dq_revoke": (DisqualificationForm, _disqualification(revoke=True)),
+    "rematch": (RematchForm, _rematch),
+    "reseat": (SeatsForm, _reseat),
+}
+
+
 @require_POST
 @role_required(*STAFF)
 def match_action(request: HttpRequest, tournament: Tournament, group_id: int) -> HttpResponse:
-    """Penalty, disqualification (or lifting one), re-match: each with a reason."""
+    """Penalty, disqualification (or lifting one), re-match, seat order: each with a
+    reason."""
     group = _group(tournament, group_id)
-    post = request.POST
-    action = post.get("action", "")
-    common = {"group": group, "by": request.user, "base_version": _base(request),
-              "key": post.get("key", "")}
+    form_class, write = MATCH_ACTIONS.get(request.POST.get("action", ""),
+                                          (MatchActionForm, None))
+    form = form_class(request.POST)
+    if not form.is_valid():
+        return _form_refused(request, tournament, group, form)
+    if write is None:
+        return _refused(request, tournament, group, svc.RoundError(_("操作を選んでください。")))
     try:
-        seat = int(post.get("seat", "0") or 0)
-        reason = post.get("reason", "")
-        if action == "penalty":
-            svc.penalty_add(seat_number=seat, points=post.get("points", ""), reason=reason,
-                            **common)
-        elif action == "penalty_revoke":
-            svc.penalty_revoke(penalty_id=int(post.get("penalty", "0")), reason=reason, **common)
-        elif action in ("dq", "dq_revoke"):
-            svc.disqualification_add(seat_number=seat, reason=reason,
-                                     revoke=action == "dq_revoke", **common)
-        elif action == "rematch":
-            svc.rematch_record(reason=reason, **common)
-        elif action == "reseat":
-            order: list[int | None] = []
-            for n in range(1, 5):
-                raw = post.get(f"seat_order_{n}")
-                if raw is None:
-                    continue
-                order.append(int(raw) if raw.isdigit() else None)
-            svc.seats_assign(group=group, by=request.user, order=order,
-                             base_version=_base(request))
-        else:
-            raise svc.RoundError(_("操作を選んでください。"))
+        write(form, group=group, by=request.user, base_version=form.cleaned_data["version"],
+              key=form.cleaned_data["key"])
     except svc.Duplicate:
         pass  # the first tap was recorded: same outcome as a save
     except svc.RoundError as exc:
         return _refused(request, tournament, group, exc)
-    except ValueError:
+    except ValueError:  # a malformed value only the service could see
         return _refused(request, tournament, group, svc.RoundError(_("入力を確認してください。")))
     return _saved(request, tournament, group)
 
@@ -366,12 +403,42 @@ def match_action(request: HttpRequest, tournament: Tournament, group_id: int) ->
 @role_required(*STAFF)
 def match_confirm(request: HttpRequest, tournament: Tournament, group_id: int) -> HttpResponse:
     group = _group(tournament, group_id)
+    form = ConfirmForm(request.POST)
+    form.is_valid()  # a version that is not a number reads as none: the stale check decides
     try:
-        svc.result_confirm(group=group, by=request.user, version=_base(request) or 0)
+        svc.result_confirm(group=group, by=request.user, version=form.cleaned_data["version"] or 0)
         messages.success(request, _("結果を確認しました。"))
     except svc.RoundError as exc:
         return _refused(request, tournament, group, exc)
     return redirect("match_page", slug=tournament.slug, group_id=group.id)
+
+
+def _cards_app(request: HttpRequest, group: Group, form: Any) -> None:
+    svc.card_draw(group=group, by=request.user)
+
+
+def _cards_physical(request: HttpRequest, group: Group, form: Any) -> None:
+    svc.card_draw(group=group, by=request.user, cards=form.cleaned_data["cards"])
+
+
+def _ban(request: HttpRequest, group: Group, form: Any) -> None:
+    entrant = get_object_or_404(Entrant, id=form.cleaned_data["entrant"],
+                                tournament=group.round.tournament)
+    svc.ban_record(group=group, entrant=entrant, genre=form.cleaned_data["genre"],
+                   by=request.user)
+
+
+def _ban_reveal(request: HttpRequest, group: Group, form: Any) -> None:
+    svc.ban_reveal(group=group, by=request.user)
+
+
+# The 下関 card and ban sections of the match page post to one URL, naming their action.
+MATCH_SPECIALS: dict[str, tuple[type[RefusalForm], Any]] = {
+    "cards_app": (RefusalForm, _cards_app),
+    "cards_physical": (CardsPhysicalForm, _cards_physical),
+    "ban": (BanForm, _ban),
+    "reveal": (RefusalForm, _ban_reveal),
+}
 
 
 @require_POST
@@ -379,31 +446,14 @@ def match_confirm(request: HttpRequest, tournament: Tournament, group_id: int) -
 def match_special(request: HttpRequest, tournament: Tournament, group_id: int) -> HttpResponse:
     """下関 cards (physical or app draw) and semi-final bans (enter all, reveal together)."""
     group = _group(tournament, group_id)
-    post = request.POST
-    action = post.get("action", "")
+    form_class, write = MATCH_SPECIALS.get(request.POST.get("action", ""), (RefusalForm, None))
+    form = form_class(request.POST)
+    if not form.is_valid():
+        return _form_refused(request, tournament, group, form)
+    if write is None:
+        return _refused(request, tournament, group, svc.RoundError(_("操作を選んでください。")))
     try:
-        if action == "cards_app":
-            svc.card_draw(group=group, by=request.user)
-        elif action == "cards_physical":
-            cards = []
-            for i in range(1, 4):
-                g, grp = post.get(f"card_genre_{i}", ""), post.get(f"card_group_{i}", "")
-                if g and grp:
-                    cards.append((g, grp))
-                elif g or grp:  # half a card was silently dropped before
-                    raise svc.RoundError(
-                        _("カード{i}はジャンルと形式群の両方を選んでください。").format(i=i),
-                        field="cards")
-            svc.card_draw(group=group, by=request.user, cards=cards)
-        elif action == "ban":
-            entrant = get_object_or_404(Entrant, id=int(post.get("entrant", "0")),
-                                        tournament=tournament)
-            svc.ban_record(group=group, entrant=entrant, genre=post.get("genre", ""),
-                           by=request.user)
-        elif action == "reveal":
-            svc.ban_reveal(group=group, by=request.user)
-        else:
-            raise svc.RoundError(_("操作を選んでください。"))
+        write(request, group, form)
     except svc.RoundError as exc:
         return _refused(request, tournament, group, exc)
     return _saved(request, tournament, group)

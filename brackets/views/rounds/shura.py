@@ -7,6 +7,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
 from brackets import engine_adapter as ea
+from brackets.forms.special import ShuraLotsForm
 from brackets.models import Entrant, Role, Round, Tournament
 from brackets.permissions import role_required
 from brackets.selectors import rounds as sel
@@ -18,17 +19,18 @@ def shura_desk(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """H4/H5: each 修羅 entrant's lots, drawn by the app or recorded from the box."""
     error = ""
     if request.method == "POST":
-        entrant = get_object_or_404(Entrant, id=int(request.POST.get("entrant", "0") or 0),
-                                    tournament=tournament)
-        genres = [g for g in request.POST.getlist("genre") if g]
-        formats = [f for f in request.POST.getlist("format") if f]
-        try:
-            svc.shura_lots_draw(tournament=tournament, entrant=entrant, by=request.user,
-                                genres=genres if request.POST.get("method") == "physical"
-                                else None, formats=formats)
-            return redirect(reverse("shura_desk", kwargs={"slug": tournament.slug}))
-        except svc.RoundError as exc:
-            error = exc.message
+        form = ShuraLotsForm(request.POST)
+        if not form.is_valid():
+            error = form.refusal()[0]
+        else:
+            entrant = get_object_or_404(Entrant, id=form.cleaned_data["entrant"],
+                                        tournament=tournament)
+            try:
+                svc.shura_lots_draw(tournament=tournament, entrant=entrant, by=request.user,
+                                    genres=form.physical_genres(), formats=form.formats())
+                return redirect(reverse("shura_desk", kwargs={"slug": tournament.slug}))
+            except svc.RoundError as exc:
+                error = exc.message
     entrants = list(Entrant.objects.filter(tournament=tournament).order_by("id"))
     lots = sel.lots_of(tournament, [e.id for e in entrants])
     rows = []

@@ -11,6 +11,15 @@ from django.utils.translation import gettext as _
 
 from brackets import engine_adapter as ea
 from brackets.adapters.rounds import round_rules
+from brackets.engine import match as gates
+from brackets.forms.fields import RefusalForm
+from brackets.forms.special import (
+    DiceForm,
+    FinalSetupForm,
+    PartnerForm,
+    RuleChoiceForm,
+    WithdrawalForm,
+)
 from brackets.labels import (
     QUESTION_ORDER_LABELS,
     label,
@@ -22,58 +31,77 @@ from brackets.services import rounds as svc
 from brackets.views.rounds._common import STAFF, _round, round_summary
 
 
+def _entrant(tournament: Tournament, entrant_id: int) -> Entrant:
+    return get_object_or_404(Entrant, id=entrant_id, tournament=tournament)
+
+
+def _rule_choice(request: HttpRequest, rnd: Round, data: dict[str, Any]) -> None:
+    svc.rule_choice_record(round=rnd, entrant=_entrant(rnd.tournament, data["entrant"]),
+                           rule=data["rule"], by=request.user)
+
+
+def _partner(request: HttpRequest, rnd: Round, data: dict[str, Any]) -> None:
+    contender = _entrant(rnd.tournament, data["contender"])
+    if data["partner"] is None:
+        raise svc.RoundError(_("{name} さんのパートナーを選んでください。").format(
+            name=contender.name))
+    svc.partner_record(round=rnd, contender=contender,
+                       partner=_entrant(rnd.tournament, data["partner"]), by=request.user)
+
+
+def _dice(request: HttpRequest, rnd: Round, data: dict[str, Any]) -> None:
+    svc.dice_record(round=rnd, players=(data["a"], data["b"]), by=request.user,
+                    rolls=data["rolls"])  # type: ignore[arg-type]
+
+
+def _withdrawal(request: HttpRequest, rnd: Round, data: dict[str, Any]) -> HttpResponse:
+    entrant = _entrant(rnd.tournament, data["entrant"])
+    if not data["reason"].strip():
+        raise svc.RoundError(_("理由を入力してください。"))
+    svc.withdrawal_record(tournament=rnd.tournament, entrant=entrant, by=request.user,
+                          reason=data["reason"].strip())
+    messages.success(request, _("棄権を記録しました。"))
+    return redirect("round_detail", slug=rnd.tournament.slug, number=rnd.number)
+
+
+def _final_setup(request: HttpRequest, rnd: Round, data: dict[str, Any]) -> None:
+    svc.final_setup_record(round=rnd, by=request.user, winner_decides=data["winner_decides"],
+                           first=data["first"], question_order=data["question_order"])
+
+
+# The special page's sections post to the page itself, naming their action: it picks the
+# form and the service call (which may answer with a page of its own).
+ROUND_SPECIALS: dict[str, tuple[type[RefusalForm], Any]] = {
+    "rule": (RuleChoiceForm, _rule_choice),
+    "partner": (PartnerForm, _partner),
+    "dice": (DiceForm, _dice),
+    "withdraw": (WithdrawalForm, _withdrawal),
+    "setup": (FinalSetupForm, _final_setup),
+}
+
+
 @role_required(*STAFF)
 def round_special(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
     """Rule-selection forms (K6), partners (K9/K10), dice and the final's decisions."""
     rnd = _round(tournament, number)
+    rnd.tournament = tournament  # loaded by the permission check: not again
     error = ""
     if request.method == "POST":
-        post = request.POST
-        action = post.get("action", "")
+        form_class, write = ROUND_SPECIALS.get(request.POST.get("action", ""),
+                                               (RefusalForm, None))
+        form = form_class(request.POST)
         try:
-            if action == "rule":
-                entrant = get_object_or_404(Entrant, id=int(post.get("entrant", "0")),
-                                            tournament=tournament)
-                svc.rule_choice_record(round=rnd, entrant=entrant, rule=post.get("rule", ""),
-                                       by=request.user)
-            elif action == "partner":
-                contender = get_object_or_404(Entrant, id=int(post.get("contender", "0")),
-                                              tournament=tournament)
-                if not post.get("partner", "").strip():
-                    raise svc.RoundError(_("{name} さんのパートナーを選んでください。").format(
-                        name=contender.name))
-                partner = get_object_or_404(Entrant, id=int(post.get("partner", "0")),
-                                            tournament=tournament)
-                svc.partner_record(round=rnd, contender=contender, partner=partner,
-                                   by=request.user)
-            elif action == "dice":
-                a, b = int(post.get("a", "0")), int(post.get("b", "0"))
-                rolls = None
-                if post.get("rolls", "").strip():
-                    rolls = [tuple(int(x) for x in pair.split("-"))
-                             for pair in post["rolls"].split()]
-                svc.dice_record(round=rnd, players=(a, b), by=request.user,
-                                rolls=rolls)  # type: ignore[arg-type]
-            elif action == "withdraw":
-                entrant = get_object_or_404(Entrant, id=int(post.get("entrant", "0")),
-                                            tournament=tournament)
-                if not post.get("reason", "").strip():
-                    raise svc.RoundError(_("理由を入力してください。"))
-                svc.withdrawal_record(tournament=tournament, entrant=entrant, by=request.user,
-                                      reason=post["reason"].strip())
-                messages.success(request, _("棄権を記録しました。"))
-                return redirect("round_detail", slug=tournament.slug, number=number)
-            elif action == "setup":
-                svc.final_setup_record(round=rnd, by=request.user,
-                                       winner_decides=post.get("winner_decides", ""),
-                                       first=int(post.get("first", "0")),
-                                       question_order=post.get("question_order", ""))
+            if not form.is_valid():
+                error = form.refusal()[0]
+            elif write is None:
+                error = _("操作を選んでください。")
             else:
-                raise svc.RoundError(_("操作を選んでください。"))
-            return redirect("round_special", slug=tournament.slug, number=number)
+                response = write(request, rnd, form.cleaned_data)
+                return response or redirect("round_special", slug=tournament.slug,
+                                            number=number)
         except svc.RoundError as exc:
             error = exc.message
-        except ValueError:
+        except ValueError:  # a malformed value only the service could see
             error = _("入力を確認してください。")
     ctx = _special_context(tournament, rnd)
     ctx["error"] = error
@@ -122,13 +150,16 @@ def _special_context(tournament: Tournament, rnd: Round) -> dict[str, Any]:
         src = rules.contenders_from
         src_round = None if src is None else Round.objects.filter(
             tournament=tournament, number=src[0]).first()
-        contenders = []
+        contenders: list[int] = []
         if src is not None and src_round is not None:
             table = sel.round_table(sel.round_view(src_round))
-            for place in src[1]:
-                contenders += [int(r.player) for r in table if r.place == place]
+            contenders = [int(p) for p in gates.contenders(
+                src[1], ((r.player, r.place) for r in table))]
         emap = sel.entrant_map(contenders)
         ctx["contenders"] = [emap[c] for c in contenders if c in emap]
+        # K9/K10: dice and the final's setup need both contenders (the engine says when).
+        ctx["contenders_complete"] = gates.contenders_complete(
+            [ea.player_key(c.id) for c in ctx["contenders"]])
         ctx["present"] = list(Entrant.objects.filter(tournament=tournament, checked_in=True)
                               .exclude(id__in=contenders).order_by("name"))
         ctx["partners"] = {f.entrant_id: f.data["partner"] for f in sel.special_facts(
@@ -158,7 +189,8 @@ def _special_context(tournament: Tournament, rnd: Round) -> dict[str, Any]:
 
             qo = ctx["setup"]["question_order"]
             ctx["question_order_label"] = label(QUESTION_ORDER_LABELS, qo)
-            ctx["set_orders"] = [(g, set_order(qo, g)) for g in range(1, rules.wins_needed * 2)]
+            ctx["set_orders"] = [(g, set_order(qo, g)) for g in
+                                 range(1, gates.series_games(rules.wins_needed) + 1)]
         ctx["names"] = {ea.player_key(e.id): e.name for e in ctx["contenders"]}
         if ctx["dice"]:
             # Whose roll is whose: 「5–6」 alone did not say.

@@ -25,6 +25,7 @@ from brackets.page_cache import render_page
 from brackets.permissions import role_required
 from brackets.selectors import rounds as sel
 from brackets.services import rounds as svc
+from brackets.views.group_cards import Footer, GroupCard, render_cards
 from brackets.views.rounds._common import STAFF, _round, round_summary
 
 
@@ -59,22 +60,15 @@ def rounds_configure(request: HttpRequest, tournament: Tournament) -> HttpRespon
 
 def _staff_cards_html(tournament: Tournament, rv: sel.RoundView, names: dict[str, str],
                       withdrawn: set[int] | None = None) -> str:
-    """Every group card of the round page, built in Python (256 cards at 1,024 entrants).
-    A withdrawn player (棄権) is marked wherever they sit."""
+    """Every group card of the round page (256 cards at 1,024 entrants): the shared card
+    with the header linking the match page, one row per seat and the result below. A
+    withdrawn player (棄権) is marked wherever they sit."""
     quit_badge = (f' <span class="badge text-bg-dark withdrawn-badge">{escape(_("棄権"))}'
                   f'</span>')
     base = reverse("match_page", args=[tournament.slug, 0])[: -len("0/")]
-    out: list[str] = []
+    cards: list[GroupCard] = []
     for g in rv.groups:
-        rule = (f' <span class="badge text-bg-dark">{escape(_("ルール"))}{escape(g.group.rule)}'
-                f'</span>' if g.group.rule else "")
-        out.append(
-            f'<div class="col"><div class="card h-100 group-card status-{g.status}">'
-            f'<a class="card-header d-flex justify-content-between align-items-center '
-            f'text-decoration-none text-body py-2" href="{base}{g.group.id}/"><strong>'
-            f'{escape(g.label)}{rule}</strong><span class="badge status-badge-{g.status}">'
-            f'{escape(sel.STATUS_LABELS[g.status])}</span></a>'
-            f'<table class="table table-sm mb-0 small">')
+        rows: list[str] = []
         adjusted = {p.seat: p for p in g.result.players} if g.result is not None else {}
         for seat in g.seats:
             who = escape(_("ダミー")) if seat.entrant_id is None else escape(seat.entrant.name)
@@ -87,28 +81,30 @@ def _staff_cards_html(tournament: Tournament, rv: sel.RoundView, names: dict[str
                 # The score that ranks (after a −400 penalty, H7), the screen's in brackets.
                 score = (f'{placed.score} <span class="text-danger">'
                          f'({placed.screen_score})</span>')
-            out.append(f'<tr class="{"dummy-row" if seat.entrant_id is None else ""}">'
-                       f'<td class="text-muted">{seat.number}</td><td>{who}</td>'
-                       f'<td class="num">{score}</td></tr>')
-        out.append("</table>")
+            rows.append(f'<tr class="{"dummy-row" if seat.entrant_id is None else ""}">'
+                        f'<td class="text-muted">{seat.number}</td><td>{who}</td>'
+                        f'<td class="num">{score}</td></tr>')
+        footers: list[Footer] = []
         pair = rv.rules.spec.is_pair
         if g.result is not None and pair:
             # K9/K10: the game is decided by the contenders; partners' places do not count.
             won = [k for k, role in sel.pair_roles(g).items() if role == "winner"]
             if won:
                 text = escape(_("勝ち：{name}").format(name=names.get(won[0], won[0])))
-                out.append(f'<div class="card-footer small py-1 pair-outcome">{text}</div>')
+                footers.append(Footer("small py-1 pair-outcome", text))
         elif g.result is not None:
             parts = [f'{p.place}. {escape(names.get(p.player, p.player))} '
                      f'<span class="text-muted">{g.ratios.get(p.player, "")}</span>'
                      for p in g.result.players]
-            out.append(f'<div class="card-footer small py-1">{" · ".join(parts)}</div>')
+            footers.append(Footer("small py-1", mark_safe(" · ".join(parts))))
         if g.error:
-            out.append(f'<div class="card-footer text-danger small">{escape(g.error)}</div>')
-        out.append("</div></div>")
-    if not rv.groups:
-        out.append(f'<p class="text-muted">{escape(_("まだ組がありません。"))}</p>')
-    return mark_safe("".join(out))
+            footers.append(Footer("text-danger small", g.error))
+        cards.append(GroupCard(label=g.label, status=g.status,
+                               status_label=sel.STATUS_LABELS[g.status],
+                               rows=mark_safe("".join(rows)), css=f"group-card status-{g.status}",
+                               staff=True, rule=g.group.rule, href=f"{base}{g.group.id}/",
+                               footers=tuple(footers)))
+    return render_cards(cards, empty_text=_("まだ組がありません。"))
 
 
 def _round_grid(tournament: Tournament, rnd: Round) -> dict[str, Any]:

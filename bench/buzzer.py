@@ -21,7 +21,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from brackets.engine import EngineError
 from brackets.engine.buzzer import (
+    QUIZ_003,
     Correct,
     Event,
     PlayerSpec,
@@ -34,8 +36,6 @@ from brackets.engine.buzzer import (
     replay,
     start,
 )
-from brackets.engine.buzzer import QUIZ_003
-from brackets.engine.errors import EngineError
 
 RUNS = 7
 

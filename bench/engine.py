@@ -23,10 +23,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from brackets.engine.advancement import AdvancementRule, TieContext, advance
-from brackets.engine.draws import Draw, draw_groups
-from brackets.engine.lottery import Lottery
-from brackets.engine.results import MatchResult, SeatEntry, match_result
+from brackets.engine import (
+    AdvancementRule,
+    Draw,
+    Lottery,
+    MatchResult,
+    SeatEntry,
+    TieContext,
+    advance,
+    draw_groups,
+    match_result,
+)
 
 SIZES = (256, 1024, 4096)
 RUNS = 7
@@ -100,11 +107,12 @@ def bench_legal_choices(n: int) -> tuple[float, float] | None:
     not importable.
     """
     try:
-        from brackets.engine.catalog import CATALOG_2016, Selection
-        from brackets.engine.restrictions import (
+        from brackets.engine import (
             BASIC_RULE,
+            CATALOG_2016,
             HistoryEntry,
             MatchRules,
+            Selection,
             legal_choices,
         )
     except ImportError:

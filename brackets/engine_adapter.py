@@ -24,33 +24,32 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import Any
 
-from brackets.engine import match as match_gates
-from brackets.engine.catalog import Catalog, Selection
-from brackets.engine.errors import EngineBug, EngineError
-from brackets.engine.lottery import Lottery
-from brackets.engine.presets import RoundRestrictions
-from brackets.engine.restrictions import (
+from brackets.engine import (
     BASIC_RULE,
+    Catalog,
     Choices,
+    DrawnLots,
+    EngineBug,
+    EngineError,
     HistoryEntry,
+    Lottery,
+    MatchResult,
     MatchRules,
     Mode,
-    PlayerRules,
-    legal_choices,
-    mode_for_q,
-)
-from brackets.engine.results import (
-    MatchResult,
     Penalty,
+    PlayerRules,
+    RoundRestrictions,
     SeatEntry,
-    match_result,
-)
-from brackets.engine.shura import (
-    DrawnLots,
+    Selection,
     ShuraDeclaration,
+    legal_choices,
     lots_owed,
+    match_result,
+    mode_for_q,
     shura_player_rules,
 )
+from brackets.engine import cards_pending as engine_cards_pending
+from brackets.engine import require_cards as engine_require_cards
 
 # ------------------------------------------------------------------------- catalog
 
@@ -118,7 +117,7 @@ def preset_source(source: Any, settings: Mapping[str, Any] | None = None
     stored = dict(getattr(source, "preset_settings", None) or {})
     # Values typed for another preset (the tournament's preset was switched since, or the
     # row was imported) do not apply: only keys this preset declares are passed on.
-    from brackets.engine.presets import preset_settings
+    from brackets.engine import preset_settings
 
     try:
         keys = {s.key for s in preset_settings(slug)}
@@ -142,7 +141,7 @@ def preset_for(source: Any, settings: Mapping[str, Any] | None = None) -> Any:
 
 @lru_cache(maxsize=256)
 def _preset_cached(slug: str, settings_json: str) -> Any:
-    from brackets.engine.presets import get_preset
+    from brackets.engine import get_preset
 
     return get_preset(slug, json.loads(settings_json))
 
@@ -324,18 +323,18 @@ def match_rules(
 def require_cards(conf: RoundRestrictions, drawn: Sequence[Sequence[str]] | None,
                   label: str = "") -> None:
     """Raise the engine's ``cards_missing`` while a round that plays with 下関 cards (K7)
-    has no draw for this match yet: the engine's :func:`brackets.engine.match.require_cards`.
+    has no draw for this match yet: the engine's :func:`brackets.engine.require_cards`.
 
     ``conf`` is the round's (or K6 rule's) restriction pieces; ``drawn`` the recorded cards
     as [genre, group] pairs, None before any draw.
     """
-    match_gates.require_cards(conf, drawn=drawn is not None, round_name=label)
+    engine_require_cards(conf, drawn=drawn is not None, round_name=label)
 
 
 def cards_pending(conf: RoundRestrictions, drawn: Sequence[Sequence[str]] | None) -> bool:
     """K7 as a flag for pages: True while the match waits for its cards
-    (:func:`brackets.engine.match.cards_pending`)."""
-    return match_gates.cards_pending(conf, drawn=drawn is not None)
+    (:func:`brackets.engine.cards_pending`)."""
+    return engine_cards_pending(conf, drawn=drawn is not None)
 
 
 def choices_for(catalog: Catalog, rules: PlayerRules, history: Sequence[HistoryEntry],

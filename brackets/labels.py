@@ -1,8 +1,8 @@
 """Names of engine codes (player modes, counting, round kinds, K6 rules, 出題順序), one copy.
 
-Why one module: the match page, the public player page and the printed documents each kept
-their own dict of フリー / ピンポイント / ボンバーマン …, and the copy in the documents was never
-marked for translation. Here every label is the Japanese text wrapped in ``gettext_noop``:
+Why one module: the match page, the public player page and the printed documents all name
+フリー / ピンポイント / ボンバーマン …, and one dict keeps them identical and every one of them
+marked for translation. Every label is the Japanese text wrapped in ``gettext_noop``:
 ``makemessages`` collects it, the dict itself stays Japanese (what printed sheets print, see
 ``tests/printing/test_documents_i18n.py``), and web pages translate at display time with
 :func:`label` / :func:`translated`, in the reader's language.

@@ -3,11 +3,11 @@
 The ORM builds each statement again on every call, which costs 0.2–0.4 ms; the database
 answers the same statement in 0.02–0.05 ms. A result save runs about nine of them (the
 user, the role, the group, the lock, the submit key, the facts, the version, the
-revision), so most of a save went into building SQL. These helpers build each statement's
-text once per process from the models' metadata (a renamed column follows the model),
-convert values both ways exactly as the ORM does (the fields' own prep and converter
-functions), and return real model instances (``Model.from_db``), so callers keep working
-with models. They send no signals, like ``bulk_create`` and ``update``.
+revision), so through the ORM most of a save goes into building SQL. These helpers build
+each statement's text once per process from the models' metadata (a renamed column follows
+the model), convert values both ways exactly as the ORM does (the fields' own prep and
+converter functions), and return real model instances (``Model.from_db``), so callers keep
+working with models. They send no signals, like ``bulk_create`` and ``update``.
 
 Only the hot paths use them; everything else goes through the ORM.
 """

@@ -16,7 +16,7 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from brackets.engine.errors import EngineBug, EngineError, Violation
+from brackets.engine import EngineBug, EngineError, Violation
 
 logger = logging.getLogger(__name__)
 

@@ -14,7 +14,7 @@ FALLBACK_PRESETS: list[tuple[str, str]] = [("shop-top2", str(_("店舗大会（4
 def preset_choices() -> list[tuple[str, str]]:
     """Every registered preset, by slug and display name."""
     try:
-        from brackets.engine.presets import list_presets
+        from brackets.engine import list_presets
     except ImportError:  # the engine's preset registry is not built yet
         return FALLBACK_PRESETS
     return [(preset.slug, preset.name) for preset in list_presets()]

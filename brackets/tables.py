@@ -17,8 +17,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from brackets.engine.errors import RuleRefusal
-from brackets.engine.shura import lots_owed
+from brackets.engine import RuleRefusal, lots_owed
 from brackets.models import Entrant
 from brackets.services.entrants import shura_declaration
 

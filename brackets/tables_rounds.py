@@ -8,9 +8,9 @@ advancement outcomes): nothing is queried or derived in this module, the engine 
 every placement, 惜敗率 and advancer. None of these tables has a staff-only column (notes,
 who entered what): a public page may render any of them; the staff pages add no columns.
 
-Big rounds (256 groups, 1,024 rows) are rendered by :func:`table_html`, which walks the
-table's bound rows in Python (each cell still through the table's own ``render_*``) instead
-of a template per cell, so a public page rebuilt after every save stays cheap.
+Big rounds (256 groups, 1,024 rows) are rendered by :func:`brackets.tables_render.table_html`
+(each cell still through the table's own ``render_*``), re-exported here with
+:func:`~brackets.tables_render.table_values`.
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from html import escape as html_escape
 from typing import Any, ClassVar
 
 import django_tables2 as tables
@@ -26,10 +25,9 @@ from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django_tables2.data import TableQuerysetData
-from django_tables2.utils import A
 
 from brackets.engine.ratio import Ratio
+from brackets.tables_render import table_html, table_values  # noqa: F401 - the pages import them here
 
 NUMERIC = {"th": {"class": "num"}, "td": {"class": "num"}}
 NOWRAP = {"td": {"class": "text-nowrap"}}
@@ -67,19 +65,6 @@ def people_of(rv: Any) -> dict[str, Person]:
             if seat.entrant_id is not None:
                 out[str(seat.entrant_id)] = Person(seat.entrant.name, seat.entrant.card_name)
     return out
-
-
-def ratio_text(ratio: Ratio | None) -> str:
-    """A 惜敗率 as people read it: two decimals, "—" when undefined (K3), blank if none."""
-    return "" if ratio is None else str(ratio)
-
-
-def ratio_value(ratio: Ratio | None) -> Decimal | str:
-    """A 惜敗率 for a spreadsheet: a number, or "—" when undefined."""
-    if ratio is None:
-        return ""
-    shown = ratio.display()
-    return "—" if shown is None else shown
 
 
 # ------------------------------------------------------------------ cross-group table
@@ -121,30 +106,27 @@ def cross_rows(standings: Sequence[Any], people: Mapping[str, Person],
                 cut_players.add(row.standing.player)
         for adv in outcome.advancers:
             marks[adv.player] = str(adv.reason)
-    rows = []
-    for order, st in enumerate(standings, start=1):
-        person = people.get(st.player, Person(st.player))
-        mark = marks.get(st.player, "disqualified" if st.disqualified else "")
-        rows.append(CrossRow(order, st.player, person.name, person.card_name, st.group,
-                             st.place, st.score, st.ratio, mark, st.player in cut_players))
-    return rows
+    return [_cross_row(order, st, people,
+                       marks.get(st.player, "disqualified" if st.disqualified else ""),
+                       st.player in cut_players)
+            for order, st in enumerate(standings, start=1)]
+
+
+def _cross_row(order: int | None, st: Any, people: Mapping[str, Person], mark: str,
+               cut: bool, tied: bool = False) -> CrossRow:
+    person = people.get(st.player, Person(st.player))
+    return CrossRow(order, st.player, person.name, person.card_name, st.group, st.place,
+                    st.score, st.ratio, mark, cut, tied)
 
 
 def wildcard_rows(outcome: Any, people: Mapping[str, Person],
                   keep: Callable[[Any], bool] | None = None) -> list[CrossRow]:
     """The engine's wildcard table (K4) in its own order, the cut after rank ``cut``;
     ``keep`` filters rows (the public page shows the rows around the cut)."""
-    rows = []
-    for row in outcome.table:
-        if keep is not None and not keep(row):
-            continue
-        st = row.standing
-        person = people.get(st.player, Person(st.player))
-        rows.append(CrossRow(row.rank, st.player, person.name, person.card_name, st.group,
-                             st.place, st.score, st.ratio, str(row.status),
-                             bool(outcome.cut) and row.rank == outcome.cut,
-                             bool(row.tied_with_previous)))
-    return rows
+    return [_cross_row(row.rank, row.standing, people, str(row.status),
+                       bool(outcome.cut) and row.rank == outcome.cut,
+                       bool(row.tied_with_previous))
+            for row in outcome.table if keep is None or keep(row)]
 
 
 def _row_class(record: Any, table: Any) -> str:
@@ -172,14 +154,36 @@ class RoundTableBase(tables.Table):  # type: ignore[misc]
         self.row_classes: Mapping[str, str] = (
             row_classes if row_classes is not None else self.ROW_CLASSES)
 
+    @staticmethod
+    def player_of(record: Any) -> str:
+        """The player key a row's name links to (blank: no link)."""
+        return str(getattr(record, "player", ""))
+
     def render_name(self, record: Any, value: str) -> SafeString:
-        player = getattr(record, "player", "")
+        player = self.player_of(record)
         if self.player_url is not None and player:
             return format_html('<a href="{}">{}</a>', self.player_url(player), value)
         return conditional_escape(value)
 
     def value_name(self, value: str) -> str:
         return value
+
+    def render_score(self, value: Decimal | None) -> str:
+        return "" if value is None else f"{value}"
+
+    def value_score(self, value: Decimal | None) -> Decimal | str:
+        return "" if value is None else value
+
+    def render_ratio(self, value: Ratio | None) -> str:
+        """A 惜敗率 as people read it: two decimals, "—" when undefined (K3), blank if none."""
+        return "" if value is None else str(value)
+
+    def value_ratio(self, value: Ratio | None) -> Decimal | str:
+        """A 惜敗率 for a spreadsheet: a number, or "—" when undefined."""
+        if value is None:
+            return ""
+        shown = value.display()
+        return "—" if shown is None else shown
 
 
 class CrossGroupTable(RoundTableBase):
@@ -202,18 +206,6 @@ class CrossGroupTable(RoundTableBase):
         row_attrs: ClassVar[dict[str, Any]] = {"class": _row_class,
                                                "data-player": lambda record: record.player}
         empty_text = gettext_lazy("まだ結果のある組がありません。")
-
-    def render_score(self, value: Decimal) -> str:
-        return f"{value}"
-
-    def value_score(self, value: Decimal) -> Decimal:
-        return value
-
-    def render_ratio(self, value: Ratio | None) -> str:
-        return ratio_text(value)
-
-    def value_ratio(self, value: Ratio | None) -> Decimal | str:
-        return ratio_value(value)
 
     def render_mark(self, record: CrossRow) -> SafeString:
         label = conditional_escape(MARK_LABELS.get(record.mark, ""))
@@ -295,10 +287,6 @@ def result_rows(rv: Any, *, advancers: Iterable[Any] = (), wildcards: Iterable[A
     return rows
 
 
-def _number(value: Decimal | None) -> Decimal | str:
-    return "" if value is None else value
-
-
 class RoundResultsTable(RoundTableBase):
     """Each group's seats with selection, score, penalty, placement, 惜敗率 and whether
     the player advanced (勝ち抜け / 追加勝ち抜け)."""
@@ -329,35 +317,16 @@ class RoundResultsTable(RoundTableBase):
         row_attrs: ClassVar[dict[str, Any]] = {"class": _row_class}
         empty_text = gettext_lazy("まだ組がありません。")
 
-    def render_screen_score(self, value: Decimal | None) -> str:
-        return "" if value is None else f"{value}"
-
-    def value_screen_score(self, value: Decimal | None) -> Decimal | str:
-        return _number(value)
+    render_screen_score = RoundTableBase.render_score
+    value_screen_score = value_penalty = RoundTableBase.value_score
 
     def render_penalty(self, value: Decimal | None) -> str:
         return "" if value is None else f"−{value}"
 
-    def value_penalty(self, value: Decimal | None) -> Decimal | str:
-        return _number(value)
-
-    def render_score(self, value: Decimal | None) -> str:
-        return "" if value is None else f"{value}"
-
-    def value_score(self, value: Decimal | None) -> Decimal | str:
-        return _number(value)
-
-    def render_ratio(self, value: Ratio | None) -> str:
-        return ratio_text(value)
-
-    def value_ratio(self, value: Ratio | None) -> Decimal | str:
-        return ratio_value(value)
-
     def render_mark(self, record: ResultRow) -> str:
         return str(MARK_LABELS.get(record.mark, ""))
 
-    def value_mark(self, record: ResultRow) -> str:
-        return str(MARK_LABELS.get(record.mark, ""))
+    value_mark = render_mark
 
 
 # ------------------------------------------------------------------ final ranking
@@ -379,11 +348,9 @@ class RankingTable(RoundTableBase):
             "class": lambda record: "table-warning" if record.place == 1 else ""}
         empty_text = gettext_lazy("まだ順位の決まった選手はいません。")
 
-    def render_name(self, record: Any, value: str) -> SafeString:
-        player = str(getattr(record, "entrant_id", ""))
-        if self.player_url is not None and player:
-            return format_html('<a href="{}">{}</a>', self.player_url(player), value)
-        return conditional_escape(value)
+    @staticmethod
+    def player_of(record: Any) -> str:
+        return str(getattr(record, "entrant_id", ""))
 
 
 # ------------------------------------------------------------------ from a round
@@ -482,146 +449,3 @@ def ranking_table(rows: Sequence[Any], *,
                   player_url: Callable[[str], str] | None = None) -> RankingTable:
     """The final ranking (:func:`brackets.selectors.documents.final_ranking` rows)."""
     return RankingTable(list(rows), player_url=player_url)
-
-
-# ------------------------------------------------------------------ fast rendering
-#
-# django-tables2 resolves each cell's render_/value_ arguments with inspect.signature,
-# about 100 µs a cell here: 1,024 rows of the cross table took over a second. The two
-# functions below run the same pipeline (accessor, empty values and default, the table's
-# own render_FOO / value_FOO, row_attrs) with the signatures looked up once per column;
-# tests/rounds/test_round_tables.py holds them equal to BoundRow cells and as_values().
-
-
-@dataclass(frozen=True)
-class _Cell:
-    name: str
-    accessor: str
-    simple: bool
-    empty_values: tuple[Any, ...]
-    default: Any
-    render: Callable[..., Any]
-    render_args: tuple[str, ...]
-    value: Callable[..., Any]
-    value_args: tuple[str, ...]
-    td_attrs: str
-
-
-def _arguments(func: Callable[..., Any]) -> tuple[str, ...]:
-    from django_tables2.utils import signature
-
-    args, kwargs_name = signature(func)
-    if kwargs_name:
-        return ("value", "record", "column", "bound_column", "bound_row", "table")
-    return tuple(args)
-
-
-def _cells(table: tables.Table, *, exported: bool) -> list[_Cell]:
-    out = []
-    columns = table.columns.iterall() if exported else table.columns
-    for bc in columns:
-        if exported and bc.column.exclude_from_export:
-            continue
-        if bc.link:  # a LinkColumn needs the bound row: not used by these tables
-            raise ValueError(f"table_html cannot render link column {bc.name}")
-        accessor = str(bc.accessor)
-        out.append(_Cell(bc.name, accessor, "." not in accessor and "__" not in accessor,
-                         tuple(bc.column.empty_values),
-                         bc.default, bc.render, _arguments(bc.render), bc.value,
-                         _arguments(bc.value), _attrs(bc.attrs.get("td", {}))))
-    return out
-
-
-def _call(func: Callable[..., Any], names: tuple[str, ...], value: Any, record: Any,
-          table: tables.Table, bc: Any) -> Any:
-    if names == ("value",):
-        return func(value=value)
-    if names == ("record",):
-        return func(record=record)
-    given = {"value": value, "record": record, "table": table, "bound_column": bc,
-             "column": bc.column, "bound_row": None}
-    return func(**{n: given[n] for n in names if n in given})
-
-
-def _resolve(cell: _Cell, record: Any) -> Any:
-    if cell.simple and not isinstance(record, Mapping):
-        # A plain attribute of a row record: what Accessor.resolve finds, without its
-        # per-call parsing (a dict record still goes through it: items come first there).
-        value = getattr(record, cell.accessor, _MISSING)
-        if value is not _MISSING:
-            return value() if callable(value) else value
-    try:
-        return A(cell.accessor).resolve(record)
-    except Exception:  # noqa: BLE001 - a computed column (no attribute), as django-tables2
-        return None
-
-
-_MISSING = object()
-
-
-def _escape(content: Any) -> str:
-    """conditional_escape without the lazy-string wrapper (a hot loop at 1,024 rows)."""
-    if hasattr(content, "__html__"):
-        return str(content.__html__())
-    return html_escape(str(content))
-
-
-def table_values(table: tables.Table) -> list[list[Any]]:
-    """What ``table.as_values()`` yields (header first), fast: the spreadsheet rows."""
-    from django.utils.encoding import force_str
-
-    cells = _cells(table, exported=True)
-    bound = {c.name: table.columns[c.name] for c in cells}
-    out: list[list[Any]] = [[force_str(bound[c.name].header, strings_only=True)
-                             for c in cells]]
-    if isinstance(table.data, TableQuerysetData):  # model rows: get_FOO_display and all
-        return [list(row) for row in table.as_values()]
-    for record in table.data:
-        line: list[Any] = []
-        for c in cells:
-            value = _resolve(c, record)
-            if value in c.empty_values:
-                line.append(None)
-                continue
-            line.append(force_str(_call(c.value, c.value_args, value, record, table,
-                                        bound[c.name]), strings_only=True))
-        out.append(line)
-    return out
-
-
-def _attrs(attrs: Mapping[str, Any]) -> str:
-    return "".join(f' {k}="{conditional_escape(v)}"' for k, v in attrs.items() if v)
-
-
-def table_html(table: tables.Table) -> SafeString:
-    """The table as HTML with the cells ``{% render_table %}`` would show (the table's
-    own ``render_*``, row_attrs with even/odd), without a template per cell."""
-    cells = _cells(table, exported=False)
-    row_attrs = [(k, v, _arguments(v) if callable(v) else ()) for k, v in
-                 table.row_attrs.items()]
-    bound = {c.name: table.columns[c.name] for c in cells}
-    out = [f"<table{_attrs(table.attrs)}><thead><tr>"]
-    for c in cells:
-        out.append(f"<th{_attrs(bound[c.name].attrs.get('th', {}))}>"
-                   f"{conditional_escape(bound[c.name].header)}</th>")
-    out.append("</tr></thead><tbody>")
-    for index, record in enumerate(table.data):
-        given = {"table": table, "record": record}
-        attrs = {k: v(**{n: given[n] for n in names if n in given}) if callable(v) else v
-                 for k, v, names in row_attrs}
-        parity = "even" if index % 2 == 0 else "odd"
-        attrs["class"] = f"{attrs['class']} {parity}" if attrs.get("class") else parity
-        out.append(f"<tr{_attrs(attrs)}>")
-        for c in cells:
-            value = _resolve(c, record)
-            if value in c.empty_values:
-                content = c.default
-            else:
-                content = _call(c.render, c.render_args, value, record, table, bound[c.name])
-            out.append(f"<td{c.td_attrs}>{_escape(content)}</td>")
-        out.append("</tr>")
-    if not len(table.data) and table.empty_text:
-        out.append(f'<tr><td colspan="{len(cells)}" class="text-muted">'
-                   f"{conditional_escape(table.empty_text)}</td></tr>")
-    out.append("</tbody></table>")
-    return mark_safe("".join(out))

@@ -33,11 +33,14 @@ urlpatterns = [
 
 # Live buzzer rounds (issue 6): operator console for bracket staff, public stage scoreboard.
 from brackets.views import buzzer as buzzer_views  # noqa: E402
+from brackets.views import buzzer_paper as paper_views
+from brackets.views import buzzer_public as buzzer_public_views
+from brackets.views import buzzer_rounds as buzzer_rounds_views
 
 urlpatterns += [
-    path("t/<slug:slug>/buzzer/", buzzer_views.buzzer_index, name="buzzer_index"),
-    path("t/<slug:slug>/buzzer/new/", buzzer_views.buzzer_round_new, name="buzzer_round_new"),
-    path("t/<slug:slug>/buzzer/presets/", buzzer_views.buzzer_presets, name="buzzer_presets"),
+    path("t/<slug:slug>/buzzer/", buzzer_rounds_views.buzzer_index, name="buzzer_index"),
+    path("t/<slug:slug>/buzzer/new/", buzzer_rounds_views.buzzer_round_new, name="buzzer_round_new"),
+    path("t/<slug:slug>/buzzer/presets/", buzzer_rounds_views.buzzer_presets, name="buzzer_presets"),
     path("t/<slug:slug>/buzzer/<int:round_id>/", buzzer_views.buzzer_console, name="buzzer_console"),
     path(
         "t/<slug:slug>/buzzer/<int:round_id>/state.json",
@@ -60,21 +63,21 @@ urlpatterns += [
         buzzer_views.buzzer_tiebreak_apply,
         name="buzzer_tiebreak_apply",
     ),
-    path("t/<slug:slug>/paper/new/", buzzer_views.paper_upload, name="paper_upload"),
-    path("t/<slug:slug>/paper/<int:marking_id>/", buzzer_views.paper_detail, name="paper_detail"),
+    path("t/<slug:slug>/paper/new/", paper_views.paper_upload, name="paper_upload"),
+    path("t/<slug:slug>/paper/<int:marking_id>/", paper_views.paper_detail, name="paper_detail"),
     path(
         "p/<slug:slug>/buzzer/<int:round_id>/",
-        buzzer_views.public_buzzer_scoreboard,
+        buzzer_public_views.public_buzzer_scoreboard,
         name="public_buzzer_scoreboard",
     ),
     path(
         "p/<slug:slug>/buzzer/<int:round_id>/state.json",
-        buzzer_views.public_buzzer_state,
+        buzzer_public_views.public_buzzer_state,
         name="public_buzzer_state",
     ),
     path(
         "p/<slug:slug>/buzzer/<int:round_id>/stream/",
-        buzzer_views.public_buzzer_stream,
+        buzzer_public_views.public_buzzer_stream,
         name="public_buzzer_stream",
     ),
 ]

@@ -20,7 +20,7 @@ import pytest
 from django.utils import translation
 
 from brackets import messages as msg
-from brackets.engine.errors import EngineBug, EngineError, RuleRefusal
+from brackets.engine import EngineBug, EngineError, RuleRefusal
 from brackets.models import Entrant, Group, Round, Seat
 from brackets.services import rounds as svc
 from tests.rounds.conftest import group, round_one  # noqa: F401 - the round tests' fixtures
@@ -239,7 +239,7 @@ def test_ban_reveal_before_every_ban_names_who_is_missing(group: Group,
 def test_a_shura_player_without_lots_reads_japanese() -> None:
     """The adapter treats undrawn lots as BOMBER before the draw, so no service reaches this
     refusal today; the engine's own refusal still has wording should one do."""
-    from brackets.engine.shura import ShuraDeclaration, lots_owed, shura_player_rules
+    from brackets.engine import ShuraDeclaration, lots_owed, shura_player_rules
 
     owed = lots_owed(ShuraDeclaration(national_title=True))
     with pytest.raises(RuleRefusal) as info:

@@ -146,7 +146,7 @@ def test_shared_labels_translate_on_pages_and_stay_japanese_on_sheets() -> None:
     in the reader's language, the printed documents keep the Japanese the sheets print."""
     from django.utils import translation
 
-    from brackets.engine.restrictions import Counting, Mode, PlayerRules
+    from brackets.engine import Counting, Mode, PlayerRules
     from brackets.labels import COUNTING_LABELS, KIND_LABELS, MODE_LABELS, label, translated
     from brackets.selectors import documents
     from brackets.views import public

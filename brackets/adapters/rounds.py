@@ -13,8 +13,9 @@ K6's processing order) is derived from the engine preset rebuilt from slug and s
 and from the planned round list, never stored twice. ``Round.kind`` is the engine's kind
 (:data:`~brackets.engine.presets.RoundKind`), kept as a column for queries.
 
-Rounds stored before this form (a flat dict with renamed kinds and fields) are converted by
-:func:`stored_from_legacy`: the data migration and the tournament-file importer use it.
+Rounds in the older flat form (a dict with renamed kinds and fields, still found in
+tournament files) are converted by :func:`stored_from_legacy`: the data migration and the
+tournament-file importer use it.
 """
 
 from __future__ import annotations
@@ -26,21 +27,24 @@ from decimal import Decimal
 from functools import cached_property
 from typing import Any
 
-from brackets.engine import match as gates
-from brackets.engine.errors import EngineBug, EngineError
-from brackets.engine.presets import (
+from brackets.engine import (
+    EngineBug,
+    EngineError,
     Preset,
     RoundRestrictions,
     RoundSpec,
     RuleVariant,
+    contenders_source,
     get_preset,
     order_from_round,
+    seeds_play_round_1,
+    seeds_round,
 )
 
 STORED_VERSION = 1
 
-#: The round kinds of the replay summary (``docs/replay.md``) and of files written before
-#: the engine's vocabulary was stored; a ranked final is ``final_group`` with ``ranks_all``.
+#: The round kinds of the replay summary (``docs/replay.md``) and of the flat form in
+#: tournament files; a ranked final is ``final_group`` with ``ranks_all``.
 PUBLISHED_KINDS = {"rule_selection": "rule_select", "partner_match": "partner",
                    "partner_series": "series", "final_group": "groups"}
 
@@ -124,17 +128,17 @@ class RoundRules:
     @property
     def seeds_from_round(self) -> int | None:
         """K5: the round seeds join (None: no seeds join later)."""
-        return gates.seeds_round(self.planned)
+        return seeds_round(self.planned)
 
     @property
     def seeds_later(self) -> bool:
         """Seeds skip round 1 and join a later round (K5)."""
-        return not gates.seeds_play_round_1(self.seeds_from_round)
+        return not seeds_play_round_1(self.seeds_from_round)
 
     @property
     def contenders_from(self) -> tuple[int, tuple[int, ...]] | None:
         """K9/K10: (source round number, its places) of this pair round's contenders."""
-        source = gates.contenders_source(self.planned, self.number - 1)
+        source = contenders_source(self.planned, self.number - 1)
         return None if source is None else (source.round_number, source.places)
 
     @property
@@ -246,7 +250,7 @@ def round_preset(rnd: Any) -> Preset:
     return round_rules(rnd).preset
 
 
-# -- the form stored before ------------------------------------------------------------------
+# -- the flat form (older rows and tournament files) ----------------------------------------
 
 _LEGACY_KINDS = {"groups": "groups", "rule_select": "rule_selection",
                  "partner": "partner_match", "series": "partner_series",
@@ -279,9 +283,9 @@ def _legacy_planned(slug: str, settings: Mapping[str, Any], planned_for: tuple[i
 
 def stored_from_legacy(legacy: Mapping[str, Any], kind: str, number: int
                        ) -> tuple[dict[str, Any], str]:
-    """(new ``Round.spec``, new ``Round.kind``) of a round stored in the old flat form.
+    """(``Round.spec``, ``Round.kind``) in the stored form, of a round in the flat form.
 
-    The old form kept what a page read (per_group, target, seeds_enter, draw, renamed
+    The flat form holds what a page reads (per_group, target, seeds_enter, draw, renamed
     restriction fields, K6 rules, wins_needed) but not group size, size, draw-in-advance,
     seed separation, losers' round or a non-ranking final group: those come from the preset
     the round was planned with, when it still plans that round; the stored values win
@@ -359,8 +363,8 @@ def stored_to_legacy(stored: Mapping[str, Any], number: int) -> tuple[dict[str, 
 
 
 def upgrade_record(row: Mapping[str, Any]) -> dict[str, Any]:
-    """A ``records.round`` row of a tournament file, its spec and kind in today's form (a
-    file exported before the typed spec was stored carries the old flat form)."""
+    """A ``records.round`` row of a tournament file, its spec and kind in the stored form
+    (a row without ``version`` in its spec is in the flat form)."""
     out = dict(row)
     spec = row.get("spec")
     if isinstance(spec, Mapping) and "version" not in spec:

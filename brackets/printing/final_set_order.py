@@ -47,7 +47,7 @@ class FinalSetOrder(RoundPdf):
 
     def get_story(self, data: tuple[RoundDoc, str], *, tournament: Tournament,
                   **options: Any) -> list[Flowable]:
-        from brackets.engine.special import set_order
+        from brackets.engine import set_order
 
         doc, question_order = data
         width = self.frame_width

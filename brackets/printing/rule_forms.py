@@ -17,7 +17,7 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable
 
 from brackets.adapters.rounds import round_rules
-from brackets.engine.presets import RuleVariant
+from brackets.engine import RuleVariant
 from brackets.models import Role, Round, Tournament
 from brackets.printing._forms import (
     FORM_H_MM,

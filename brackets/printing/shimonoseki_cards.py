@@ -49,7 +49,7 @@ def deck(tournament: Tournament) -> list[CardFace]:
     """The engine's K7 deck for this tournament's preset and catalog, card by card (the
     deck the app draws from, so paper and app agree)."""
     from brackets import engine_adapter as ea
-    from brackets.engine.presets import shimonoseki_deck
+    from brackets.engine import shimonoseki_deck
 
     catalog = ea.catalog_for(tournament.version_id)
     faces = []

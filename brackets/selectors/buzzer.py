@@ -17,6 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from brackets.engine import EngineError
 from brackets.engine.buzzer import (
     PlayerSpec,
     RoundConfig,
@@ -28,7 +29,6 @@ from brackets.engine.buzzer import (
     scoreboard,
     tiebreak_called,
 )
-from brackets.engine.errors import EngineError
 from brackets.messages import engine_message, error_text
 from brackets.models import BuzzerEvent, BuzzerPlayer, BuzzerRound
 
@@ -250,7 +250,7 @@ def tiebreak_is_playoff(round_: BuzzerRound) -> bool:
     """Whether a tie-break round is an 早押しプレーオフ (M3/M5), not a サドンデス (L11).
 
     The parent round's tie rule names it; a round that is no tie-break, or whose parent's
-    stored settings no longer read, is a サドンデス.
+    stored settings do not read as a config, is a サドンデス.
     """
     if round_.parent is None:
         return False
@@ -266,7 +266,7 @@ def tournament_rounds(tournament_id: int) -> list[BuzzerRound]:
 
 
 def safe_payload(round_: BuzzerRound, *, for_console: bool = False) -> dict[str, Any]:
-    """``round_payload``, or an error payload when stored settings no longer replay.
+    """``round_payload``, or an error payload when the stored settings do not replay.
 
     A screen must never go blank at the venue because of one bad record; the message says
     what to fix.

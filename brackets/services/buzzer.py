@@ -21,6 +21,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
+from brackets.engine import EngineError
 from brackets.engine.buzzer import (
     ClockExpire,
     ClockStart,
@@ -37,7 +38,6 @@ from brackets.engine.buzzer import (
     tiebreak_called,
     tiebreak_round,
 )
-from brackets.engine.errors import EngineError
 from brackets.errors import Refused
 from brackets.messages import error_text
 from brackets.models import (

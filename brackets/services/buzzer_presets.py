@@ -13,6 +13,7 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from brackets.engine import EngineError
 from brackets.engine.buzzer import (
     PRESETS,
     RoundState,
@@ -20,7 +21,6 @@ from brackets.engine.buzzer import (
     is_skipped,
     number10_courses,
 )
-from brackets.engine.errors import EngineError
 from brackets.messages import error_text
 from brackets.models import (
     BuzzerRound,

@@ -24,9 +24,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from brackets import engine_adapter as ea
-from brackets.engine.advancement import TIE_BREAKS
-from brackets.engine.errors import EngineBug, EngineError
-from brackets.engine.presets import Setting, preset_settings
+from brackets.engine import TIE_BREAKS, EngineBug, EngineError, Setting, preset_settings
 from brackets.errors import Refused
 from brackets.messages import error_text
 from brackets.models import PresetSettingChange, Round, SpecialFact, Tournament

@@ -22,7 +22,7 @@ from django.db import transaction
 
 from brackets import engine_adapter as ea
 from brackets.adapters.rounds import round_rules
-from brackets.engine.errors import EngineBug, EngineError
+from brackets.engine import EngineBug, EngineError
 from brackets.errors import Refused
 from brackets.models import Entrant, Group, QmaVersion, Round, Seat, SpecialFact, Tournament
 from brackets.selectors import rounds as sel

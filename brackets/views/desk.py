@@ -41,15 +41,17 @@ from brackets.selectors.entrants import (
     rank_namer,
     revision_by,
 )
+from brackets.services.entrant_imports import (
+    entrant_import_cancel,
+    entrant_import_confirm,
+    entrant_import_create,
+    entrant_import_remap,
+)
 from brackets.services.entrants import (
     ENTRANT_FIELDS,
     StaleEntrantError,
     display_value,
     entrant_check_in,
-    entrant_import_cancel,
-    entrant_import_confirm,
-    entrant_import_create,
-    entrant_import_remap,
     entrant_mark_paid,
     entrant_register,
     entrant_update,

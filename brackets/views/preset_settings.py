@@ -16,7 +16,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
-from brackets.engine.errors import EngineBug, EngineError
+from brackets.engine import EngineBug, EngineError
 from brackets.models import Role, Tournament
 from brackets.permissions import role_required
 from brackets.services import preset_settings as svc

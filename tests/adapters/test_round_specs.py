@@ -20,8 +20,7 @@ from brackets.adapters.rounds import (
     stored_to_legacy,
     upgrade_record,
 )
-from brackets.engine.errors import EngineBug
-from brackets.engine.presets import get_preset
+from brackets.engine import EngineBug, get_preset
 
 LEGACY = json.loads((Path(__file__).parent / "legacy_round_specs.json").read_text("utf-8"))
 

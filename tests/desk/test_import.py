@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from brackets.exporters.entrant_import import ImportRefused, parse_file
 from brackets.models import Entrant, EntrantImport, EntrantRevision, Tournament
-from brackets.services.entrants import entrant_import_confirm, entrant_import_create
+from brackets.services.entrant_imports import entrant_import_confirm, entrant_import_create
 
 pytestmark = pytest.mark.django_db
 

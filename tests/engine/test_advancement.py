@@ -8,22 +8,25 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from brackets.engine.advancement import (
+from brackets.engine import (
     TIE_BREAKS,
     AdvancementRule,
+    EngineError,
+    Lottery,
+    MatchResult,
+    Penalty,
+    SeatEntry,
     TieContext,
     advance,
     cross_group_table,
+    draw_groups,
+    get_preset,
+    match_result,
     processing_order,
-    rank_by_chain,
     register_tie_break,
     standings,
 )
-from brackets.engine.draws import draw_groups
-from brackets.engine.errors import EngineError
-from brackets.engine.lottery import Lottery
-from brackets.engine.presets import get_preset
-from brackets.engine.results import MatchResult, Penalty, SeatEntry, match_result
+from brackets.engine.advancement import rank_by_chain
 
 
 def group(scores: dict[str, str], dummy: str | None = None, **kwargs: object) -> MatchResult:

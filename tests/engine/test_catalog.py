@@ -7,17 +7,17 @@ from pathlib import Path
 
 import pytest
 
-from brackets.engine.catalog import (
+from brackets.engine import (
     CATALOG_2016,
     CATALOG_LATER,
     Catalog,
+    EngineError,
     Format,
     FormatGroup,
     Genre,
     Selection,
     SubGenre,
 )
-from brackets.engine.errors import EngineError
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "catalog"
 

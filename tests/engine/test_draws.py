@@ -6,9 +6,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from brackets.engine.draws import Method, draw_groups, dummy_count, group_count, record_draw
-from brackets.engine.errors import EngineError
-from brackets.engine.lottery import Lottery
+from brackets.engine import (
+    EngineError,
+    Lottery,
+    Method,
+    draw_groups,
+    dummy_count,
+    group_count,
+    record_draw,
+)
 
 VALID_N = st.integers(min_value=3, max_value=120).filter(lambda n: n != 5)
 

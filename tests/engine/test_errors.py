@@ -17,27 +17,39 @@ from typing import Any
 
 import pytest
 
-from brackets.engine.advancement import AdvancementRule, advance
-from brackets.engine.catalog import CATALOG_2016, Selection
-from brackets.engine.draws import draw_groups, record_draw
-from brackets.engine.errors import EngineBug, EngineError, Violation
-from brackets.engine.lottery import Lottery
-from brackets.engine.presets import get_preset
-from brackets.engine.restrictions import (
+from brackets.engine import (
     BASIC_RULE,
+    CATALOG_2016,
+    AdvancementRule,
+    DrawnLots,
+    EngineBug,
+    EngineError,
     HistoryEntry,
+    Lottery,
     MatchRules,
     PlayerRules,
+    ScoreRange,
+    SeatEntry,
+    Selection,
+    Violation,
+    advance,
+    assign_rules,
     card_allowance,
+    check_eligibility,
     check_pair,
+    check_rematch,
     check_selection,
+    draw_groups,
+    get_preset,
     legal_choices,
     match_bans,
+    match_result,
+    partner_match,
     player_rules_for,
+    record_draw,
+    reveal_bans,
+    validate_drawn,
 )
-from brackets.engine.results import ScoreRange, SeatEntry, check_rematch, match_result
-from brackets.engine.shura import DrawnLots, check_eligibility, validate_drawn
-from brackets.engine.special import assign_rules, partner_match, reveal_bans
 
 C = CATALOG_2016
 R2 = MatchRules(round="2回戦")

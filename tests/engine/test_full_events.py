@@ -13,37 +13,41 @@ from decimal import Decimal
 
 import pytest
 
-from brackets.engine.advancement import advance, processing_order
-from brackets.engine.catalog import CATALOG_2016, Selection
-from brackets.engine.draws import Group, draw_groups
-from brackets.engine.lottery import Lottery
-from brackets.engine.presets import extra_card_rule, get_preset, shimonoseki_deck
-from brackets.engine.restrictions import (
+from brackets.engine import (
+    CATALOG_2016,
     Choices,
+    Group,
     HistoryEntry,
+    Lottery,
+    MatchResult,
     MatchRules,
-    PlayerRules,
-    check_pair,
-    legal_choices,
-)
-from brackets.engine.results import MatchResult, Penalty, SeatEntry, match_result
-from brackets.engine.shura import (
     PastWin,
+    Penalty,
+    PlayerRules,
+    SeatEntry,
+    Selection,
     ShuraDeclaration,
-    draw_lots,
-    format_lots_allowed,
-    lots_owed,
-)
-from brackets.engine.special import (
+    advance,
     assign_rules,
+    check_pair,
     draw_cards,
+    draw_groups,
+    draw_lots,
+    extra_card_rule,
     final_setup,
+    format_lots_allowed,
+    get_preset,
+    legal_choices,
+    lots_owed,
+    match_result,
     partner_match,
     partner_match_winner,
+    processing_order,
     reveal_bans,
     roll_dice,
     series_state,
     set_order,
+    shimonoseki_deck,
 )
 
 C = CATALOG_2016

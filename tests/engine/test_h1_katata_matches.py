@@ -13,14 +13,23 @@ from decimal import Decimal
 
 import pytest
 
-from brackets.engine.advancement import advance
-from brackets.engine.catalog import CATALOG_2016, Selection
-from brackets.engine.draws import Draw, draw_groups
-from brackets.engine.errors import EngineError
-from brackets.engine.lottery import Lottery
-from brackets.engine.presets import Preset, RoundSpec, get_preset
-from brackets.engine.ratio import group_ratios
-from brackets.engine.results import MatchResult, Penalty, SeatEntry, match_result
+from brackets.engine import (
+    CATALOG_2016,
+    Draw,
+    EngineError,
+    Lottery,
+    MatchResult,
+    Penalty,
+    Preset,
+    RoundSpec,
+    SeatEntry,
+    Selection,
+    advance,
+    draw_groups,
+    get_preset,
+    group_ratios,
+    match_result,
+)
 
 C = CATALOG_2016
 SLUG = "katata-kansai5-qualifier"

@@ -9,12 +9,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from decimal import Decimal
 
-from brackets.engine.advancement import advance, processing_order, standings
-from brackets.engine.draws import Draw, draw_groups
-from brackets.engine.lottery import Lottery
-from brackets.engine.presets import get_preset
-from brackets.engine.results import MatchResult, SeatEntry, match_result
-from brackets.engine.special import assign_rules
+from brackets.engine import (
+    Draw,
+    Lottery,
+    MatchResult,
+    SeatEntry,
+    advance,
+    assign_rules,
+    draw_groups,
+    get_preset,
+    match_result,
+    processing_order,
+    standings,
+)
 
 PRESET = get_preset("kyushu-cup-ix")
 ENTRANTS = [f"e{i:02d}" for i in range(58)]

@@ -9,10 +9,30 @@ from __future__ import annotations
 
 import pytest
 
-from brackets.engine import match as gates
-from brackets.engine.errors import EngineBug, EngineError, RuleRefusal
-from brackets.engine.presets import RoundRestrictions, get_preset, list_presets
-from brackets.engine.special import Card, CardDraw
+from brackets.engine import (
+    Card,
+    CardDraw,
+    ContendersSource,
+    EngineBug,
+    EngineError,
+    RoundRestrictions,
+    RuleRefusal,
+    bans_in_force,
+    bans_pending,
+    cards_pending,
+    contenders,
+    contenders_complete,
+    contenders_source,
+    game_needed,
+    get_preset,
+    list_presets,
+    require_cards,
+    seeds_join,
+    seeds_play_round_1,
+    seeds_round,
+    series_decided,
+    series_games,
+)
 
 KYUSHU = get_preset("kyushu-cup-ix").rounds_for(58, 7)
 KATATA = get_preset("katata-kansai5-qualifier").rounds_for(13, 0)
@@ -24,22 +44,22 @@ SEMI = BY_KEY["sf"].restrictions
 # -- K7 ----------------------------------------------------------------------------------
 
 def test_k7_round_4_match_waits_for_its_cards() -> None:
-    assert gates.cards_pending(CARDED, drawn=False)
+    assert cards_pending(CARDED, drawn=False)
     with pytest.raises(RuleRefusal) as refused:
-        gates.require_cards(CARDED, drawn=False, round_name="4回戦")
+        require_cards(CARDED, drawn=False, round_name="4回戦")
     assert refused.value.code == "cards_missing"
     assert refused.value.params == {"round": "4回戦"}
 
 
 def test_k7_once_drawn_the_selections_may_start() -> None:
-    assert not gates.cards_pending(CARDED, drawn=True)
-    gates.require_cards(CARDED, drawn=True)
+    assert not cards_pending(CARDED, drawn=True)
+    require_cards(CARDED, drawn=True)
 
 
 def test_k7_a_round_without_cards_never_waits() -> None:
     for spec in (*KYUSHU, *KATATA):
         if not spec.restrictions.cards:
-            assert not gates.cards_pending(spec.restrictions, drawn=False)
+            assert not cards_pending(spec.restrictions, drawn=False)
 
 
 @pytest.mark.parametrize("cards", [False, True])
@@ -54,112 +74,112 @@ def test_k7_gate_is_what_the_round_restrictions_refuse(cards: bool, drawn: bool)
     except EngineError as exc:
         assert exc.code == "cards_missing"
         refused = True
-    assert gates.cards_pending(restrictions, drawn=drawn) is refused
+    assert cards_pending(restrictions, drawn=drawn) is refused
 
 
 # -- K8 ----------------------------------------------------------------------------------
 
 def test_k8_semi_final_selections_wait_for_the_reveal() -> None:
-    assert gates.bans_pending(SEMI, revealed=False)
-    assert not gates.bans_pending(SEMI, revealed=True)
-    assert not gates.bans_pending(CARDED, revealed=False)
+    assert bans_pending(SEMI, revealed=False)
+    assert not bans_pending(SEMI, revealed=True)
+    assert not bans_pending(CARDED, revealed=False)
 
 
 def test_k8_written_bans_restrict_nobody_before_the_reveal() -> None:
     written = [("p1", "芸能"), ("p2", "社会"), ("p3", "芸能"), ("p4", "スポーツ")]
-    assert gates.bans_in_force(written, revealed=False) == {}
+    assert bans_in_force(written, revealed=False) == {}
 
 
 def test_k8_revealed_together_every_named_genre_is_banned_for_everyone() -> None:
     written = [("p1", "芸能"), ("p2", "社会"), ("p3", "芸能"), ("p4", "スポーツ")]
-    assert gates.bans_in_force(written, revealed=True) == {
+    assert bans_in_force(written, revealed=True) == {
         "芸能": ("p1", "p3"), "社会": ("p2",), "スポーツ": ("p4",)}
 
 
 # -- K10 ---------------------------------------------------------------------------------
 
 def test_k10_best_of_3_has_three_games() -> None:
-    assert gates.series_games(2) == 3
-    assert gates.series_games(BY_KEY["final"].wins_needed or 0) == 3
-    assert gates.series_games(1) == 1
+    assert series_games(2) == 3
+    assert series_games(BY_KEY["final"].wins_needed or 0) == 3
+    assert series_games(1) == 1
 
 
 def test_k10_game_3_not_needed_after_2_0() -> None:
     winners = ["A", "A", None]
-    assert gates.series_decided(winners, 2) == "A"
-    assert gates.game_needed(1, winners, 2)
-    assert gates.game_needed(2, winners, 2)
-    assert not gates.game_needed(3, winners, 2)
+    assert series_decided(winners, 2) == "A"
+    assert game_needed(1, winners, 2)
+    assert game_needed(2, winners, 2)
+    assert not game_needed(3, winners, 2)
 
 
 def test_k10_game_3_needed_after_1_1() -> None:
     winners = ["A", "B", None]
-    assert gates.series_decided(winners, 2) is None
-    assert gates.game_needed(3, winners, 2)
-    assert gates.series_decided(["A", "B", "B"], 2) == "B"
+    assert series_decided(winners, 2) is None
+    assert game_needed(3, winners, 2)
+    assert series_decided(["A", "B", "B"], 2) == "B"
 
 
 def test_k10_a_result_after_the_decision_does_not_change_the_champion() -> None:
-    assert gates.series_decided(["A", "A", "B", "B"], 2) == "A"
-    assert not gates.game_needed(4, ["A", "A", "B"], 2)
+    assert series_decided(["A", "A", "B", "B"], 2) == "A"
+    assert not game_needed(4, ["A", "A", "B"], 2)
 
 
 def test_k10_an_open_game_counts_nothing() -> None:
-    assert gates.series_decided(["A", None, "A"], 2) == "A"
-    assert gates.game_needed(3, ["A", None], 2)
+    assert series_decided(["A", None, "A"], 2) == "A"
+    assert game_needed(3, ["A", None], 2)
 
 
 def test_k10_bad_series_lengths_are_bugs_not_rules() -> None:
     with pytest.raises(EngineBug):
-        gates.series_games(0)
+        series_games(0)
     with pytest.raises(EngineBug):
-        gates.game_needed(0, [], 2)
+        game_needed(0, [], 2)
 
 
 # -- K9 / K10 contenders -----------------------------------------------------------------
 
 def test_k9_third_place_contenders_are_the_semi_finals_3rd_and_4th() -> None:
     index = [s.key for s in KYUSHU].index("third")
-    assert gates.contenders_source(KYUSHU, index) == gates.ContendersSource(5, (3, 4))
+    assert contenders_source(KYUSHU, index) == ContendersSource(5, (3, 4))
 
 
 def test_k10_finalists_are_the_semi_finals_1st_and_2nd() -> None:
     index = [s.key for s in KYUSHU].index("final")
-    assert gates.contenders_source(KYUSHU, index) == gates.ContendersSource(5, (1, 2))
+    assert contenders_source(KYUSHU, index) == ContendersSource(5, (1, 2))
 
 
 def test_k9_rounds_that_are_not_pair_rounds_have_no_contenders() -> None:
-    assert all(gates.contenders_source(KYUSHU, i) is None for i, s in enumerate(KYUSHU)
+    assert all(contenders_source(KYUSHU, i) is None for i, s in enumerate(KYUSHU)
                if s.key not in ("third", "final"))
-    assert all(gates.contenders_source(KATATA, i) is None for i in range(len(KATATA)))
+    assert all(contenders_source(KATATA, i) is None for i in range(len(KATATA)))
 
 
 def test_k9_contenders_are_read_place_by_place_from_the_table() -> None:
     table = [("s1", 1), ("s2", 2), ("s3", 3), ("s4", 4)]
-    assert gates.contenders((3, 4), table) == ("s3", "s4")
-    assert gates.contenders((1, 2), list(reversed(table))) == ("s1", "s2")
-    assert gates.contenders_complete(("s3", "s4"))
+    assert contenders((3, 4), table) == ("s3", "s4")
+    assert contenders((1, 2), list(reversed(table))) == ("s1", "s2")
+    assert contenders_complete(("s3", "s4"))
 
 
 def test_k9_a_disqualified_semi_finalist_leaves_the_pair_round_short() -> None:
     table = [("s1", 1), ("s2", 2), ("s3", 3), ("s4", None)]
-    found = gates.contenders((3, 4), table)
+    found = contenders((3, 4), table)
     assert found == ("s3",)
-    assert not gates.contenders_complete(found)
+    assert not contenders_complete(found)
 
 
 # -- K5 ----------------------------------------------------------------------------------
 
 def test_k5_kyushu_seeds_start_in_round_2() -> None:
-    assert gates.seeds_round(KYUSHU) == 2
-    assert not gates.seeds_play_round_1(gates.seeds_round(KYUSHU))
-    assert [s.key for s in KYUSHU if gates.seeds_join(s)] == ["r2"]
+    assert seeds_round(KYUSHU) == 2
+    assert not seeds_play_round_1(seeds_round(KYUSHU))
+    assert [s.key for s in KYUSHU if seeds_join(s)] == ["r2"]
 
 
 def test_k5_without_a_seed_round_seeds_play_from_round_1() -> None:
-    assert gates.seeds_round(KATATA) is None
-    assert gates.seeds_play_round_1(None)
-    assert gates.seeds_play_round_1(1)
+    assert seeds_round(KATATA) is None
+    assert seeds_play_round_1(None)
+    assert seeds_play_round_1(1)
 
 
 # -- the app's stored plan says the same ---------------------------------------------------
@@ -189,15 +209,15 @@ def test_k5_k9_k10_gates_match_the_rounds_flat_form(slug: str, entrants: int, se
                                          planned_for=(entrants, seeds)), number)[0]
             for number, spec in enumerate(specs, start=1)]
     for index, (spec, stored) in enumerate(zip(specs, flat, strict=True)):
-        assert stored["seeds_from_round"] == gates.seeds_round(specs)
-        source = gates.contenders_source(specs, index)
+        assert stored["seeds_from_round"] == seeds_round(specs)
+        source = contenders_source(specs, index)
         expected = (None if source is None else
                     {"round": source.round_number, "places": list(source.places)})
         assert stored.get("contenders_from") == expected, spec.key
-        assert bool(stored["seeds_enter"]) is gates.seeds_join(spec)
+        assert bool(stored["seeds_enter"]) is seeds_join(spec)
         assert bool(stored["cards"]) is spec.restrictions.cards
-        assert gates.cards_pending(spec.restrictions, drawn=False) is ea.cards_pending(
+        assert cards_pending(spec.restrictions, drawn=False) is ea.cards_pending(
             spec.restrictions, None)
-        assert bool(stored["bans"]) is gates.bans_pending(spec.restrictions, revealed=False)
+        assert bool(stored["bans"]) is bans_pending(spec.restrictions, revealed=False)
         if spec.wins_needed:
-            assert gates.series_games(int(stored["wins_needed"])) == 2 * spec.wins_needed - 1
+            assert series_games(int(stored["wins_needed"])) == 2 * spec.wins_needed - 1

@@ -6,8 +6,7 @@ from typing import Any
 
 import pytest
 
-from brackets.engine.errors import EngineError
-from brackets.engine.presets import get_preset
+from brackets.engine import EngineError, get_preset
 
 
 @pytest.mark.parametrize(("slug", "settings"), [

@@ -6,21 +6,29 @@ from decimal import Decimal
 
 import pytest
 
-from brackets.engine.catalog import CATALOG_2016, Selection
-from brackets.engine.errors import EngineError
-from brackets.engine.lottery import Lottery
-from brackets.engine.presets import (
+from brackets.engine import (
+    BASIC_RULE,
+    CATALOG_2016,
     NO_RESTRICTION,
+    Card,
+    Counting,
+    DrawnLots,
+    EngineError,
+    Lottery,
+    Mode,
     Preset,
+    Selection,
+    ShuraDeclaration,
+    draw_cards,
     extra_card_rule,
     get_preset,
+    legal_choices,
     list_presets,
+    lots_owed,
     preset_settings,
+    reveal_bans,
     shimonoseki_deck,
 )
-from brackets.engine.restrictions import BASIC_RULE, Counting, Mode, legal_choices
-from brackets.engine.shura import DrawnLots, ShuraDeclaration, lots_owed
-from brackets.engine.special import Card, draw_cards, reveal_bans
 
 C = CATALOG_2016
 

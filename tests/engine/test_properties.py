@@ -16,21 +16,28 @@ from itertools import pairwise
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from brackets.engine.advancement import (
+from brackets.engine import (
+    CATALOG_2016,
     AdvancementRule,
+    Draw,
+    Lottery,
+    MatchResult,
+    Penalty,
+    SeatEntry,
     TieContext,
     advance,
-    chain_key,
+    draw_cards,
+    draw_groups,
+    draw_lots,
+    get_preset,
+    group_count,
+    match_result,
     processing_order,
+    roll_dice,
+    shimonoseki_deck,
     standings,
 )
-from brackets.engine.catalog import CATALOG_2016
-from brackets.engine.draws import Draw, draw_groups, group_count
-from brackets.engine.lottery import Lottery
-from brackets.engine.presets import get_preset, shimonoseki_deck
-from brackets.engine.results import MatchResult, Penalty, SeatEntry, match_result
-from brackets.engine.shura import draw_lots
-from brackets.engine.special import draw_cards, roll_dice
+from brackets.engine.advancement import chain_key
 
 VALID_N = st.integers(min_value=3, max_value=72).filter(lambda n: n != 5)
 

@@ -7,8 +7,8 @@ from fractions import Fraction
 
 import pytest
 
-from brackets.engine.ratio import UNDEFINED, group_ratios, ratio
-from brackets.engine.results import Penalty, SeatEntry, match_result
+from brackets.engine import UNDEFINED, Penalty, SeatEntry, group_ratios, match_result
+from brackets.engine.ratio import ratio
 
 
 def test_k3_worked_example() -> None:

@@ -9,16 +9,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from brackets.engine.catalog import CATALOG_2016, CATALOG_LATER, Selection
-from brackets.engine.errors import EngineError
-from brackets.engine.restrictions import (
+from brackets.engine import (
     BASIC_RULE,
+    CATALOG_2016,
+    CATALOG_LATER,
     Choices,
     Counting,
+    EngineError,
     HistoryEntry,
     MatchRules,
     Mode,
+    Penalty,
     PlayerRules,
+    Selection,
     card_allowance,
     check_pair,
     check_selection,
@@ -29,7 +32,6 @@ from brackets.engine.restrictions import (
     player_rules_for,
     unit_of,
 )
-from brackets.engine.results import Penalty
 
 C = CATALOG_2016
 ALL_GROUPS = C.group_names
@@ -526,7 +528,7 @@ def test_unknown_names_in_lots_cards_or_bans_raise(rules: PlayerRules,
 
 
 def test_legal_choices_for_all_players_of_a_round() -> None:
-    from brackets.engine.restrictions import legal_choices_for_all
+    from brackets.engine import legal_choices_for_all
 
     players = {"A": (BASIC_RULE, [played("芸能", "四択")]),
                "B": (player_rules_for(62), [played("社会", "四択")])}

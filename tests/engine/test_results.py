@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from brackets.engine.errors import EngineError
-from brackets.engine.lottery import Lottery
-from brackets.engine.results import (
+from brackets.engine import (
+    EngineError,
+    Lottery,
     Penalty,
     ScoreRange,
     SeatEntry,

@@ -11,14 +11,18 @@ from typing import Any
 
 import pytest
 
-from brackets.engine import match as gates
-from brackets.engine.errors import EngineBug, EngineError
-from brackets.engine.presets import (
+from brackets.engine import (
     SPEC_VERSION,
+    ContendersSource,
+    EngineBug,
+    EngineError,
     RoundSpec,
+    contenders_source,
+    games_scheduled,
     get_preset,
     list_presets,
     order_from_round,
+    seeds_round,
 )
 
 SETTINGS: list[tuple[str, dict[str, Any]]] = [
@@ -72,12 +76,12 @@ def test_the_kyushu_rounds_read_as_their_kinds() -> None:
     assert [sp.kind for sp in rounds] == ["groups", "groups", "rule_selection", "groups",
                                           "final_group", "partner_match", "partner_series"]
     assert [sp.is_pair for sp in rounds] == [False] * 5 + [True] * 2
-    assert rounds[6].is_series and gates.games_scheduled(rounds[6]) == 3
-    assert gates.games_scheduled(rounds[5]) == 1
-    assert gates.seeds_round(rounds) == 2
-    assert gates.contenders_source(rounds, 5) == gates.ContendersSource(5, (3, 4))
-    assert gates.contenders_source(rounds, 6) == gates.ContendersSource(5, (1, 2))
-    assert gates.contenders_source(rounds, 3) is None
+    assert rounds[6].is_series and games_scheduled(rounds[6]) == 3
+    assert games_scheduled(rounds[5]) == 1
+    assert seeds_round(rounds) == 2
+    assert contenders_source(rounds, 5) == ContendersSource(5, (3, 4))
+    assert contenders_source(rounds, 6) == ContendersSource(5, (1, 2))
+    assert contenders_source(rounds, 3) is None
     assert order_from_round(rounds, 3) == 2 and order_from_round(rounds, 4) is None
 
 
@@ -85,7 +89,7 @@ def test_a_ladder_final_is_a_ranked_final() -> None:
     rounds = get_preset("katata-kansai5-qualifier").rounds_for(16)
     assert rounds[-1].is_ranked_final and rounds[-1].is_last
     assert not any(sp.is_ranked_final for sp in rounds[:-1])
-    assert gates.seeds_round(rounds) is None
+    assert seeds_round(rounds) is None
 
 
 def _base() -> dict[str, Any]:

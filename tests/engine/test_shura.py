@@ -6,25 +6,28 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from brackets.engine.catalog import CATALOG_2016, Selection
-from brackets.engine.errors import EngineError
-from brackets.engine.lottery import Lottery
-from brackets.engine.restrictions import MatchRules, Mode, legal_choices
-from brackets.engine.shura import (
+from brackets.engine import (
+    CATALOG_2016,
     MAX_LOTS,
     DrawnLots,
+    EngineError,
     LotsOwed,
+    Lottery,
+    MatchRules,
+    Mode,
     PastWin,
     QualifierAppearance,
+    Selection,
     ShuraDeclaration,
     check_eligibility,
     draw_lots,
-    format_lot_pool,
     format_lots_allowed,
+    legal_choices,
     lots_owed,
     shura_player_rules,
     validate_drawn,
 )
+from brackets.engine.shura import format_lot_pool
 
 C = CATALOG_2016
 

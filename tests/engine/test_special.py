@@ -8,14 +8,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from brackets.engine.errors import EngineError
-from brackets.engine.lottery import Lottery
-from brackets.engine.results import MatchResult, SeatEntry, match_result
-from brackets.engine.special import (
+from brackets.engine import (
     Card,
+    EngineError,
+    Lottery,
+    MatchResult,
+    SeatEntry,
     assign_rules,
     draw_cards,
     final_setup,
+    match_result,
     partner_match,
     partner_match_winner,
     record_cards,
@@ -24,8 +26,8 @@ from brackets.engine.special import (
     roll_dice,
     series_state,
     set_order,
-    share_genre_and_group,
 )
+from brackets.engine.special import share_genre_and_group
 
 ORDER = [f"r{i:02d}" for i in range(1, 21)]  # processing order positions 1..20
 

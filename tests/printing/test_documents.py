@@ -95,7 +95,7 @@ def ban_form_text(t: Tournament, opts: dict[str, Any]) -> list[str]:
 
 def card_text(t: Tournament, opts: dict[str, Any]) -> list[str]:
     from brackets import engine_adapter as ea
-    from brackets.engine.presets import shimonoseki_deck
+    from brackets.engine import shimonoseki_deck
 
     cards = shimonoseki_deck(ea.catalog_for(t.version_id))
     return [f"下関カードNo.{len(cards)}", *(f"{c.genre}" for c in cards),

@@ -269,8 +269,7 @@ def test_undo_draw_only_while_nothing_entered(round_one: Round, cast: dict[str, 
 
 
 def test_draw_is_reproducible_from_the_stored_seed(tournament: Any, cast: dict[str, Any]) -> None:
-    from brackets.engine.draws import draw_groups
-    from brackets.engine.lottery import Lottery
+    from brackets.engine import Lottery, draw_groups
     from tests.rounds.conftest import running_round_one
 
     rnd = running_round_one(tournament, 13, cast["organiser"])

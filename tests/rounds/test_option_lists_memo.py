@@ -8,8 +8,7 @@ from typing import Any
 import pytest
 
 from brackets import engine_adapter as ea
-from brackets.engine.catalog import Selection
-from brackets.engine.restrictions import HistoryEntry
+from brackets.engine import HistoryEntry, Selection
 from brackets.models import Group
 from brackets.selectors import rounds as sel
 from brackets.views.rounds import match as views

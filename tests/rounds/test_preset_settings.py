@@ -234,7 +234,7 @@ def test_settings_are_refused_after_round_one_is_drawn(
 
 def test_page_lists_every_setting_with_note_default_and_value(
         tournament: Tournament, cast: dict[str, Any]) -> None:
-    from brackets.engine.presets import preset_settings
+    from brackets.engine import preset_settings
 
     tournament.preset = "kyushu-cup-ix"
     tournament.preset_settings = {"wildcard_chain": ["score", "ratio", "lottery"]}

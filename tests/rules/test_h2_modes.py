@@ -12,7 +12,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from brackets import engine_adapter as ea
-from brackets.engine.restrictions import Mode
+from brackets.engine import Mode
 from brackets.models import Entrant, Seat, Tournament
 from brackets.selectors import rounds as sel
 from brackets.services import entrants as desk

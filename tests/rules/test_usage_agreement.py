@@ -31,9 +31,7 @@ from hypothesis import strategies as st
 
 from brackets import engine_adapter as ea
 from brackets.adapters.rounds import round_rules
-from brackets.engine.errors import EngineError
-from brackets.engine.restrictions import unit_of
-from brackets.engine.shura import FORMAT_LOT_POOLS
+from brackets.engine import FORMAT_LOT_POOLS, EngineError, unit_of
 from brackets.models import Entrant, Group, Round, Seat, Tournament
 from brackets.printing.usage_cards import usage_cards
 from brackets.selectors import rounds as sel
@@ -212,7 +210,7 @@ def _register(tournament: Tournament, user: Any, index: int, data: dict[str, Any
     """Register one entrant at the desk. Declarations owing more lots than the preset's
     ``max_lots`` are dropped first: the desk does not refuse them yet, and the pages then
     fail on the engine's too_many_lots (a desk gap outside this test's subject)."""
-    from brackets.engine.shura import lots_owed
+    from brackets.engine import lots_owed
 
     base = {"name": f"選手{index:02d}", "reading": f"せんしゅ{index:02d}",
             "card_name": f"カード{index:02d}", "checked_in": True, "fee_paid": True}

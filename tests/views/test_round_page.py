@@ -48,7 +48,7 @@ def test_advance_page_warnings_are_words_not_engine_codes(
         tournament: Tournament, cast: dict[str, Any], monkeypatch: Any) -> None:
     """Warnings were printed as ``{{ w.code }} {{ w.params }}`` (unresolved_tie_at_cut
     {'players': ...})."""
-    from brackets.engine.errors import Violation
+    from brackets.engine import Violation
 
     use_katata(tournament)
     add_entrants(tournament, 7)

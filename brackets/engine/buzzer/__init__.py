@@ -30,6 +30,12 @@ Preset tournaments (``TournamentPreset``, ``QUIZ_003``, ``ABC_004``): ``entrants
 ``round_winners``, ``is_skipped``. Seating and paper quizzes: ``snake``, ``mod_split``,
 ``advantages_by_seat``, ``number10_priority``, ``number10_course_entry``,
 ``number10_courses``, ``paper_score``, ``paper_ranking``, ``paper_ranks``.
+
+Values these return, for annotations: ``RoundState`` (its ``PlayerState`` rows, ``Clock``
+and pending ``Decision`` values), ``Allowed`` (from ``allowed_actions``), ``RankEntry``
+(from ``ranking``), ``Scoring`` (an entry of ``SCORING``), ``RoundPreset`` and ``Feed``
+(a preset's rounds and where their players come from), ``PaperRules`` and ``PaperScore``
+(a paper quiz's rules and one player's score).
 """
 
 from __future__ import annotations

@@ -57,8 +57,8 @@ class PlayerState:
     def evolve(self, **changes: Any) -> PlayerState:
         """A copy with ``changes``: ``dataclasses.replace`` without its per-call overhead.
 
-        Written rounds update a thousand players per question, where ``replace`` was most
-        of the replay time.
+        Written rounds update a thousand players per question, and ``replace`` (a full
+        ``__init__`` per call) would be most of the replay time.
         """
         unknown = changes.keys() - _PLAYER_FIELDS
         if unknown:

@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 
 from brackets import lean
 from brackets.adapters.rounds import round_rules
-from brackets.engine.presets import RoundRestrictions
+from brackets.engine import RoundRestrictions
 from brackets.labels import (
     COUNTING_LABELS,
     MODE_LABELS,

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_POST
 
 from brackets import engine_adapter as ea
 from brackets.adapters.rounds import round_rules
-from brackets.engine import match as gates
+from brackets.engine import bans_pending, cards_pending, set_order
 from brackets.forms.fields import RefusalForm
 from brackets.forms.match import (
     BanForm,
@@ -167,8 +167,6 @@ def _match_context(request: HttpRequest, tournament: Tournament, group: Group,
     rules = round_rules(rnd)
     set_order_row = None
     if rules.spec.is_series:
-        from brackets.engine.special import set_order
-
         setup = sel.special_facts(tournament, SpecialFact.Kind.FINAL_SETUP, round=rnd)
         if setup:
             qo = setup[0].data["question_order"]
@@ -239,9 +237,9 @@ def _match_context(request: HttpRequest, tournament: Tournament, group: Group,
             "accepting": (rnd.status in (Round.Status.DRAWN, Round.Status.RUNNING)
                           and not series_winner),
             # K8: no selection form until the bans are revealed (the service refuses too).
-            "bans_pending": gates.bans_pending(conf, revealed=mctx["revealed"]),
+            "bans_pending": bans_pending(conf, revealed=mctx["revealed"]),
             # K7: no selection form until the 下関 cards are drawn (the service refuses too).
-            "cards_pending": gates.cards_pending(conf, drawn=mctx["cards"] is not None),
+            "cards_pending": cards_pending(conf, drawn=mctx["cards"] is not None),
             **extra}
 
 

@@ -7,6 +7,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
 from brackets import engine_adapter as ea
+from brackets.engine import lots_owed
 from brackets.forms.special import ShuraLotsForm
 from brackets.models import Entrant, Role, Round, Tournament
 from brackets.permissions import role_required
@@ -34,7 +35,6 @@ def shura_desk(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     entrants = list(Entrant.objects.filter(tournament=tournament).order_by("id"))
     lots = sel.lots_of(tournament, [e.id for e in entrants])
     rows = []
-    from brackets.engine.shura import lots_owed
 
     for e in entrants:
         try:

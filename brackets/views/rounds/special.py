@@ -11,7 +11,8 @@ from django.utils.translation import gettext as _
 
 from brackets import engine_adapter as ea
 from brackets.adapters.rounds import round_rules
-from brackets.engine import match as gates
+from brackets.engine import contenders as contenders_at
+from brackets.engine import contenders_complete, series_games, set_order
 from brackets.forms.fields import RefusalForm
 from brackets.forms.special import (
     DiceForm,
@@ -153,12 +154,12 @@ def _special_context(tournament: Tournament, rnd: Round) -> dict[str, Any]:
         contenders: list[int] = []
         if src is not None and src_round is not None:
             table = sel.round_table(sel.round_view(src_round))
-            contenders = [int(p) for p in gates.contenders(
+            contenders = [int(p) for p in contenders_at(
                 src[1], ((r.player, r.place) for r in table))]
         emap = sel.entrant_map(contenders)
         ctx["contenders"] = [emap[c] for c in contenders if c in emap]
         # K9/K10: dice and the final's setup need both contenders (the engine says when).
-        ctx["contenders_complete"] = gates.contenders_complete(
+        ctx["contenders_complete"] = contenders_complete(
             [ea.player_key(c.id) for c in ctx["contenders"]])
         ctx["present"] = list(Entrant.objects.filter(tournament=tournament, checked_in=True)
                               .exclude(id__in=contenders).order_by("name"))
@@ -185,12 +186,10 @@ def _special_context(tournament: Tournament, rnd: Round) -> dict[str, Any]:
                 "first": int(ctx["setup"]["first"]),
                 "question_order": ctx["setup"]["question_order"]}
         if ctx["setup"]:
-            from brackets.engine.special import set_order
-
             qo = ctx["setup"]["question_order"]
             ctx["question_order_label"] = label(QUESTION_ORDER_LABELS, qo)
             ctx["set_orders"] = [(g, set_order(qo, g)) for g in
-                                 range(1, gates.series_games(rules.wins_needed) + 1)]
+                                 range(1, series_games(rules.wins_needed) + 1)]
         ctx["names"] = {ea.player_key(e.id): e.name for e in ctx["contenders"]}
         if ctx["dice"]:
             # Whose roll is whose: 「5–6」 alone did not say.

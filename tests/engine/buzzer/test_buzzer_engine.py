@@ -7,6 +7,7 @@ import json
 import pytest
 from buzzer_helpers import run, specs
 
+from brackets.engine import EngineError
 from brackets.engine.buzzer import (
     ABC_004,
     PRESETS,
@@ -35,7 +36,6 @@ from brackets.engine.buzzer import (
     scoreboard,
     start,
 )
-from brackets.engine.errors import EngineError
 
 NOMX = RoundConfig(
     win=Rule("correct-at-least", {"n": 3}),

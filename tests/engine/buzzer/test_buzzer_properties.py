@@ -8,6 +8,7 @@ from buzzer_helpers import specs
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from brackets.engine import EngineError
 from brackets.engine.buzzer import (
     ABC_004,
     QUIZ_003,
@@ -31,7 +32,6 @@ from brackets.engine.buzzer import (
     scoreboard,
     start,
 )
-from brackets.engine.errors import EngineError
 
 CONFIGS: list[tuple[RoundConfig, int]] = []
 for preset, slug, n in [

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from buzzer_helpers import run, specs
 
+from brackets.engine import EngineError
 from brackets.engine.buzzer import (
     QUIZ_003,
     BoardResults,
@@ -22,7 +23,6 @@ from brackets.engine.buzzer import (
     tiebreak_from,
     tiebreak_round,
 )
-from brackets.engine.errors import EngineError
 
 L1 = QUIZ_003.round("2r").config
 L2 = QUIZ_003.round("3r").config

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from buzzer_helpers import run, specs
 
+from brackets.engine import EngineError, Lottery
 from brackets.engine.buzzer import (
     ABC_004,
     SCORING,
@@ -29,8 +30,6 @@ from brackets.engine.buzzer import (
     tiebreak_from,
     tiebreak_round,
 )
-from brackets.engine.errors import EngineError
-from brackets.engine.lottery import Lottery
 
 M2 = ABC_004.round("2r").config
 UPDOWN = ABC_004.round("3r-updown").config

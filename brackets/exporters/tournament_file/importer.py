@@ -1,11 +1,4 @@
-"""The whole-tournament file: export to versioned JSON, import into a database (format in
-``docs/tournament-file.md``).
-
-The exporter does not list models by hand: every model of the app that reaches the
-tournament through its foreign keys is written, so facts added by later areas (rounds,
-seats, selections, results, special facts …) are in the file without touching this module.
-Primary keys are renumbered per list (1, 2, 3 … in creation order) so that exporting an
-imported tournament gives the same file, whatever ids the new database hands out.
+"""Import of the tournament file into a database.
 
 The importer checks the whole file before writing anything and writes in one transaction:
 a file from a newer app version, a damaged file or a file that does not fit the database
@@ -15,294 +8,30 @@ changes nothing and says why.
 from __future__ import annotations
 
 import datetime
-import hashlib
 import json
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext
 
 from brackets.adapters.rounds import rules_from_stored, upgrade_record
 from brackets.engine.errors import EngineError
-from brackets.errors import Refused
-from brackets.models import (
-    Difficulty,
-    Format,
-    FormatGroup,
-    Genre,
-    Membership,
-    QmaVersion,
-    Rank,
-    Role,
-    Round,
-    SubGenre,
-    Tournament,
+from brackets.exporters.tournament_file.layout import (
+    CATALOG_MODELS,
+    FORMAT,
+    NOT_TOURNAMENT_DATA,
+    VERSION,
+    TournamentFileError,
+    checksum,
+    file_models,
 )
-from brackets.printing.registry import Document, register
-
-FORMAT = "kyushu-tournament"
-VERSION = 1
-# Tournament fields that are not part of the file: the catalog is named separately, and
-# the revision is page-cache bookkeeping (brackets/revision.py) that a new database starts
-# afresh.
-NOT_TOURNAMENT_DATA = ("version", "revision")
-CONTENT_TYPE = "application/json"
-
-CATALOG_MODELS: tuple[type[models.Model], ...] = (
-    Genre, SubGenre, FormatGroup, Format, Difficulty, Rank)
-#: Models that are not facts of the tournament: idempotency tokens of form posts.
-EXCLUDED_MODEL_NAMES = frozenset({"tournament", "membership", "submission", "qmaversion"})
-
-
-class TournamentFileError(Refused):
-    """The file cannot be imported; ``message`` says why in Japanese, for the organiser."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
-
-
-# ---------------------------------------------------------------- which models, in which order
-
-
-@dataclass(frozen=True)
-class FileModel:
-    """One list of the file: a model and the lookup from it to its tournament."""
-
-    model: type[models.Model]
-    path: str
-
-    @property
-    def key(self) -> str:
-        return self.model._meta.model_name or ""
-
-
-def _fk_fields(model: type[models.Model]) -> list[models.ForeignKey[Any, Any]]:
-    return [f for f in model._meta.concrete_fields if isinstance(f, models.ForeignKey)]
-
-
-def file_models() -> list[FileModel]:
-    """Every app model that belongs to a tournament, dependencies first.
-
-    A model belongs when a chain of foreign keys leads to :class:`Tournament`; the shortest
-    chain is used to select its rows. Order: a model comes after every model it points to
-    (self references are resolved by creation order inside the list).
-    """
-    user_model = get_user_model()
-    candidates = [m for m in apps.get_app_config("brackets").get_models()
-                  if m._meta.model_name not in EXCLUDED_MODEL_NAMES
-                  and m not in CATALOG_MODELS and not m._meta.abstract]
-    paths: dict[type[models.Model], str] = {}
-    changed = True
-    while changed:
-        changed = False
-        for model in candidates:
-            best = paths.get(model)
-            for field in _fk_fields(model):
-                target = field.related_model
-                if target is Tournament:
-                    path = field.name
-                elif target in paths and target is not model:
-                    path = f"{field.name}__{paths[target]}"
-                else:
-                    continue
-                # Prefer non-null chains, then shorter ones.
-                rank = (field.null, path.count("__"))
-                if best is None or rank < (_path_nullable(model, best), best.count("__")):
-                    best = path
-            if best is not None and paths.get(model) != best:
-                paths[model] = best
-                changed = True
-    ordered: list[type[models.Model]] = []
-    pending = [m for m in candidates if m in paths]
-    while pending:
-        progressed = False
-        for model in list(pending):
-            deps = {f.related_model for f in _fk_fields(model)
-                    if f.related_model in paths and f.related_model is not model}
-            deps |= {f.related_model for f in model._meta.many_to_many
-                     if f.related_model in paths}
-            if deps <= set(ordered):
-                ordered.append(model)
-                pending.remove(model)
-                progressed = True
-        if not progressed:  # a cycle between two models: keep app order for the rest
-            ordered.extend(pending)
-            break
-    del user_model
-    return [FileModel(m, paths[m]) for m in ordered]
-
-
-def _path_nullable(model: type[models.Model], path: str) -> bool:
-    name = path.split("__", 1)[0]
-    return bool(model._meta.get_field(name).null)
-
-
-# ----------------------------------------------------------------------------- export
-
-
-def _datetime_text(value: datetime.datetime | None) -> str | None:
-    if value is None:
-        return None
-    if timezone.is_naive(value):
-        value = timezone.make_aware(value, datetime.UTC)
-    return value.astimezone(datetime.UTC).isoformat()
-
-
-def _plain(field: models.Field[Any, Any], value: Any) -> Any:
-    """A field value as the file writes it (see the table in the format document)."""
-    if value is None:
-        return None
-    if isinstance(field, models.DecimalField):
-        return f"{Decimal(value):.{field.decimal_places}f}"
-    if isinstance(field, models.DateTimeField):
-        return _datetime_text(value)
-    if isinstance(field, models.DateField):
-        return value.isoformat()
-    if isinstance(field, models.UUIDField):
-        return str(value)
-    return value
-
-
-def _catalog_key(obj: models.Model) -> str:
-    return obj.slug if isinstance(obj, QmaVersion) else obj.name  # type: ignore[attr-defined]
-
-
-class _Exporter:
-    def __init__(self, tournament: Tournament) -> None:
-        self.tournament = tournament
-        self.users: dict[int, str] = {}
-        self._all_users: dict[int, str] = {}
-        self.file_ids: dict[tuple[type[models.Model], Any], int] = {}
-        self.catalog: dict[type[models.Model], dict[Any, str]] = {}
-
-    def username(self, user_id: int | None) -> str | None:
-        if user_id is None:
-            return None
-        if not self._all_users:
-            # One query for every account (a venue has a handful), not one per fact.
-            user_model = get_user_model()
-            self._all_users = dict(user_model.objects.values_list(
-                "pk", user_model.USERNAME_FIELD))
-        self.users[user_id] = self._all_users[user_id]
-        return self.users[user_id]
-
-    def catalog_name(self, model: type[models.Model], pk: Any) -> str | None:
-        if pk is None:
-            return None
-        if model not in self.catalog:
-            self.catalog[model] = {obj.pk: _catalog_key(obj) for obj in model.objects.all()}
-        return self.catalog[model][pk]
-
-    def value(self, field: models.Field[Any, Any], obj: models.Model) -> Any:
-        if isinstance(field, models.ForeignKey):
-            target = field.related_model
-            raw = getattr(obj, field.attname)
-            if raw is None:
-                return None
-            if target is get_user_model():
-                return self.username(raw)
-            if target in CATALOG_MODELS or target is QmaVersion:
-                return self.catalog_name(target, raw)
-            key = (target, raw)
-            if key not in self.file_ids:
-                raise TournamentFileError(
-                    gettext("{model} が別の大会のデータを参照しています（{field}）。").format(
-                        model=obj._meta.verbose_name, field=field.name))
-            return self.file_ids[key]
-        return _plain(field, getattr(obj, field.attname))
-
-    def records(self) -> dict[str, list[dict[str, Any]]]:
-        out: dict[str, list[dict[str, Any]]] = {}
-        for spec in file_models():
-            model = spec.model
-            rows = list(model.objects.filter(**{spec.path: self.tournament}).order_by("pk"))
-            for number, obj in enumerate(rows, start=1):
-                self.file_ids[(model, obj.pk)] = number
-            fields = [f for f in model._meta.concrete_fields
-                      if not f.primary_key and not (isinstance(f, models.ForeignKey)
-                                                    and f.related_model is Tournament)]
-            records = []
-            for number, obj in enumerate(rows, start=1):
-                record: dict[str, Any] = {"id": number}
-                for field in fields:
-                    record[field.name] = self.value(field, obj)
-                for m2m in model._meta.many_to_many:
-                    targets = getattr(obj, m2m.name).values_list("pk", flat=True)
-                    record[m2m.name] = sorted(self.file_ids[(m2m.related_model, pk)]
-                                              for pk in targets)
-                records.append(record)
-            if records:
-                out[spec.key] = records
-        return out
-
-
-def tournament_file_data(*, tournament: Tournament) -> dict[str, Any]:
-    """The file's content as plain data, checksum included (see the format document)."""
-    exporter = _Exporter(tournament)
-    settings = {}
-    for field in Tournament._meta.concrete_fields:
-        if field.primary_key or field.name in NOT_TOURNAMENT_DATA:
-            continue
-        settings[field.name] = _plain(field, getattr(tournament, field.attname))
-    records = exporter.records()
-    staff = [{"user": exporter.username(user_id), "role": role}
-             for user_id, role in Membership.objects.filter(tournament=tournament)
-             .order_by("user__username", "role").values_list("user_id", "role")]
-    data: dict[str, Any] = {
-        "format": FORMAT,
-        "version": VERSION,
-        "exported_at": _datetime_text(timezone.now()),
-        "catalog": tournament.version.slug,
-        "tournament": settings,
-        "users": sorted(set(exporter.users.values())),
-        "staff": staff,
-        "records": records,
-    }
-    data["checksum"] = checksum(data)
-    return data
-
-
-def checksum(data: Mapping[str, Any]) -> str:
-    """SHA-256 of the canonical JSON without ``checksum`` and ``exported_at``."""
-    body = {k: v for k, v in data.items() if k not in ("checksum", "exported_at")}
-    text = json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def tournament_file_export(*, tournament: Tournament) -> bytes:
-    """The tournament file as UTF-8 JSON bytes (readable, one key per line)."""
-    data = tournament_file_data(tournament=tournament)
-    return json.dumps(data, ensure_ascii=False, indent=1).encode("utf-8")
-
-
-@register
-class TournamentFile(Document):
-    """大会ファイル: everything to rebuild the tournament elsewhere (backup, replay)."""
-
-    slug = "tournament-file"
-    title = gettext_noop("大会ファイル（JSON）")
-    role = Role.ORGANISER
-    category = gettext_noop("大会")
-    content_type = CONTENT_TYPE
-    extension = "json"
-    description = gettext_noop("設定・参加者と変更履歴・抽選シード・入力されたすべての記録（誰がいつ）")
-
-    def render(self, tournament: Tournament, **options: Any) -> tuple[str, str, bytes]:
-        stamp = timezone.localtime().strftime("%Y%m%d-%H%M")
-        return (f"{tournament.slug}-tournament-{stamp}.json", CONTENT_TYPE,
-                tournament_file_export(tournament=tournament))
-
-
-# ----------------------------------------------------------------------------- import
+from brackets.models import Membership, QmaVersion, Role, Round, Tournament
 
 
 def _load(data: bytes | str | Mapping[str, Any]) -> dict[str, Any]:
@@ -345,6 +74,12 @@ def check_header(data: Mapping[str, Any]) -> int:
 
 class _BadValue(Exception):
     """A file value of the wrong kind for its field (caught and reported with its place)."""
+
+
+def _constraint_error(key: str, exc: IntegrityError) -> TournamentFileError:
+    return TournamentFileError(
+        gettext("ファイルの記録（{key}）がデータベースの制約に合いません：{error}").format(
+            key=key, error=exc))
 
 
 class _Importer:
@@ -599,9 +334,7 @@ class _Importer:
             with transaction.atomic():
                 model.objects.bulk_create(objs, batch_size=500)
         except IntegrityError as exc:
-            raise TournamentFileError(
-                gettext("ファイルの記録（{key}）がデータベースの制約に合いません：{error}").format(
-                    key=key, error=exc)) from None
+            raise _constraint_error(key, exc) from None
         for obj, row in zip(objs, rows, strict=True):
             self.ids[(key, row["id"])] = obj.pk
         updates: set[str] = set(timestamps)
@@ -621,9 +354,7 @@ class _Importer:
             try:
                 model.objects.bulk_update(objs, sorted(updates), batch_size=500)
             except IntegrityError as exc:
-                raise TournamentFileError(
-                    gettext("ファイルの記録（{key}）がデータベースの制約に合いません：{error}").format(
-                    key=key, error=exc)) from None
+                raise _constraint_error(key, exc) from None
         for obj, name, values in pending_m2m:
             target = m2m[name].related_model
             target_key = target._meta.model_name or ""
@@ -651,10 +382,3 @@ def tournament_file_import(*, data: bytes | str | Mapping[str, Any], slug: str |
         importer.records(tournament)
     return tournament
 
-
-def iter_record_lists(data: Mapping[str, Any]) -> Iterable[tuple[str, list[dict[str, Any]]]]:
-    """The record lists of a parsed file in import order (for readers such as replay)."""
-    records = data.get("records") or {}
-    for spec in file_models():
-        if spec.key in records:
-            yield spec.key, records[spec.key]

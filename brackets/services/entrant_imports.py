@@ -1,0 +1,123 @@
+"""Entrant import writes: keep an uploaded file's rows, remap its columns, confirm or
+cancel it (the preview itself is :mod:`brackets.exporters.entrant_import`)."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from brackets.models import EntrantImport, Tournament
+from brackets.services.entrant_rules import Roster
+from brackets.services.entrants import entrant_register
+
+
+def _pending_batch(tournament: Tournament, token: str) -> EntrantImport:
+    """The import still waiting for confirmation, locked; refused when done or unknown."""
+    from brackets.exporters.entrant_import import ImportRefused
+
+    batch = EntrantImport.objects.select_for_update().filter(tournament=tournament, token=token).first()
+    if batch is None or batch.status != EntrantImport.Status.PENDING:
+        raise ImportRefused(_("この取り込みは完了済みか、見つかりません。もう一度ファイルを選んでください。"))
+    return batch
+
+
+@dataclass
+class ImportOutcome:
+    """What a confirmed import did, for the desk's message and the import record."""
+
+    created: list[int] = field(default_factory=list)
+    already: list[int] = field(default_factory=list)
+    skipped: list[int] = field(default_factory=list)
+
+
+@transaction.atomic
+def entrant_import_confirm(
+    *, tournament: Tournament, token: str, by: Any, skip_errors: bool = False
+) -> ImportOutcome:
+    """Write a previewed import in one transaction.
+
+    The rows are validated again against the database as it is now (another desk may have
+    registered someone since the preview). Rows already registered (same card name and
+    name) are left alone, so the same file imported twice adds nothing. If any row has an
+    error, nothing is written unless ``skip_errors`` says to leave those rows out.
+    """
+    from brackets.exporters.entrant_import import ImportRefused, preview_rows
+
+    batch = _pending_batch(tournament, token)
+    preview = preview_rows(tournament=tournament, batch=batch)
+    if preview.mapping_errors:
+        raise ImportRefused(" ".join(preview.mapping_errors))
+    outcome = ImportOutcome()
+    if preview.error_count and not skip_errors:
+        raise ImportRefused(
+            _("エラーのある行が%(n)d行あります。直してから取り込むか、エラーの行を除いて取り込んでください。")
+            % {"n": preview.error_count}
+        )
+    roster = Roster.load(tournament)
+    for row in preview.rows:
+        if row.already:
+            outcome.already.append(row.number)
+        elif row.errors:
+            outcome.skipped.append(row.number)
+        else:
+            entrant_register(
+                tournament=tournament, by=by, data=row.data, action="import", roster=roster
+            )
+            outcome.created.append(row.number)
+    batch.status = EntrantImport.Status.DONE
+    batch.result = {
+        "created": outcome.created,
+        "already": outcome.already,
+        "skipped": outcome.skipped,
+    }
+    batch.save(update_fields=["status", "result"])
+    return outcome
+
+
+@transaction.atomic
+def entrant_import_create(
+    *, tournament: Tournament, by: Any, filename: str, content: bytes
+) -> EntrantImport:
+    """Parse an uploaded file and keep its rows for the preview; writes no entrant.
+
+    Raises ``ImportRefused`` for a file that is not a spreadsheet, is empty, or has no
+    column that can be a name.
+    """
+    from brackets.exporters.entrant_import import parse_file
+
+    parsed = parse_file(filename, content)
+    return EntrantImport.objects.create(
+        tournament=tournament,
+        token=secrets.token_urlsafe(16),
+        filename=filename[:255],
+        headers=parsed.headers,
+        rows=parsed.rows,
+        mapping=parsed.mapping,
+        by=by if getattr(by, "is_authenticated", False) else None,
+    )
+
+
+@transaction.atomic
+def entrant_import_remap(*, tournament: Tournament, token: str, mapping: list[str]) -> EntrantImport:
+    """Store the desk's choice of field (or ignore) for each column of a pending import."""
+    from brackets.exporters.entrant_import import IGNORE, IMPORT_FIELDS, NOTES_APPEND, ImportRefused
+
+    batch = _pending_batch(tournament, token)
+    allowed = {IGNORE, NOTES_APPEND, *IMPORT_FIELDS}
+    if len(mapping) != len(batch.headers) or any(m not in allowed for m in mapping):
+        raise ImportRefused(_("列の割り当てが正しくありません。"))
+    batch.mapping = list(mapping)
+    batch.save(update_fields=["mapping"])
+    return batch
+
+
+@transaction.atomic
+def entrant_import_cancel(*, tournament: Tournament, token: str) -> None:
+    """Drop a pending import (its rows are kept in the record, marked cancelled)."""
+    EntrantImport.objects.filter(
+        tournament=tournament, token=token, status=EntrantImport.Status.PENDING
+    ).update(status=EntrantImport.Status.CANCELLED)

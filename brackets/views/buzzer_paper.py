@@ -1,0 +1,124 @@
+"""The paper quiz (staff): upload a marking sheet, and the M1 ranking with its tie-break chain."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from brackets.engine.buzzer import paper_ranking
+from brackets.engine.errors import EngineError
+from brackets.engine.lottery import Lottery
+from brackets.messages import error_text
+from brackets.models import PaperMarking, Tournament
+from brackets.permissions import role_required
+from brackets.services.buzzer import BuzzerRefused
+from brackets.services.buzzer_paper import paper_marking_upload
+from brackets.views.buzzer import STAFF_ROLES
+
+
+class PaperForm(forms.Form):
+    name = forms.CharField(
+        label=gettext_lazy("名称"), max_length=100, initial=gettext_lazy("ペーパークイズ")
+    )
+    questions = forms.IntegerField(
+        label=gettext_lazy("問題数"), min_value=1, max_value=1000, initial=100
+    )
+    first_half = forms.IntegerField(
+        label=gettext_lazy("前半の問題数"),
+        min_value=0,
+        max_value=1000,
+        initial=50,
+        help_text=gettext_lazy("同点のとき前半（Q1〜）の正解数で比べます"),
+    )
+    sheet = forms.FileField(
+        label=gettext_lazy("採点シート（.xlsx / .csv）"),
+        help_text=gettext_lazy("1行目: 名前, 1, 2, …。1行に1人、各問 1/0 または ○/×"),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for field in self.fields.values():
+            field.widget.attrs["class"] = "form-control"
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        first_half, questions = data.get("first_half"), data.get("questions")
+        if first_half is not None and questions is not None and first_half > questions:
+            self.add_error("first_half", _("問題数以下にしてください。"))
+        sheet = data.get("sheet")
+        if sheet is not None and not sheet.name.lower().endswith((".xlsx", ".csv")):
+            self.add_error("sheet", _(".xlsx か .csv のファイルを選んでください。"))
+        return data
+
+
+@role_required(*STAFF_ROLES)
+def paper_upload(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """Upload a marking sheet; a missing question column is refused naming the column."""
+    form = PaperForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        sheet = form.cleaned_data["sheet"]
+        try:
+            marking = paper_marking_upload(
+                tournament=tournament,
+                name=form.cleaned_data["name"],
+                questions=form.cleaned_data["questions"],
+                first_half=form.cleaned_data["first_half"],
+                content=sheet.read(),
+                filename=sheet.name,
+                by=request.user,
+            )
+        except BuzzerRefused as refused:
+            form.add_error("sheet", refused.message)
+        else:
+            messages.success(
+                request, _("採点を読み込みました（%(n)d人）。") % {"n": len(marking.rows)}
+            )
+            return redirect("paper_detail", slug=tournament.slug, marking_id=marking.pk)
+    return render(
+        request, "brackets/buzzer/paper_upload.html", {"tournament": tournament, "form": form}
+    )
+
+
+def paper_ranked(tournament: Tournament, marking: PaperMarking) -> list[Any]:
+    """The engine's M1 ranking of a marking (reproducible lottery from the stored seed)."""
+    sheets = {row["name"]: [m == "1" for m in row["marks"]] for row in marking.rows}
+    return paper_ranking(
+        sheets,
+        lottery=Lottery(marking.lottery_seed or tournament.lottery_seed, f"paper-{marking.pk}"),
+        questions=marking.questions,
+        first_half=marking.first_half,
+    )
+
+
+@role_required(*STAFF_ROLES)
+def paper_detail(request: HttpRequest, tournament: Tournament, marking_id: int) -> HttpResponse:
+    """The ranked list with the M1 tie-break chain (engine ``paper_ranking``)."""
+    marking = get_object_or_404(PaperMarking, pk=marking_id, tournament=tournament)
+    error = ""
+    ranked: list[Any] = []
+    try:
+        ranked = paper_ranked(tournament, marking)
+    except EngineError as err:
+        error = error_text(err)
+    decided = {
+        None: "",
+        "total": _("合計"),
+        "first_half": _("前半"),
+        "streak1": _("第1連続正解"),
+        "streak2": _("第2連続正解"),
+        "lottery": _("抽選"),
+    }
+    rows = [{"score": s, "decided": decided.get(s.decided_by, s.decided_by),
+             "lottery": s.decided_by == "lottery"} for s in ranked]
+    return render(
+        request,
+        "brackets/buzzer/paper_detail.html",
+        {"tournament": tournament, "marking": marking, "rows": rows, "error": error},
+    )
+

@@ -32,6 +32,7 @@ from brackets.page_cache import public_page
 from brackets.selectors import players as player_sel
 from brackets.selectors import rounds as sel
 from brackets.templatetags.rounds_tags import pair_role_badge
+from brackets.views.group_cards import GroupCard, render_cards
 
 POLL_SECONDS = 3
 # Up to this many rows, the projector's 惜敗率 table is set in larger type (fits 1080p).
@@ -126,8 +127,9 @@ def _player_url(tournament: Tournament) -> Any:
 
 
 def _group_cards_html(payload: dict[str, Any]) -> str:
-    """Every group box of a round, built in Python: a round of 256 groups is the largest
-    fragment of the public pages, and per-cell template tags dominate its cost."""
+    """Every group box of a round, in the card the staff round page shows too; the rows
+    are built in Python: a round of 256 groups is the largest fragment of the public
+    pages, and per-cell template tags dominate its cost."""
     tournament, names = payload["tournament"], payload["names"]
     url = _player_url(tournament)
     adv, wild = set(payload["advancers"]), set(payload["wildcards"])
@@ -135,21 +137,16 @@ def _group_cards_html(payload: dict[str, Any]) -> str:
     quit_badge = (f' <span class="badge text-bg-dark withdrawn-badge">'
                   f'{escape(_("棄権"))}</span>')
     labels = sel.STATUS_LABELS
-    out: list[str] = []
+    cards: list[GroupCard] = []
     for g in payload["rv"].groups:
         if g.status == sel.UNUSED:
             continue
-        rule = f" ({escape(_('ルール'))}{escape(g.group.rule)})" if g.group.rule else ""
-        out.append(
-            f'<div class="col"><div class="card h-100 public-group" id="pg-{escape(g.label)}">'
-            f'<div class="card-header d-flex justify-content-between py-1"><strong>'
-            f'{escape(g.label)}{rule}</strong><span class="badge status-badge-{g.status}">'
-            f'{escape(labels[g.status])}</span></div><table class="table table-sm mb-0">')
+        out: list[str] = []
+        caption = ""
         if payload["pair"]:
             # Bootstrap shows a table's caption (first child) under its rows.
             if any(r["role"] == "partner" for r in payload["pair_rows"][g.group.id]):
-                out.append(f'<caption class="small px-2 py-1">'
-                           f'{escape(_("パートナーの順位は数えません。"))}</caption>')
+                caption = _("パートナーの順位は数えません。")
             out.append(_pair_card_rows(payload["pair_rows"][g.group.id], url, gone))
         elif g.result is not None:
             for p in g.result.players:
@@ -183,8 +180,10 @@ def _group_cards_html(payload: dict[str, Any]) -> str:
                 out.append(f'<tr class="{cls}"><td class="text-muted">{escape(_("サテ"))}'
                            f'{seat.number}</td><td>{who}</td><td class="small text-muted">'
                            f'{shown}</td></tr>')
-        out.append("</table></div></div>")
-    return mark_safe("".join(out))
+        cards.append(GroupCard(label=g.label, status=g.status, status_label=labels[g.status],
+                               rows=mark_safe("".join(out)), css="public-group",
+                               rule=g.group.rule, dom_id=f"pg-{g.label}", caption=caption))
+    return render_cards(cards)
 
 
 def _cross_tables_html(payload: dict[str, Any]) -> tuple[str, list[tuple[str, str]]]:

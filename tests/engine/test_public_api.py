@@ -39,8 +39,6 @@ PENDING_FILES: frozenset[str] = frozenset({
     "brackets/selectors/rounds.py",
     "brackets/services/rounds.py",
     "brackets/services/rounds/",
-    "brackets/views/rounds.py",
-    "brackets/views/rounds/",
 })
 
 

@@ -1,0 +1,89 @@
+"""One form per write of a round's special page (K6 rule choices, K9/K10 partners, dice,
+the final's setup, a withdrawal) and of the 修羅 desk (views/rounds/special.py, shura.py).
+
+Entrant ids are read here; the views look them up in the tournament (404 for another
+tournament's entrant), and the services decide whether the write is allowed.
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+
+from brackets.forms.fields import CHECK_INPUT, Number, RefusalForm, Text, TextList
+
+
+class RuleChoiceForm(RefusalForm):
+    """K6: the rule a player asks for."""
+
+    entrant = Number()
+    rule = Text()
+
+
+class PartnerForm(RefusalForm):
+    """K9/K10: a contender's partner. ``partner`` is None when none was picked (the view
+    names the contender in that refusal)."""
+
+    contender = Number()
+    partner = Text()
+
+    def clean_partner(self) -> int | None:
+        raw = self.cleaned_data["partner"]
+        if not raw.strip():
+            return None
+        try:
+            return int(raw)
+        except ValueError as exc:
+            raise ValidationError(str(CHECK_INPUT)) from exc
+
+
+class DiceForm(RefusalForm):
+    """K10: the dice between the two finalists, drawn by the app or typed as rolls
+    (``5-3 2-6``: one pair per throw, ``a``'s die first)."""
+
+    a = Number()
+    b = Number()
+    rolls = Text()
+
+    def clean_rolls(self) -> list[tuple[int, ...]] | None:
+        raw = self.cleaned_data["rolls"]
+        if not raw.strip():
+            return None
+        try:
+            return [tuple(int(x) for x in pair.split("-")) for pair in raw.split()]
+        except ValueError as exc:
+            raise ValidationError(str(CHECK_INPUT)) from exc
+
+
+class WithdrawalForm(RefusalForm):
+    """棄権: who withdraws; the view refuses an empty reason once it knows who."""
+
+    entrant = Number()
+    reason = Text()
+
+
+class FinalSetupForm(RefusalForm):
+    """K10: what the dice winner decided (seat order or question order) and the result."""
+
+    winner_decides = Text()
+    first = Number()
+    question_order = Text()
+
+
+class ShuraLotsForm(RefusalForm):
+    """H4/H5: one 修羅 entrant's lots, drawn by the app or recorded from the box
+    (``method=physical`` with the genres drawn)."""
+
+    entrant = Number(blank_as_missing=True)
+    method = Text()
+    # Which genres and formats exist is the service's (and the catalog's) to say.
+    genre = TextList()
+    format = TextList()
+
+    def physical_genres(self) -> list[str] | None:
+        """The genres drawn from the box, or None for an app draw."""
+        if self.cleaned_data["method"] != "physical":
+            return None
+        return [g for g in self.cleaned_data["genre"] if g]
+
+    def formats(self) -> list[str]:
+        return [f for f in self.cleaned_data["format"] if f]

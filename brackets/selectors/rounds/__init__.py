@@ -83,19 +83,27 @@ from brackets.selectors.rounds.history import (
     window_of,
 )
 from brackets.selectors.rounds.matches import (
+    BEFORE_MATCH,
+    MatchGates,
+    MatchSnapshot,
     SeatChoices,
     frozen,
     match_context,
+    match_contexts,
+    match_snapshot,
+    match_snapshots,
     seat_choices,
 )
 
 __all__ = [
     "CONFIRMING", "DONE", "PLAYING", "PODIUM_LABELS", "SELECTING", "STATUS_LABELS", "UNUSED",
-    "WAITING", "WINDOW_LABELS",
-    "GroupRows", "GroupView", "HistoryRow", "PodiumRow", "RoundView", "SeatChoices",
+    "WAITING", "WINDOW_LABELS", "BEFORE_MATCH",
+    "GroupRows", "GroupView", "HistoryRow", "MatchGates", "MatchSnapshot", "PodiumRow",
+    "RoundView", "SeatChoices",
     "advancement_preview", "advancers_of", "assemble", "current_seats", "entrant_map",
     "entrant_names", "final_order", "frozen", "group_history", "group_rows", "group_view",
-    "group_views", "last_step", "lots_of", "mark_series", "match_context", "pair_roles",
+    "group_views", "last_step", "lots_of", "mark_series", "match_context", "match_contexts",
+    "match_snapshot", "match_snapshots", "pair_roles",
     "partner_match_of", "place_labels", "podium", "podium_from", "podium_kind",
     "ratio_display", "remember_write_rows", "results_by_label", "round_restrictions",
     "round_table", "round_view", "seat_choices", "seated_names", "seeds_entering",

@@ -7,6 +7,7 @@ from typing import Any
 
 from brackets import engine_adapter as ea
 from brackets.adapters.rounds import round_rules
+from brackets.engine import match as gates
 from brackets.engine.advancement import (
     AdvancementOutcome,
     AdvancementRule,
@@ -54,7 +55,7 @@ def round_view(rnd: Round) -> RoundView:
 
 def seeds_entering(rnd: Round) -> list[Entrant]:
     """Seeds joining ``rnd`` without playing earlier rounds (K5), by seed number."""
-    if not round_rules(rnd).spec.seeds_enter:
+    if not gates.seeds_join(round_rules(rnd).spec):
         return []
     gone = withdrawn_ids(rnd.tournament)
     return [e for e in Entrant.objects.filter(tournament=rnd.tournament, seed__isnull=False,

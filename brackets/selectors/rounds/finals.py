@@ -11,6 +11,7 @@ from django.utils.translation import gettext_noop
 
 from brackets import engine_adapter as ea
 from brackets.adapters.rounds import round_rules
+from brackets.engine import match as gates
 from brackets.engine.errors import RuleRefusal
 from brackets.engine.special import PartnerMatch, partner_match_winner, series_state
 from brackets.models import (
@@ -48,8 +49,14 @@ def partner_match_of(gv: GroupView) -> PartnerMatch | None:
 
 
 def series_progress(rv: RoundView, upto: int | None = None) -> Any:
-    winners = []
+    """K10: the series after its games up to game ``upto`` (every game when None), as the
+    engine replays them; None for a round whose games are not all seated with contenders.
+
+    A game counts only while the engine says it is needed (:func:`~brackets.engine.match.
+    game_needed`): a result entered after the series was decided must not void the final."""
+    winners: list[str | None] = []
     players: tuple[str, str] | None = None
+    needed = rv.rules.wins_needed
     for gv in rv.groups:
         if upto is not None and gv.group.game > upto:
             break
@@ -57,16 +64,15 @@ def series_progress(rv: RoundView, upto: int | None = None) -> Any:
         if pm is None:
             continue
         players = players or (pm.first, pm.second)
-        needed = rv.rules.wins_needed
-        if any(winners.count(p) >= needed for p in players):
-            break  # decided: a game entered after that (K10) must not void the final
-        if gv.result is not None and gv.status == DONE:
-            winners.append(partner_match_winner(pm, gv.result).winner)
+        if not gates.game_needed(len(winners) + 1, winners, needed):
+            break
+        winners.append(partner_match_winner(pm, gv.result).winner
+                       if gv.result is not None and gv.status == DONE else None)
     if players is None:
         return None
     try:
-        return series_state(players, winners,
-                            wins_needed=rv.rules.wins_needed)
+        return series_state(players, [w for w in winners if w is not None],
+                            wins_needed=needed)
     except RuleRefusal:
         return None
 

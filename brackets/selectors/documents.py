@@ -267,7 +267,8 @@ def entrant_documents(tournament: Tournament, *, base_url: str = "") -> EntrantD
             public_url=url_pattern.replace(str(_URL_SENTINEL), str(entrant.id)),
             fee_paid=entrant.fee_paid, checked_in=entrant.checked_in,
             round1_note=(f"シード（{seeds_from}回戦から出場）"
-                         if entrant.seed and seeds_from not in (None, 1) and not seat
+                         if entrant.seed and not gates.seeds_play_round_1(seeds_from)
+                         and not seat
                          else ""),
         ))
     return EntrantDocs(tournament_name=tournament.name, restriction=kind, entrants=rows)
@@ -318,6 +319,10 @@ class GroupDoc:
     unneeded: bool = False
     #: Pair matches: the contender who won this game (engine), once it has a result.
     winner_id: int | None = None
+    #: K7 / K8 (the match snapshot's gates): the cards are still to be drawn, the bans
+    #: still to be revealed, so the sheet leaves room to write them in.
+    cards_pending: bool = False
+    bans_pending: bool = False
 
     def placed(self) -> list[SeatDoc]:
         """Real players in placement order (those without a result last, by seat)."""
@@ -421,15 +426,11 @@ def round_document(tournament: Tournament, number: int) -> RoundDoc:
             return "3位" if spec.is_partner_match else "勝ち抜け"
         return ""
 
-    contexts = {}
-    from brackets.models import SpecialFact
-
-    # A K7 draw for the whole round (k7_draw_per = round) has no group: key None.
-    for fact in SpecialFact.objects.filter(round=rnd,
-                                           kind__in=["card_draw", "ban_reveal"]).order_by("id"):
-        contexts[(fact.group_id, fact.kind)] = fact.data
+    # Cards, bans and pair roles as the tablet sees them: each group's match snapshot.
+    snapshots = sel.match_snapshots(rv.groups, catalog)
     groups: list[GroupDoc] = []
     for gv in rv.groups:
+        snap = snapshots[gv.group.id]
         rows = []
         for seat in gv.seats:
             sel_fact = gv.facts.selections.get(seat.number)
@@ -461,15 +462,15 @@ def round_document(tournament: Tournament, number: int) -> RoundDoc:
         winner_id = None
         if spec.is_pair:
             outcome = _pair_outcome(gv, entrants)
-            winner_id = next((int(k) for k, role in sel.pair_roles(gv).items()
+            winner_id = next((int(k) for k, role in snap.roles.items()
                               if role == "winner"), None)
-        cards = contexts.get((gv.group.id, "card_draw"),
-                             contexts.get((None, "card_draw"), {})).get("cards", [])
-        bans = contexts.get((gv.group.id, "ban_reveal"), {}).get("banned", [])
+        gates = snap.gates
         groups.append(GroupDoc(gv.label, gv.group.rule, gv.group.game, rows,
-                               gv.result is not None, tuple(tuple(c) for c in cards),
-                               tuple(bans), gv.error, outcome,
-                               unneeded=gv.status == sel.UNUSED, winner_id=winner_id))
+                               gv.result is not None, gates.cards_drawn,
+                               tuple(sorted(gates.bans_in_force)), gv.error, outcome,
+                               unneeded=gv.status == sel.UNUSED, winner_id=winner_id,
+                               cards_pending=gates.cards_pending,
+                               bans_pending=gates.bans_pending))
     table: list[StandingDoc] = []
     if not spec.is_pair:
         for order, row in enumerate(sel.round_table(rv), start=1):

@@ -279,7 +279,7 @@ def test_a_bug_under_a_service_is_logged_and_refused_generically(
     def bug(*_args: Any, **_kwargs: Any) -> Any:
         raise EngineBug("lottery_missing", "this draw needs the tournament's lottery")
 
-    monkeypatch.setattr(svc, "record_dice", bug)
+    monkeypatch.setattr(svc.specials, "record_dice", bug)
     with translation.override("ja"), caplog.at_level(logging.ERROR, logger="brackets.messages"), \
             pytest.raises(svc.RoundError) as info:
         svc.dice_record(round=round_one, players=(a.id, b.id), by=cast["bracket"],

@@ -149,7 +149,8 @@ def test_shared_labels_translate_on_pages_and_stay_japanese_on_sheets() -> None:
     from brackets.engine.restrictions import Counting, Mode, PlayerRules
     from brackets.labels import COUNTING_LABELS, KIND_LABELS, MODE_LABELS, label, translated
     from brackets.selectors import documents
-    from brackets.views import public, rounds
+    from brackets.views import public
+    from brackets.views.rounds import _common as rounds
 
     assert documents.MODE_LABELS is MODE_LABELS is rounds.MODE_LABELS
     assert documents.COUNTING_LABELS is COUNTING_LABELS is rounds.COUNTING_LABELS

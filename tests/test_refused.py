@@ -27,7 +27,7 @@ APP = Path(__file__).resolve().parent.parent / "brackets"
 
 # Exceptions that are control flow, not refusals shown to staff.
 NOT_REFUSALS = {
-    "brackets/services/rounds.py": {"Duplicate"},  # a repeated submit: the first one counts
+    "brackets/services/rounds/_write.py": {"Duplicate"},  # a repeated submit: the first one counts
     "brackets/management/commands/replay.py": {"_Rollback"},  # undoes a replay that is not kept
     "brackets/exporters/tournament_file.py": {"_BadValue"},  # turned into a file error
 }

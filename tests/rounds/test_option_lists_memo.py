@@ -1,5 +1,5 @@
 """A seat's option lists are reused only while everything they come from is equal
-(views.rounds._seat_options_html keyed by selectors.rounds.SeatChoices.key)."""
+(views.rounds.match._seat_options_html keyed by selectors.rounds.SeatChoices.key)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from brackets.engine.catalog import Selection
 from brackets.engine.restrictions import HistoryEntry
 from brackets.models import Group
 from brackets.selectors import rounds as sel
-from brackets.views import rounds as views
+from brackets.views.rounds import match as views
 
 pytestmark = pytest.mark.django_db
 

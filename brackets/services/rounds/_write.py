@@ -1,0 +1,157 @@
+"""The one write path every match write takes, and the refusals it raises.
+
+Every write on a match locks its group row, records the form's idempotency key, compares
+the version the tablet saw (``base_version``) and bumps it: a stale save whose fields
+overlap with what changed meanwhile is refused with the changes (:class:`StaleVersion`); one
+that touches other fields is merged. A form's idempotency key (``key``) makes a
+double-tapped submit record once (:class:`Duplicate`, which views treat as success).
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from typing import Any
+
+from django.db import IntegrityError, connection
+from django.utils.translation import gettext as _
+
+from brackets import lean, revision
+from brackets.engine.errors import EngineError
+from brackets.errors import Refused
+from brackets.messages import error_text, player_ids
+from brackets.models import (
+    Group,
+    RematchFact,
+    ResultFact,
+    Round,
+    Seat,
+    SelectionFact,
+    Submission,
+)
+from brackets.selectors import rounds as sel
+
+# SQLite has one writer at a time and its busy handler retries by sleeping, which starves
+# some tablets for seconds under load. Match writes in one server process take turns on
+# this lock instead (PostgreSQL needs no such thing: rows are locked per group).
+_SQLITE_WRITES = threading.Lock()
+
+
+def serialised(func: Any) -> Any:
+    """Run a write service under the process-wide SQLite write lock (outermost wrapper)."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            if connection.vendor != "sqlite" or connection.in_atomic_block:
+                return func(*args, **kwargs)
+            with _SQLITE_WRITES:
+                return func(*args, **kwargs)
+        except IntegrityError as exc:
+            if "submission" in str(exc).lower():
+                raise Duplicate() from exc
+            raise
+
+    return wrapper
+
+
+class RoundError(Refused):
+    """Refused input: ``message`` says what to fix; ``field`` names the form field."""
+
+    def __init__(self, message: str, field: str = "", **extra: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+        self.extra = extra
+
+
+class StaleVersion(RoundError):
+    """Someone saved this match after the tablet loaded it, on the same fields."""
+
+    def __init__(self, changes: list[str]) -> None:
+        super().__init__(_("他の端末がこの組を先に更新しました。変更内容を確認して、もう一度入力してください。"),
+                         changes=changes)
+        self.changes = changes
+
+
+class Duplicate(Exception):
+    """The same form was submitted twice; the first submit was recorded."""
+
+
+def _engine_text(exc: EngineError) -> str:
+    """The staff wording of an engine refusal (``messages.ERROR_TEXT``), with the
+    players it names shown by name: the engine only knows entrant keys."""
+    return error_text(exc, sel.entrant_names(player_ids(exc.params)))
+
+
+
+def _lock(group: Group, base_version: int | None, key: str, kind: str,
+          touched: set[tuple[str, int]], by: Any) -> Group:
+    """Lock the group, record the submit's key, and check the version the tablet saw.
+
+    The key is inserted at once instead of looked up first: a second submit of the same
+    form (a double tap) fails the key's unique constraint, the whole save rolls back and
+    ``serialised`` turns that into :class:`Duplicate`, before the version check could
+    mistake the first tap's save for another tablet's. The version it records is the one
+    ``_finish`` is about to write (the row is locked, so it is exact); a refused save
+    rolls the key back with everything else.
+    """
+    # Prebuilt statements (brackets.lean): this runs under the write lock on every save.
+    found = lean.fetch(Group, where=["id"], params=[group.id], related=["round"],
+                       for_update=True)
+    if not found:
+        raise Group.DoesNotExist(f"group {group.id}")
+    locked = found[0]
+    # The tournament row as the request loaded it: what a match write reads of it (seed,
+    # catalog, settings) is fixed once round 1 is drawn, and its revision is moved by SQL.
+    locked.round.tournament = group.round.tournament
+    if key:
+        # No signals (as bulk_create); _finish moves the tournament's revision itself.
+        lean.insert([Submission(key=key, group=locked, kind=kind,
+                                result_version=locked.version + 1, by=by)])
+    if locked.round.status not in (Round.Status.DRAWN, Round.Status.RUNNING):
+        raise RoundError(_("{round}は入力を受け付けていません（{status}）。").format(
+            round=locked.round.name, status=locked.round.get_status_display()))
+    if base_version is not None and base_version != locked.version:
+        changes = _changes_since(locked, base_version, touched)
+        if changes:
+            raise StaleVersion(changes)
+    return locked
+
+
+def _changes_since(group: Group, base: int, touched: set[tuple[str, int]]) -> list[str]:
+    """What was saved on top of ``base`` that overlaps the fields being saved now."""
+    out = []
+    for r in SelectionFact.objects.filter(group=group, base_version__gte=base).select_related(
+            "seat", "by"):
+        if ("selection", r.seat.number) in touched:
+            out.append(_("サテ{n} 出題 → {genre}/{format}/{difficulty}（{by}）").format(
+                n=r.seat.number, genre=r.genre, format=r.format, difficulty=r.difficulty,
+                by=r.by or "?"))
+    for r in ResultFact.objects.filter(group=group, base_version__gte=base).select_related(
+            "seat", "by"):
+        if ("result", r.seat.number) in touched:
+            out.append(_("サテ{n} 結果 → {score}点 {placement}位（{by}）").format(
+                n=r.seat.number, score=r.score, placement=r.placement, by=r.by or "?"))
+    for r in RematchFact.objects.filter(group=group, base_version__gte=base):
+        out.append(_("再試合が記録されました：{reason}").format(reason=r.reason))
+    if ("all", 0) in touched:
+        if not out:
+            out.append(_("この組の内容が更新されています"))
+    return out
+
+
+def _finish(group: Group) -> int:
+    """Bump the version (the group row is locked, so +1 is exact; ``_lock`` recorded the
+    submit's key with this version)."""
+    lean.add(Group, group.id, "version", 1)
+    group.version += 1
+    revision.touch(group.round.tournament_id)  # update() sends no signal (a save may add no fact)
+    return group.version
+
+
+def _seat(group: Group, number: int) -> Seat:
+    seat = Seat.objects.filter(group=group, number=number, superseded_by__isnull=True).first()
+    if seat is None:
+        raise RoundError(_("サテ{n}はこの組にありません。").format(n=number), field=f"seat_{number}")
+    return seat

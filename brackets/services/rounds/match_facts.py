@@ -1,0 +1,336 @@
+"""Facts bracket staff enter at a cabinet: selections, results, penalties,
+disqualifications, re-matches, confirmations and seats.
+
+Every write here takes the one write path of :mod:`._write` (lock, idempotency key,
+version check, stale merge, revision). Legality and results come from the engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django.db import connection, transaction
+from django.utils.translation import gettext as _
+
+from brackets import engine_adapter as ea
+from brackets import lean
+from brackets.adapters.rounds import round_rules
+from brackets.engine.catalog import Selection
+from brackets.engine.errors import EngineError, RuleRefusal
+from brackets.engine.lottery import Lottery
+from brackets.labels import listed
+from brackets.messages import violation_text
+from brackets.models import (
+    ConfirmationFact,
+    DisqualificationFact,
+    Group,
+    PenaltyFact,
+    RematchFact,
+    ResultFact,
+    Seat,
+    SelectionFact,
+)
+from brackets.selectors import rounds as sel
+from brackets.services.rounds._write import (
+    RoundError,
+    StaleVersion,
+    _engine_text,
+    _finish,
+    _lock,
+    _seat,
+    serialised,
+)
+
+
+def _refuse_unneeded_game(group: Group) -> None:
+    """K10: once a finalist has won enough games the rest are not played. A selection or
+    result for such a game cannot change the champion, so it is refused, not recorded
+    (the match page already says the game is not needed)."""
+    if not round_rules(group.round).spec.is_series or group.game <= 1:
+        return
+    prior = sel.series_progress(sel.round_view(group.round), upto=group.game - 1)
+    if prior is not None and prior.finished:
+        raise RoundError(_("この試合は不要です：第{n}試合までで勝敗が決まっています。入力は保存していません。")
+                         .format(n=group.game - 1), field="game")
+
+
+def selection_save(*, group: Group, by: Any, seat_number: int, genre: str, format: str,
+                   difficulty: str, base_version: int | None = None,
+                   confirm_illegal: bool = False, key: str = "") -> SelectionFact:
+    """Record a seat's set before play; an illegal set needs ``confirm_illegal`` and then
+    carries the engine's violations and the preset's penalty."""
+    g = _lock(group, base_version, key, "selection", {("selection", seat_number)}, by)
+    _refuse_unneeded_game(g)
+    seat = _seat(g, seat_number)
+    if seat.entrant_id is None:
+        raise RoundError(_("ダミーの出題は固定です。"), field="seat")
+    gv = sel.group_view(g)
+    mctx = sel.match_context(gv)
+    # K7: the drawn 下関 cards decide what may be chosen, so no selection before the draw
+    # (whoever calls: the tablet page, a replay, a script).
+    card_fact = mctx.get("cards")
+    try:
+        ea.require_cards(sel.round_restrictions(g.round, g),
+                         None if card_fact is None else card_fact.data.get("cards", []),
+                         g.round.name)
+    except EngineError as exc:
+        raise RoundError(_engine_text(exc), field="cards") from exc
+    # K8: the revealed bans decide what may be chosen; a set taken before the reveal would
+    # never be checked against them.
+    rules = round_rules(g.round)
+    if rules.bans and not mctx.get("revealed"):
+        raise RoundError(_("禁止ジャンルを一斉公開するまで出題は登録できません。"), field="bans")
+    catalog = ea.catalog_for(g.round.tournament.version_id)
+    selection = Selection(genre, format, difficulty)
+    try:
+        catalog.validate(selection)
+    except RuleRefusal as exc:
+        raise RoundError(_("「{genre} / {format} / {difficulty}」はこの大会のカタログにありません。")
+                         .format(genre=genre, format=format, difficulty=difficulty),
+                         field="genre") from exc
+    choices = sel.seat_choices(gv, catalog, mctx)[seat_number].choices
+    check = choices.check(selection, penalty=rules.penalty)
+    reasons = [violation_text(v) for v in check.violations]
+    if not check.ok and rules.refuses_illegal:
+        raise RoundError(_("この出題は規定違反のため登録できません：{reasons}。").format(
+            reasons=listed(reasons)),
+                         field="set", reasons=reasons)
+    if not check.ok and not confirm_illegal:
+        raise RoundError(_("この出題は規定違反です：{reasons}。違反を承知で登録する場合は確認にチェックして"
+                           "ください。").format(reasons=listed(reasons)),
+                         field="confirm_illegal", reasons=reasons)
+    previous = (SelectionFact.objects.filter(seat=seat).order_by("-id").first())
+    fact = SelectionFact.objects.create(
+        group=g, seat=seat, genre=genre, format=format, difficulty=difficulty,
+        violations=[{"code": v.code, "text": t} for v, t in zip(check.violations, reasons)],
+        penalty=check.penalty if not check.ok else Decimal(0),
+        accepted_illegal=not check.ok, supersedes=previous, by=by, base_version=g.version)
+    _finish(g)
+    return fact
+
+
+def parse_score(raw: Any, seat: int) -> Decimal:
+    try:
+        value = Decimal(str(raw).strip())
+    except (InvalidOperation, ValueError) as exc:
+        raise RoundError(_("サテ{n}の得点「{raw}」が数値ではありません。").format(n=seat, raw=raw),
+                         field=f"score_{seat}") from exc
+    if not value.is_finite():
+        raise RoundError(_("サテ{n}の得点が数値ではありません。").format(n=seat), field=f"score_{seat}")
+    return value
+
+
+def results_save(*, group: Group, by: Any, rows: Mapping[int, tuple[Any, Any]],
+                 base_version: int | None = None, key: str = "") -> int:
+    """Record the result screen: every seat's score and on-screen placement at once.
+
+    Validated by the engine (score range, placements 1..n, players in the group) before
+    anything is written. Returns the group's new version.
+
+    The reading and the engine check run first, outside the SQLite write lock, against the
+    version ``group`` was loaded with (every match write bumps it, in the same transaction
+    as its facts). Under the lock only that version is re-read: when it has not moved, the
+    checked rows are written as they are; otherwise, and whenever the early check refused
+    anything, the whole check is redone under the lock exactly as before, so errors and
+    their order are unchanged. This keeps the serialised part of a save to a few queries,
+    which is what 16 tablets saving at once queue behind. The rows come from the group's
+    last save when it is still at that version (``sel.write_check_rows``), so a tablet
+    correcting its group does not read them again.
+    """
+    prepared: _Prepared | None = None
+    if not connection.in_atomic_block:
+        try:
+            read = sel.write_check_rows(group)
+            early = sel.assemble(group, read)
+            prepared = _Prepared(group.version, read, early, _results_check(group, early, rows))
+        except Exception:  # noqa: BLE001 - redone under the lock, which raises it properly
+            prepared = None
+    return _results_write(group=group, by=by, rows=rows, base_version=base_version, key=key,
+                          prepared=prepared)
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    """A result save's reading and check, done before the lock at ``version``."""
+
+    version: int
+    rows: sel.GroupRows
+    view: sel.GroupView
+    parsed: dict[int, tuple[Decimal, int]]
+
+
+@serialised
+@transaction.atomic
+def _results_write(*, group: Group, by: Any, rows: Mapping[int, tuple[Any, Any]],
+                   base_version: int | None, key: str, prepared: _Prepared | None) -> int:
+    touched = {("result", n) for n in rows}
+    g = _lock(group, base_version, key, "results", touched, by)
+    _refuse_unneeded_game(g)
+    if prepared is not None and prepared.version == g.version:
+        read, gv, parsed = prepared.rows, prepared.view, prepared.parsed
+    else:
+        read = sel.group_rows([g.id], with_entrants=False)[g.id]
+        gv = sel.assemble(g, read)
+        parsed = _results_check(g, gv, rows)
+    seats = {s.number: s for s in gv.seats}
+    changed = [ResultFact(group=g, seat=seats[n], score=value, placement=placement,
+                          supersedes=current, by=by, base_version=g.version)
+               for n, (value, placement) in parsed.items()
+               if (current := gv.result_rows.get(n)) is None
+               or (current.score, current.placement) != (value, placement)]
+    # One INSERT for the changed seats (a first entry is all four); it sends no signals,
+    # and _finish moves the tournament's revision itself.
+    lean.insert(changed)
+    version = _finish(g)
+    if all(fact.pk is not None for fact in changed):  # ids come back on SQLite ≥ 3.35 and PG
+        after = read.with_results(changed)
+        # The group's rows at its new version, for its next save, once they are committed.
+        transaction.on_commit(lambda: sel.remember_write_rows(g.round.tournament,
+                                                                {g.id: (version, after)}))
+    return version
+
+
+def _results_check(g: Group, gv: sel.GroupView, rows: Mapping[int, tuple[Any, Any]]
+                   ) -> dict[int, tuple[Decimal, int]]:
+    """The typed rows, parsed and accepted by the engine, or the RoundError to show."""
+    seats = {s.number: s for s in gv.seats}
+    unknown = [n for n in rows if n not in seats]
+    if unknown:
+        raise RoundError(_("サテ{n}はこの組にありません（この組にいない選手の結果です）。").format(
+            n=unknown[0]),
+                         field=f"score_{unknown[0]}")
+    missing = [n for n in seats if n not in rows]
+    if missing:
+        raise RoundError(_("サテ{n}の結果がありません。").format(n=missing[0]),
+                         field=f"score_{missing[0]}")
+    parsed: dict[int, tuple[Decimal, int]] = {}
+    for n, (score, place) in rows.items():
+        value = parse_score(score, n)
+        try:
+            placement = int(str(place).strip())
+        except ValueError as exc:
+            raise RoundError(_("サテ{n}の順位を選んでください。").format(n=n),
+                             field=f"place_{n}") from exc
+        parsed[n] = (value, placement)
+    places = [p for _s, p in parsed.values()]
+    dupes = sorted({p for p in places if places.count(p) > 1})
+    if dupes:
+        raise RoundError(_("{place}位が2回使われています。画面どおりの順位を入力してください。").format(
+            place=dupes[0]),
+                         field="place")
+    trial = ea.GroupFacts(seats=gv.facts.seats, selections=gv.facts.selections,
+                          penalties=gv.facts.penalties, disqualified=gv.facts.disqualified,
+                          results={n: v for n, v in parsed.items()})
+    try:
+        ea.group_result(trial, Lottery(g.round.tournament.lottery_seed, "validate"))
+    except EngineError as exc:
+        raise RoundError(_engine_text(exc), field="score") from exc
+    return parsed
+
+
+@serialised
+@transaction.atomic
+def penalty_add(*, group: Group, by: Any, seat_number: int, points: Any, reason: str,
+                base_version: int | None = None, key: str = "") -> PenaltyFact:
+    """A penalty with its reason (H7: −400 by default); placements are re-derived."""
+    if not reason.strip():
+        raise RoundError(_("理由を入力してください。"), field="reason")
+    g = _lock(group, base_version, key, "penalty", {("penalty", seat_number)}, by)
+    seat = _seat(g, seat_number)
+    if seat.entrant_id is None:
+        raise RoundError(_("ダミーにはペナルティを付けられません。"), field="seat")
+    value = parse_score(points, seat_number)
+    if value <= 0:
+        raise RoundError(_("減点は正の数で入力してください。"), field="points")
+    fact = PenaltyFact.objects.create(group=g, seat=seat, points=value, reason=reason.strip(),
+                                      by=by, base_version=g.version)
+    _finish(g)
+    return fact
+
+
+@serialised
+@transaction.atomic
+def penalty_revoke(*, group: Group, by: Any, penalty_id: int, reason: str,
+                   base_version: int | None = None, key: str = "") -> PenaltyFact:
+    g = _lock(group, base_version, key, "penalty", {("all", 0)}, by)
+    old = PenaltyFact.objects.get(id=penalty_id, group=g)
+    fact = PenaltyFact.objects.create(group=g, seat=old.seat, points=old.points,
+                                      reason=reason or old.reason, revoked=True, supersedes=old,
+                                      by=by, base_version=g.version)
+    _finish(g)
+    return fact
+
+
+@serialised
+@transaction.atomic
+def disqualification_add(*, group: Group, by: Any, seat_number: int, reason: str,
+                         base_version: int | None = None, key: str = "",
+                         revoke: bool = False) -> DisqualificationFact:
+    """Disqualify (H8) or lift it; lower players move up in this match only."""
+    if not reason.strip():
+        raise RoundError(_("理由を入力してください。"), field="reason")
+    g = _lock(group, base_version, key, "dq", {("dq", seat_number)}, by)
+    seat = _seat(g, seat_number)
+    if seat.entrant_id is None:
+        raise RoundError(_("ダミーは失格にできません。"), field="seat")
+    previous = DisqualificationFact.objects.filter(seat=seat).order_by("-id").first()
+    fact = DisqualificationFact.objects.create(group=g, seat=seat, reason=reason.strip(),
+                                               revoked=revoke, supersedes=previous, by=by,
+                                               base_version=g.version)
+    _finish(g)
+    return fact
+
+
+@serialised
+@transaction.atomic
+def rematch_record(*, group: Group, by: Any, reason: str, base_version: int | None = None,
+                   key: str = "") -> RematchFact:
+    """A re-match after a machine fault: earlier results stop counting; the aborted
+    selections are kept so a changed selection gets the H7 penalty."""
+    if not reason.strip():
+        raise RoundError(_("理由を入力してください。"), field="reason")
+    g = _lock(group, base_version, key, "rematch", {("all", 0)}, by)
+    gv = sel.group_view(g)
+    aborted = {str(n): [s.genre, s.format, s.difficulty] for n, s in gv.facts.selections.items()}
+    fact = RematchFact.objects.create(group=g, reason=reason.strip(), aborted=aborted, by=by,
+                                      base_version=g.version)
+    _finish(g)
+    return fact
+
+
+@serialised
+@transaction.atomic
+def result_confirm(*, group: Group, by: Any, version: int) -> ConfirmationFact:
+    """Two-person confirmation: a second staff member confirms the result as it stands."""
+    g = Group.objects.select_for_update().get(id=group.id)
+    if version != g.version:
+        raise StaleVersion([_("確認中に結果が更新されました。最新の内容を確認してください。")])
+    gv = sel.group_view(g)
+    if gv.result is None:
+        raise RoundError(_("結果が揃っていません。"))
+    entered_by = {r.by_id for r in gv.result_rows.values()}
+    if by is not None and entered_by == {by.id}:
+        raise RoundError(_("結果を入力した人とは別のスタッフが確認してください。"))
+    return ConfirmationFact.objects.create(group=g, version=g.version, by=by,
+                                           base_version=g.version)
+
+
+@transaction.atomic
+def seats_assign(*, group: Group, by: Any, order: Sequence[int | None],
+                 base_version: int | None = None) -> Group:
+    """Reseat a group (サテ 1–4) before any selection: new seat rows supersede the old."""
+    g = _lock(group, base_version, "", "seats", {("all", 0)}, by)
+    current = list(Seat.objects.filter(group=g, superseded_by__isnull=True).order_by("number"))
+    if SelectionFact.objects.filter(group=g).exists() or ResultFact.objects.filter(
+            group=g).exists():
+        raise RoundError(_("出題・結果の入力後は席を変えられません。"))
+    if sorted(map(str, order)) != sorted(str(s.entrant_id) for s in current):
+        raise RoundError(_("席替えはこの組の選手の並べ替えだけです。"))
+    for seat, entrant_id in zip(current, order):
+        Seat.objects.create(group=g, number=seat.number, entrant_id=entrant_id,
+                            supersedes=seat, by=by)
+    _finish(g)
+    return g

@@ -1,0 +1,197 @@
+"""The rounds list, the round page (every group's card) and the round's lifecycle steps."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.html import escape
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from brackets.adapters.rounds import round_rules
+from brackets.labels import (
+    KIND_LABELS,
+    RANKED_FINAL_LABEL,
+    translated,
+)
+from brackets.models import Role, Round, Tournament
+from brackets.page_cache import render_page
+from brackets.permissions import role_required
+from brackets.selectors import rounds as sel
+from brackets.services import rounds as svc
+from brackets.views.rounds._common import STAFF, _round, round_summary
+
+
+@role_required(*STAFF)
+def rounds_index(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    rounds = sel.tournament_rounds(tournament)
+    from brackets.presets import preset_choices
+
+    # Staff read the preset's and the round kinds' names, not their code slugs.
+    kinds = translated(KIND_LABELS)
+
+    def kind_label(rnd: Round) -> str:
+        spec = round_rules(rnd).spec
+        return _(RANKED_FINAL_LABEL) if spec.is_ranked_final else kinds.get(spec.kind, "")
+
+    return render(request, "brackets/rounds/index.html",
+                  {"tournament": tournament, "rounds": [(r, kind_label(r)) for r in rounds],
+                   "preset_name": dict(preset_choices()).get(tournament.preset,
+                                                             tournament.preset)})
+
+
+@require_POST
+@role_required(Role.ORGANISER)
+def rounds_configure(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    try:
+        svc.rounds_configure(tournament=tournament, by=request.user)
+        messages.success(request, _("プリセットから回戦を作成しました。"))
+    except svc.RoundError as exc:
+        messages.error(request, exc.message)
+    return redirect("rounds_index", slug=tournament.slug)
+
+
+def _staff_cards_html(tournament: Tournament, rv: sel.RoundView, names: dict[str, str],
+                      withdrawn: set[int] | None = None) -> str:
+    """Every group card of the round page, built in Python (256 cards at 1,024 entrants).
+    A withdrawn player (棄権) is marked wherever they sit."""
+    quit_badge = (f' <span class="badge text-bg-dark withdrawn-badge">{escape(_("棄権"))}'
+                  f'</span>')
+    base = reverse("match_page", args=[tournament.slug, 0])[: -len("0/")]
+    out: list[str] = []
+    for g in rv.groups:
+        rule = (f' <span class="badge text-bg-dark">{escape(_("ルール"))}{escape(g.group.rule)}'
+                f'</span>' if g.group.rule else "")
+        out.append(
+            f'<div class="col"><div class="card h-100 group-card status-{g.status}">'
+            f'<a class="card-header d-flex justify-content-between align-items-center '
+            f'text-decoration-none text-body py-2" href="{base}{g.group.id}/"><strong>'
+            f'{escape(g.label)}{rule}</strong><span class="badge status-badge-{g.status}">'
+            f'{escape(sel.STATUS_LABELS[g.status])}</span></a>'
+            f'<table class="table table-sm mb-0 small">')
+        adjusted = {p.seat: p for p in g.result.players} if g.result is not None else {}
+        for seat in g.seats:
+            who = escape(_("ダミー")) if seat.entrant_id is None else escape(seat.entrant.name)
+            if seat.entrant_id is not None and seat.entrant_id in (withdrawn or ()):
+                who += quit_badge
+            r = g.result_rows.get(seat.number)
+            score = "" if r is None else str(r.score)
+            placed = adjusted.get(seat.number)
+            if placed is not None and placed.penalty:
+                # The score that ranks (after a −400 penalty, H7), the screen's in brackets.
+                score = (f'{placed.score} <span class="text-danger">'
+                         f'({placed.screen_score})</span>')
+            out.append(f'<tr class="{"dummy-row" if seat.entrant_id is None else ""}">'
+                       f'<td class="text-muted">{seat.number}</td><td>{who}</td>'
+                       f'<td class="num">{score}</td></tr>')
+        out.append("</table>")
+        pair = rv.rules.spec.is_pair
+        if g.result is not None and pair:
+            # K9/K10: the game is decided by the contenders; partners' places do not count.
+            won = [k for k, role in sel.pair_roles(g).items() if role == "winner"]
+            if won:
+                text = escape(_("勝ち：{name}").format(name=names.get(won[0], won[0])))
+                out.append(f'<div class="card-footer small py-1 pair-outcome">{text}</div>')
+        elif g.result is not None:
+            parts = [f'{p.place}. {escape(names.get(p.player, p.player))} '
+                     f'<span class="text-muted">{g.ratios.get(p.player, "")}</span>'
+                     for p in g.result.players]
+            out.append(f'<div class="card-footer small py-1">{" · ".join(parts)}</div>')
+        if g.error:
+            out.append(f'<div class="card-footer text-danger small">{escape(g.error)}</div>')
+        out.append("</div></div>")
+    if not rv.groups:
+        out.append(f'<p class="text-muted">{escape(_("まだ組がありません。"))}</p>')
+    return mark_safe("".join(out))
+
+
+def _round_grid(tournament: Tournament, rnd: Round) -> dict[str, Any]:
+    """The group grid of the round page (cached with the page body: round_detail)."""
+    rv = sel.round_view(rnd)
+    grid = render_to_string("brackets/rounds/_grid.html", {
+        "tournament": tournament, "rv": rv,
+        "cards": _staff_cards_html(tournament, rv, sel.seated_names(rv.groups),
+                                   sel.withdrawn_ids(tournament))})
+    return {"grid": grid, "counts": rv.counts(), "all_done": rv.all_done}
+
+
+@role_required(*STAFF)
+def round_detail(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
+    """Every group's status; staff move between groups in one tap. ``?v=<version>`` is the
+    page's own poll (rounds/round.html): 204 while nothing changed, so the organiser's
+    page follows the tablets' results without anyone reloading it."""
+    version = sel.tournament_version(tournament)
+    if request.GET.get("v") == version:
+        return HttpResponse(status=204)
+
+    def build() -> dict[str, Any]:
+        rnd = _round(tournament, number)
+        ctx: dict[str, Any] = {"tournament": tournament, "round": rnd, "version": version,
+                               "frame": {
+                                   "round": {"name": rnd.name}},
+                               "round_summary": round_summary(rnd),
+                               "status_labels": sel.STATUS_LABELS,
+                               "last_step": sel.last_step(rnd), **_round_grid(tournament, rnd)}
+        spec = round_rules(rnd).spec
+        if spec.is_rule_selection and rnd.status == Round.Status.CONFIGURED:
+            try:
+                ctx["assignment"] = svc.rule_assignment_preview(rnd)
+            except (svc.RoundError, Exception) as exc:  # noqa: BLE001 - shown to staff
+                ctx["assignment_error"] = getattr(exc, "message", str(exc))
+        if rnd.status == Round.Status.CONFIGURED and rnd.number == 1:
+            ctx["players_count"] = len(svc.round_players(rnd)[0])
+            # H4: lots cannot be drawn once round 1 is; drawing first would let these
+            # players choose as if they had none. Shown, and the draw button held back.
+            from brackets.selectors.entrants import shura_lots_pending
+
+            ctx["shura_pending"] = [e.name for e in shura_lots_pending(tournament=tournament)]
+            # The page is cached per role, so the link only for those who may open it.
+            ctx["shura_link"] = bool({Role.ORGANISER, Role.DESK} & set(request.roles))
+        ctx["can_withdraw"] = rnd.status in (Round.Status.DRAWN, Round.Status.RUNNING,
+                                             Round.Status.CLOSED)
+        if spec.is_last and rnd.status == Round.Status.ADVANCED:
+            # The last round confirmed: staff see who won here, not only on public pages.
+            rv = sel.round_view(rnd)
+            ctx["podium"] = sel.podium_from([(spec.kind, sel.final_order(rv))],
+                                            sel.seated_names(rv.groups))
+        # Only rounds with forms of their own (K6 sheets, K9/K10 partners, dice) link the
+        # special page; a ranked final's would be empty (棄権 has its own button).
+        ctx["has_special"] = spec.is_rule_selection or spec.is_pair
+        if rnd.status == Round.Status.ADVANCED:
+            # Advancing is what staff do last on this page; the next round is what they do
+            # next (it was two taps away, through the rounds list).
+            ctx["next_round"] = (Round.objects.filter(tournament=tournament,
+                                                      number__gt=rnd.number)
+                                 .order_by("number").first())
+        return ctx
+
+    return render_page(request, "brackets/rounds/round.html", "brackets/rounds/_round_body.html",
+                       build, tournament=tournament, cache_as=("round", number))
+
+
+@require_POST
+@role_required(*STAFF)
+def round_action(request: HttpRequest, tournament: Tournament, number: int,
+                 action: str) -> HttpResponse:
+    rnd = _round(tournament, number)
+    actions = {"draw": svc.round_draw, "start": svc.round_start, "close": svc.round_close,
+               "advance": svc.round_advance, "undo": svc.round_undo}
+    if action not in actions:
+        return HttpResponse(status=404)
+    try:
+        actions[action](round=rnd, by=request.user)
+        last = round_rules(rnd).spec.is_last  # a last round: places, not advancers
+        messages.success(request, {"draw": _("抽選しました。"), "start": _("開始しました。"),
+                                   "close": _("締め切りました。"),
+                                   "advance": (_("最終順位を確定しました。") if last
+                                               else _("勝ち抜けを確定しました。")),
+                                   "undo": _("直前の操作を取り消しました。")}[action])
+    except svc.RoundError as exc:
+        messages.error(request, exc.message)
+    return redirect("round_detail", slug=tournament.slug, number=number)

@@ -1,0 +1,417 @@
+"""The tablet match page and its writes (selection, results, penalties, confirmation,
+下関 cards and semi-final bans) and the match history."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.html import escape
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from brackets import engine_adapter as ea
+from brackets.adapters.rounds import round_rules
+from brackets.labels import (
+    PAIR_ROLE_LABELS,
+    QUESTION_ORDER_LABELS,
+    label,
+    listed,
+)
+from brackets.messages import violation_text
+from brackets.models import Entrant, Group, Round, SpecialFact, Tournament
+from brackets.page_cache import render_page
+from brackets.permissions import role_required
+from brackets.selectors import rounds as sel
+from brackets.services import rounds as svc
+from brackets.views.rounds._common import STAFF, _group, seat_rule_label
+
+_OPTION_TEXT: dict[tuple[str, str], tuple[str, str]] = {}
+# A seat's two option lists, keyed by everything they are computed from (the engine's
+# inputs, the names shown in reasons, the preselected value, the language of the reasons). The value keeps the catalog
+# it was built from, so an id() in the key can never be reused by a newer catalog.
+_SEAT_OPTIONS: dict[tuple[Any, ...], tuple[Any, str, str]] = {}
+
+
+def _seat_options_html(catalog: Any, sc: sel.SeatChoices, names: dict[str, str],
+                       chosen: str) -> tuple[str, str]:
+    """_options_html for one seat, reused while its inputs stay the same (a tablet reloads
+    its match page after every save; the ~130-option grid changes only with the history)."""
+    # The illegal options carry the engine's reasons in the reader's language: a Japanese
+    # list cached first must not be served to an English reader (and back).
+    key = (sc.key, tuple(sorted(names.items())), chosen, get_language())
+    hit = _SEAT_OPTIONS.get(key) if sc.key else None
+    if hit is not None and hit[0] is catalog:
+        return mark_safe(hit[1]), mark_safe(hit[2])
+    legal, illegal = _options_html(sc.choices.options(), names, chosen)
+    if sc.key:
+        if len(_SEAT_OPTIONS) >= 4096:
+            _SEAT_OPTIONS.clear()
+        _SEAT_OPTIONS[key] = (catalog, str(legal), str(illegal))
+    return legal, illegal
+
+
+def _options_html(options: list[Any], names: dict[str, str], chosen: str) -> tuple[str, str]:
+    """The <option> lists of one seat (legal first, illegal greyed with the engine's
+    reason), built in Python: ~100 options per seat is the heaviest part of the page."""
+    legal: list[str] = []
+    illegal: list[str] = []
+    # Most illegal options share their reasons (every format of a used genre says the same
+    # thing): each distinct violation is worded and escaped once per seat, not per option.
+    texts: dict[tuple[str, str], str] = {}
+
+    def text(v: Any) -> str:
+        k = (v.code, repr(v.params))
+        if k not in texts:
+            texts[k] = violation_text(v, names)
+        return texts[k]
+
+    for opt in options:
+        pair = (opt.genre, opt.format)
+        shown = _OPTION_TEXT.get(pair)
+        if shown is None:  # catalog names never change meaning: escape each pair once
+            shown = _OPTION_TEXT[pair] = (escape(f"{opt.genre}|{opt.format}"),
+                                          escape(f"{opt.genre} / {opt.format}"))
+        value, label = shown
+        selected = " selected" if f"{opt.genre}|{opt.format}" == chosen else ""
+        if opt.legal:
+            legal.append(f'<option value="{value}"{selected}>{label}</option>')
+        else:
+            reason = escape(listed(text(v) for v in opt.reasons))
+            illegal.append(f'<option class="illegal" value="{value}" '
+                           f'data-reason="{reason}"{selected}>✕ {label} — {reason}</option>')
+    return mark_safe("".join(legal)), mark_safe("".join(illegal))
+
+
+def _match_context(request: HttpRequest, tournament: Tournament, group: Group,
+                   **extra: Any) -> dict[str, Any]:
+    gv = sel.group_view(group)
+    catalog = ea.catalog_for(tournament.version_id)
+    mctx = sel.match_context(gv)
+    choices = sel.seat_choices(gv, catalog, mctx)
+    names = {ea.player_key(s.entrant_id): s.entrant.name for s in gv.seats if s.entrant_id}
+    last = len(catalog.difficulties) - 1
+    seats = []
+    posted = extra.get("posted")
+    places = list(range(1, len(gv.seats) + 1))
+    conf = sel.round_restrictions(group.round, group)
+    for seat in gv.seats:
+        current = gv.result_rows.get(seat.number)
+        row: dict[str, Any] = {"seat": seat, "selection": gv.selection_rows.get(seat.number),
+                               "result": current,
+                               "score_value": current.score if current else None,
+                               "place_value": current.placement if current else None}
+        if posted is not None and f"score_{seat.number}" in posted:
+            row["score_value"] = posted.get(f"score_{seat.number}")
+            raw_place = posted.get(f"place_{seat.number}", "")
+            row["place_value"] = int(raw_place) if raw_place.isdigit() else None
+        # Built here, not by template loops: per seat × place and seat × difficulty tags
+        # were a third of the page's render time. Same markup as the loops they replace.
+        row["place_options"] = mark_safe("".join(
+            f'<option value="{p}"{" selected" if row["place_value"] == p else ""}>{p}</option>'
+            for p in places))
+        n = seat.number
+        # A refused save comes back with the difficulty staff tapped, not the default: a
+        # second tap (e.g. confirming an illegal set) would otherwise save HARD unseen.
+        # Otherwise the seat's saved set shows as it is, so changing only its difficulty
+        # is one tap (the form came back empty, and the set had to be found again).
+        saved = row["selection"]
+        tapped = (posted.get("difficulty") if posted is not None
+                  and posted.get("seat") == str(n) else None)
+        if tapped is None and saved is not None:
+            tapped = saved.difficulty
+        pick = (catalog.difficulties.index(tapped) if tapped in catalog.difficulties
+                else last)
+        row["difficulty_radios"] = mark_safe("".join(
+            f'\n          <input type="radio" class="btn-check" name="difficulty" '
+            f'id="d{n}{escape(d)}" value="{escape(d)}"{" checked" if i == pick else ""}>'
+            f'\n          <label class="btn btn-outline-secondary" for="d{n}{escape(d)}">'
+            f'{escape(d)}</label>'
+            for i, d in enumerate(catalog.difficulties)))
+        if seat.entrant_id:
+            key = ea.player_key(seat.entrant_id)
+            sc = choices[seat.number]
+            chosen = "" if saved is None else f"{saved.genre}|{saved.format}"
+            if posted is not None and posted.get("seat") == str(seat.number):
+                chosen = posted.get("set", "")
+            legal, illegal = _seat_options_html(catalog, sc, names, chosen)
+            row.update(legal=legal, illegal=illegal, rules=sc.rules,
+                       mode_label=seat_rule_label(conf, sc.rules),
+                       lots=[*sc.rules.lot_genres, *sc.rules.lot_formats],
+                       placed=gv.row_of(key), ratio=gv.ratios.get(key),
+                       penalties=[p for p in gv.penalty_rows if p.seat_id == seat.id],
+                       dq=any(d.seat_id == seat.id for d in gv.dq_rows),
+                       ban=mctx["bans"].get(seat.entrant_id))
+        seats.append(row)
+    rnd = group.round
+    rules = round_rules(rnd)
+    set_order_row = None
+    if rules.spec.is_series:
+        from brackets.engine.special import set_order
+
+        setup = sel.special_facts(tournament, SpecialFact.Kind.FINAL_SETUP, round=rnd)
+        if setup:
+            qo = setup[0].data["question_order"]
+            set_order_row = {"label": label(QUESTION_ORDER_LABELS, qo),
+                             "order": set_order(qo, group.game)}
+    series_winner = ""
+    if rules.spec.is_series and group.game > 1:
+        # K10: once a finalist has won enough games the rest are not played; say so here
+        # rather than let staff enter a game that cannot change the champion.
+        prior = sel.series_progress(sel.round_view(rnd), upto=group.game - 1)
+        if prior is not None and prior.winner is not None:
+            series_winner = names.get(prior.winner, prior.winner)
+    series_score = ""
+    if rules.spec.is_pair:
+        # K9/K10: which two play for the place and which two only partner them (their
+        # places do not count), and after a result who won the game.
+        roles = sel.pair_roles(gv)
+        for row in seats:
+            if row["seat"].entrant_id:
+                role = roles.get(ea.player_key(row["seat"].entrant_id), "")
+                row["pair_role"] = role
+                row["pair_role_label"] = label(PAIR_ROLE_LABELS, role)
+    if rules.spec.is_series:
+        # The series so far (this game included), so staff know what the next game is for.
+        state = sel.series_progress(sel.round_view(rnd), upto=group.game)
+        if state is not None:
+            a, b = (names.get(p, p) for p in state.players)
+            series_score = _("{a} {x}勝 – {y}勝 {b}").format(a=a, b=b, x=state.wins[0],
+                                                           y=state.wins[1])
+    banned = sorted({f.data["genre"] for f in mctx["bans"].values()}) if mctx["revealed"] else []
+    page_base = reverse("match_page", args=[tournament.slug, 0])[: -len("0/")]
+    # The physical-draw form offers exactly the genres and groups of the preset's K7 deck
+    # (the default deck has サブジャンル cards, which the app may also draw).
+    deck = svc._deck(catalog, rnd) if rules.cards else []
+    deck_genres = list(dict.fromkeys(c.genre for c in deck))
+    deck_groups = list(dict.fromkeys(c.group for c in deck))
+    # A refused physical draw comes back with the cards staff picked, not blank selects.
+    drawn_back = posted is not None and posted.get("action") == "cards_physical"
+    # K7: what the drawn cards allow, in one line (the badges alone left staff to work it
+    # out while the players wait).
+    drawn = mctx["cards"].data.get("cards", []) if mctx["cards"] else []
+    cards_allowed = {"genres": list(dict.fromkeys(c[0] for c in drawn)),
+                     "groups": list(dict.fromkeys(c[1] for c in drawn)),
+                     "extra": len(drawn) > 2}
+    card_rows = [{"i": i,
+                  "genre": posted.get(f"card_genre_{i}", "") if drawn_back else "",
+                  "group": posted.get(f"card_group_{i}", "") if drawn_back else ""}
+                 for i in range(1, 4)]
+    return {"tournament": tournament, "group": group, "round": rnd, "round_rules": rules,
+            "gv": gv, "seats": seats,
+            "set_order": set_order_row, "banned": banned,
+            "deck_genres": deck_genres, "deck_groups": deck_groups,
+            "card_rows": card_rows, "cards_allowed": cards_allowed, "cards_error": extra.get("error", "") if drawn_back else "",
+            "series_winner": series_winner, "series_score": series_score,
+            "can_reseat": not gv.selection_rows and not gv.result_rows,
+            "catalog": catalog, "dummy_set": list(rules.dummy_set),
+            "places": places,
+            "status_label": sel.STATUS_LABELS[gv.status], "mctx": mctx,
+            # Nearby groups only: one tap to the neighbours, the round page for the rest
+            # (a 256-group round would otherwise put 256 tabs on every match page).
+            # Links built here: one reverse() instead of one {% url %} per tab and per seat.
+            "siblings": [{**s, "url": f"{page_base}{s['id']}/"} for s in Group.objects.filter(
+                round=rnd, number__gte=group.number - 5, number__lte=group.number + 6)
+                .order_by("number").values("id", "label")],
+            "selection_url": reverse("match_selection", args=[tournament.slug, group.id]),
+            "two_person": tournament.two_person_confirmation,
+            # K10: a game after the series is decided takes no input (the service refuses).
+            "accepting": (rnd.status in (Round.Status.DRAWN, Round.Status.RUNNING)
+                          and not series_winner),
+            # K8: no selection form until the bans are revealed (the service refuses too).
+            "bans_pending": rules.bans and not mctx["revealed"],
+            # K7: no selection form until the 下関 cards are drawn (the service refuses too).
+            "cards_pending": ea.cards_pending(conf, mctx["cards"].data.get("cards", [])
+                                              if mctx["cards"] else None), **extra}
+
+
+def _match_response(request: HttpRequest, tournament: Tournament, group_id: int, *,
+                    cache: bool, status: int = 200, **extra: Any) -> HttpResponse:
+    """The match page; its body comes from the page cache unless it shows what this
+    request posted (``cache=False``)."""
+    def build() -> dict[str, Any]:
+        group = _group(tournament, group_id)
+        return {**_match_context(request, tournament, group, **extra),
+                # A one-match round's group is named after it: 「3位決定戦」, not twice.
+                "frame": {"title": group.round.name if group.label == group.round.name
+                          else f"{group.round.name} {group.label}"}}
+
+    return render_page(request, "brackets/rounds/match.html", "brackets/rounds/_match_body.html",
+                       build, tournament=tournament,
+                       cache_as=("match", group_id) if cache else None, status=status)
+
+
+@role_required(*STAFF)
+def match_page(request: HttpRequest, tournament: Tournament, group_id: int) -> HttpResponse:
+    return _match_response(request, tournament, group_id, cache=True)
+
+
+def _refused(request: HttpRequest, tournament: Tournament, group: Group,
+             exc: svc.RoundError) -> HttpResponse:
+    """The match page again, with what staff typed and the error beside it (HTTP 400, or
+    409 for a stale version). Nothing was saved. ``page_url`` lets match.js put the match
+    page's own URL in the address bar (history.replaceState), so reloading it is a plain
+    GET instead of a re-post of the refused form."""
+    status = 409 if isinstance(exc, svc.StaleVersion) else 400
+    return _match_response(request, tournament, group.id, cache=False, status=status,
+                           error=exc.message, error_field=exc.field,
+                           changes=getattr(exc, "changes", []), posted=request.POST,
+                           reasons=exc.extra.get("reasons", []),
+                           page_url=reverse("match_page", args=[tournament.slug, group.id]))
+
+
+def _saved(request: HttpRequest, tournament: Tournament, group: Group) -> HttpResponse:
+    """POST/redirect/GET: back on the match page with 「保存しました」, so a reload there
+    is a plain GET and the tablet sees at once that the tap was recorded."""
+    messages.success(request, _("保存しました"))
+    return redirect("match_page", slug=tournament.slug, group_id=group.id)
+
+
+def _base(request: HttpRequest) -> int | None:
+    raw = request.POST.get("version", "")
+    return int(raw) if raw.isdigit() else None
+
+
+@require_POST
+@role_required(*STAFF)
+def match_selection(request: HttpRequest, tournament: Tournament, group_id: int) -> HttpResponse:
+    group = _group(tournament, group_id)
+    post = request.POST
+    try:
+        seat = int(post.get("seat", "0"))
+        genre, _sep, fmt = post.get("set", "").partition("|")
+        if not genre or not fmt:
+            raise svc.RoundError(_("出題（ジャンル・形式）を選んでください。"), field="set")
+        svc.selection_save(group=group, by=request.user, seat_number=seat, genre=genre,
+                           format=fmt, difficulty=post.get("difficulty", ""),
+                           base_version=_base(request),
+                           confirm_illegal=post.get("confirm_illegal") == "1",
+                           key=post.get("key", ""))
+    except svc.Duplicate:
+        pass  # the first tap was recorded: same outcome as a save
+    except svc.RoundError as exc:
+        return _refused(request, tournament, group, exc)
+    except ValueError:
+        return _refused(request, tournament, group, svc.RoundError(_("サテを選んでください。")))
+    return _saved(request, tournament, group)
+
+
+@require_POST
+@role_required(*STAFF)
+def match_results(request: HttpRequest, tournament: Tournament, group_id: int) -> HttpResponse:
+    group = _group(tournament, group_id)
+    post = request.POST
+    rows = {}
+    for n in range(1, 5):
+        if f"score_{n}" in post:
+            rows[n] = (post.get(f"score_{n}", ""), post.get(f"place_{n}", ""))
+    try:
+        svc.results_save(group=group, by=request.user, rows=rows, base_version=_base(request),
+                         key=post.get("key", ""))
+    except svc.Duplicate:
+        pass  # the first tap was recorded: same outcome as a save
+    except svc.RoundError as exc:
+        return _refused(request, tournament, group, exc)
+    return _saved(request, tournament, group)
+
+
+@require_POST
+@role_required(*STAFF)
+def match_action(request: HttpRequest, tournament: Tournament, group_id: int) -> HttpResponse:
+    """Penalty, disqualification (or lifting one), re-match: each with a reason."""
+    group = _group(tournament, group_id)
+    post = request.POST
+    action = post.get("action", "")
+    common = {"group": group, "by": request.user, "base_version": _base(request),
+              "key": post.get("key", "")}
+    try:
+        seat = int(post.get("seat", "0") or 0)
+        reason = post.get("reason", "")
+        if action == "penalty":
+            svc.penalty_add(seat_number=seat, points=post.get("points", ""), reason=reason,
+                            **common)
+        elif action == "penalty_revoke":
+            svc.penalty_revoke(penalty_id=int(post.get("penalty", "0")), reason=reason, **common)
+        elif action in ("dq", "dq_revoke"):
+            svc.disqualification_add(seat_number=seat, reason=reason,
+                                     revoke=action == "dq_revoke", **common)
+        elif action == "rematch":
+            svc.rematch_record(reason=reason, **common)
+        elif action == "reseat":
+            order: list[int | None] = []
+            for n in range(1, 5):
+                raw = post.get(f"seat_order_{n}")
+                if raw is None:
+                    continue
+                order.append(int(raw) if raw.isdigit() else None)
+            svc.seats_assign(group=group, by=request.user, order=order,
+                             base_version=_base(request))
+        else:
+            raise svc.RoundError(_("操作を選んでください。"))
+    except svc.Duplicate:
+        pass  # the first tap was recorded: same outcome as a save
+    except svc.RoundError as exc:
+        return _refused(request, tournament, group, exc)
+    except ValueError:
+        return _refused(request, tournament, group, svc.RoundError(_("入力を確認してください。")))
+    return _saved(request, tournament, group)
+
+
+@require_POST
+@role_required(*STAFF)
+def match_confirm(request: HttpRequest, tournament: Tournament, group_id: int) -> HttpResponse:
+    group = _group(tournament, group_id)
+    try:
+        svc.result_confirm(group=group, by=request.user, version=_base(request) or 0)
+        messages.success(request, _("結果を確認しました。"))
+    except svc.RoundError as exc:
+        return _refused(request, tournament, group, exc)
+    return redirect("match_page", slug=tournament.slug, group_id=group.id)
+
+
+@require_POST
+@role_required(*STAFF)
+def match_special(request: HttpRequest, tournament: Tournament, group_id: int) -> HttpResponse:
+    """下関 cards (physical or app draw) and semi-final bans (enter all, reveal together)."""
+    group = _group(tournament, group_id)
+    post = request.POST
+    action = post.get("action", "")
+    try:
+        if action == "cards_app":
+            svc.card_draw(group=group, by=request.user)
+        elif action == "cards_physical":
+            cards = []
+            for i in range(1, 4):
+                g, grp = post.get(f"card_genre_{i}", ""), post.get(f"card_group_{i}", "")
+                if g and grp:
+                    cards.append((g, grp))
+                elif g or grp:  # half a card was silently dropped before
+                    raise svc.RoundError(
+                        _("カード{i}はジャンルと形式群の両方を選んでください。").format(i=i),
+                        field="cards")
+            svc.card_draw(group=group, by=request.user, cards=cards)
+        elif action == "ban":
+            entrant = get_object_or_404(Entrant, id=int(post.get("entrant", "0")),
+                                        tournament=tournament)
+            svc.ban_record(group=group, entrant=entrant, genre=post.get("genre", ""),
+                           by=request.user)
+        elif action == "reveal":
+            svc.ban_reveal(group=group, by=request.user)
+        else:
+            raise svc.RoundError(_("操作を選んでください。"))
+    except svc.RoundError as exc:
+        return _refused(request, tournament, group, exc)
+    return _saved(request, tournament, group)
+
+
+@role_required(*STAFF)
+def match_history(request: HttpRequest, tournament: Tournament, group_id: int) -> HttpResponse:
+    group = _group(tournament, group_id)
+    return render(request, "brackets/rounds/history.html",
+                  {"tournament": tournament, "group": group,
+                   "events": sel.group_history(group)})

@@ -1,0 +1,54 @@
+"""The 修羅 desk: each 修羅 entrant's lots (H4/H5)."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+
+from brackets import engine_adapter as ea
+from brackets.models import Entrant, Role, Round, Tournament
+from brackets.permissions import role_required
+from brackets.selectors import rounds as sel
+from brackets.services import rounds as svc
+
+
+@role_required(Role.ORGANISER, Role.DESK)
+def shura_desk(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """H4/H5: each 修羅 entrant's lots, drawn by the app or recorded from the box."""
+    error = ""
+    if request.method == "POST":
+        entrant = get_object_or_404(Entrant, id=int(request.POST.get("entrant", "0") or 0),
+                                    tournament=tournament)
+        genres = [g for g in request.POST.getlist("genre") if g]
+        formats = [f for f in request.POST.getlist("format") if f]
+        try:
+            svc.shura_lots_draw(tournament=tournament, entrant=entrant, by=request.user,
+                                genres=genres if request.POST.get("method") == "physical"
+                                else None, formats=formats)
+            return redirect(reverse("shura_desk", kwargs={"slug": tournament.slug}))
+        except svc.RoundError as exc:
+            error = exc.message
+    entrants = list(Entrant.objects.filter(tournament=tournament).order_by("id"))
+    lots = sel.lots_of(tournament, [e.id for e in entrants])
+    rows = []
+    from brackets.engine.shura import lots_owed
+
+    for e in entrants:
+        try:
+            owed = lots_owed(ea.declaration_of(ea.rules_input_from_entrant(e, None)))
+        except Exception:  # noqa: BLE001 - an over-cap declaration is shown as an error row
+            rows.append({"entrant": e, "owed": None, "lots": lots.get(e.id)})
+            continue
+        if owed.shura:
+            from brackets.selectors.documents import LOT_REASONS
+
+            # Why each lot is owed, in the desk's words (not the engine's codes).
+            reasons = [LOT_REASONS.get(str(r), str(r)) for r in owed.reasons]
+            rows.append({"entrant": e, "owed": owed, "lots": lots.get(e.id), "reasons": reasons})
+    catalog = ea.catalog_for(tournament.version_id)
+    return render(request, "brackets/rounds/shura.html",
+                  {"tournament": tournament, "rows": rows, "error": error,
+                   "lot_genres": catalog.lot_genres,
+                   "has_rounds": Round.objects.filter(tournament=tournament, number=1).exists()},
+                  status=400 if error else 200)

@@ -1,0 +1,167 @@
+"""The round's special page: K6 rule choices, K9/K10 partners, dice and the final's setup."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+
+from brackets import engine_adapter as ea
+from brackets.adapters.rounds import round_rules
+from brackets.labels import (
+    QUESTION_ORDER_LABELS,
+    label,
+)
+from brackets.models import Entrant, Round, SpecialFact, Tournament
+from brackets.permissions import role_required
+from brackets.selectors import rounds as sel
+from brackets.services import rounds as svc
+from brackets.views.rounds._common import STAFF, _round, round_summary
+
+
+@role_required(*STAFF)
+def round_special(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
+    """Rule-selection forms (K6), partners (K9/K10), dice and the final's decisions."""
+    rnd = _round(tournament, number)
+    error = ""
+    if request.method == "POST":
+        post = request.POST
+        action = post.get("action", "")
+        try:
+            if action == "rule":
+                entrant = get_object_or_404(Entrant, id=int(post.get("entrant", "0")),
+                                            tournament=tournament)
+                svc.rule_choice_record(round=rnd, entrant=entrant, rule=post.get("rule", ""),
+                                       by=request.user)
+            elif action == "partner":
+                contender = get_object_or_404(Entrant, id=int(post.get("contender", "0")),
+                                              tournament=tournament)
+                if not post.get("partner", "").strip():
+                    raise svc.RoundError(_("{name} さんのパートナーを選んでください。").format(
+                        name=contender.name))
+                partner = get_object_or_404(Entrant, id=int(post.get("partner", "0")),
+                                            tournament=tournament)
+                svc.partner_record(round=rnd, contender=contender, partner=partner,
+                                   by=request.user)
+            elif action == "dice":
+                a, b = int(post.get("a", "0")), int(post.get("b", "0"))
+                rolls = None
+                if post.get("rolls", "").strip():
+                    rolls = [tuple(int(x) for x in pair.split("-"))
+                             for pair in post["rolls"].split()]
+                svc.dice_record(round=rnd, players=(a, b), by=request.user,
+                                rolls=rolls)  # type: ignore[arg-type]
+            elif action == "withdraw":
+                entrant = get_object_or_404(Entrant, id=int(post.get("entrant", "0")),
+                                            tournament=tournament)
+                if not post.get("reason", "").strip():
+                    raise svc.RoundError(_("理由を入力してください。"))
+                svc.withdrawal_record(tournament=tournament, entrant=entrant, by=request.user,
+                                      reason=post["reason"].strip())
+                messages.success(request, _("棄権を記録しました。"))
+                return redirect("round_detail", slug=tournament.slug, number=number)
+            elif action == "setup":
+                svc.final_setup_record(round=rnd, by=request.user,
+                                       winner_decides=post.get("winner_decides", ""),
+                                       first=int(post.get("first", "0")),
+                                       question_order=post.get("question_order", ""))
+            else:
+                raise svc.RoundError(_("操作を選んでください。"))
+            return redirect("round_special", slug=tournament.slug, number=number)
+        except svc.RoundError as exc:
+            error = exc.message
+        except ValueError:
+            error = _("入力を確認してください。")
+    ctx = _special_context(tournament, rnd)
+    ctx["error"] = error
+    return render(request, "brackets/rounds/special.html", ctx, status=400 if error else 200)
+
+
+def _special_context(tournament: Tournament, rnd: Round) -> dict[str, Any]:
+    from brackets.models import Seat
+
+    rules = round_rules(rnd)
+    ctx: dict[str, Any] = {"tournament": tournament, "round": rnd, "round_rules": rules,
+                           "summary": round_summary(rnd)}
+    if rnd.status in (Round.Status.DRAWN, Round.Status.RUNNING, Round.Status.CLOSED):
+        ctx["round_players"] = [s.entrant for s in Seat.objects.filter(
+            group__round=rnd, entrant__isnull=False, superseded_by__isnull=True)
+            .select_related("entrant").order_by("entrant__name")]
+    if rules.spec.is_rule_selection:
+        try:
+            players, _s = svc.round_players(rnd)
+        except svc.RoundError as exc:
+            players, ctx["error_players"] = [], exc.message
+        ctx["players"] = sorted(sel.entrant_map(players).values(), key=lambda e: e.id)
+        ctx["wishes"] = {f.entrant_id: f.data["rule"] for f in sel.special_facts(
+            tournament, SpecialFact.Kind.RULE_CHOICE, round=rnd)}
+        ctx["rules"] = [v.key for v in rules.variants]
+        if ctx["players"] and len(ctx["wishes"]) >= len(players):
+            try:
+                assignment = svc.rule_assignment_preview(rnd)
+                names = {ea.player_key(e.id): e.name for e in ctx["players"]}
+                # What put each player at their place in the order (K6: the previous
+                # round's winners by score, then runners-up by 惜敗率), shown beside it.
+                basis: dict[str, Any] = {}
+                prev = Round.objects.filter(tournament=tournament,
+                                            number=rules.order_from_round).first()
+                if prev is not None:
+                    ctx["order_round"] = prev.name
+                    basis = {row.player: row for row in sel.round_table(sel.round_view(prev))}
+                ctx["assignment"] = [(c, names.get(c.player, c.player), basis.get(c.player))
+                                     for c in assignment.choices]
+                ctx["assigned_counts"] = [
+                    (v.key, len(assignment.players_of(v.key)), v.capacity)
+                    for v in rules.variants]
+            except svc.RoundError as exc:
+                ctx["error_players"] = exc.message
+    if rules.spec.is_pair:
+        src = rules.contenders_from
+        src_round = None if src is None else Round.objects.filter(
+            tournament=tournament, number=src[0]).first()
+        contenders = []
+        if src is not None and src_round is not None:
+            table = sel.round_table(sel.round_view(src_round))
+            for place in src[1]:
+                contenders += [int(r.player) for r in table if r.place == place]
+        emap = sel.entrant_map(contenders)
+        ctx["contenders"] = [emap[c] for c in contenders if c in emap]
+        ctx["present"] = list(Entrant.objects.filter(tournament=tournament, checked_in=True)
+                              .exclude(id__in=contenders).order_by("name"))
+        ctx["partners"] = {f.entrant_id: f.data["partner"] for f in sel.special_facts(
+            tournament, SpecialFact.Kind.PARTNER, round=rnd)}
+        partner_names = {e.id: e.name for e in sel.entrant_map(
+            ctx["partners"].values()).values()}
+        ctx["contender_rows"] = [
+            {"entrant": c, "partner_id": ctx["partners"].get(c.id),
+             "partner_name": partner_names.get(ctx["partners"].get(c.id) or 0, "")}
+            for c in ctx["contenders"]]
+        dice = sel.special_facts(tournament, SpecialFact.Kind.DICE, round=rnd)
+        ctx["dice"] = dice[0].data if dice else None
+        setup = sel.special_facts(tournament, SpecialFact.Kind.FINAL_SETUP, round=rnd)
+        ctx["setup"] = setup[0].data if setup else None
+        # The form shows what was recorded (not its defaults beside a different summary).
+        ctx["setup_form"] = {"winner_decides": "seat_order", "first": None,
+                             "question_order": "simple"}
+        if ctx["setup"] and ctx["dice"]:
+            won = ctx["dice"]["winner"]
+            ctx["setup_form"] = {
+                "winner_decides": ("seat_order" if ctx["setup"].get("seat_order_by") == won
+                                   else "question_order"),
+                "first": int(ctx["setup"]["first"]),
+                "question_order": ctx["setup"]["question_order"]}
+        if ctx["setup"]:
+            from brackets.engine.special import set_order
+
+            qo = ctx["setup"]["question_order"]
+            ctx["question_order_label"] = label(QUESTION_ORDER_LABELS, qo)
+            ctx["set_orders"] = [(g, set_order(qo, g)) for g in range(1, rules.wins_needed * 2)]
+        ctx["names"] = {ea.player_key(e.id): e.name for e in ctx["contenders"]}
+        if ctx["dice"]:
+            # Whose roll is whose: 「5–6」 alone did not say.
+            a, b = (ctx["names"].get(p, p) for p in ctx["dice"]["players"])
+            ctx["dice_rows"] = [f"{a} {r[0]} – {r[1]} {b}" for r in ctx["dice"]["rolls"]]
+    return ctx

@@ -200,11 +200,11 @@ class MatchSnapshot:
     """Everything a match's page, documents and writes need, derived once from its facts.
 
     ``view`` carries the seats, current facts, fact rows, the engine's verdict (result,
-    惜敗率, warnings, or the error that stops it) and the status; ``choices`` each seated
-    player's engine ``Choices`` (``choices[n].choices.reasons()`` says why a set is
-    refused); ``gates`` the gates the engine decides from the spec and match facts. The
-    K10 series gates read every game of the round, so they are computed when first asked
-    (:attr:`series_before`, :attr:`game_needed`), not for pages that never ask.
+    惜敗率, warnings, or the error that stops it) and the status; :attr:`choices` each
+    seated player's engine ``Choices`` (``choices[n].choices.reasons()`` says why a set is
+    refused); :attr:`gates` the gates the engine decides from the spec and match facts.
+    Each derived part is computed when first asked, once: a write checking only K10 reads
+    no special facts, a document printing only the gates computes no choices.
     """
 
     group: Group
@@ -212,18 +212,29 @@ class MatchSnapshot:
     #: The restriction pieces of this group (of its K6 rule, if it has one).
     restrictions: RoundRestrictions
     view: GroupView
-    #: The match's special facts: the card draw, the written bans, whether revealed.
-    context: Mapping[str, Any]
-    gates: MatchGates
-    catalog: Catalog
+    #: The tournament's catalog (None: the tournament's, looked up when the choices are).
+    catalog: Catalog | None
     #: The seated players' history and 修羅 lots, read when the choices are first asked.
     inputs: _PlayerInputs
+    #: The match context when the builder read it already (a batch, or before the match).
+    given_context: Mapping[str, Any] | None = None
+
+    @cached_property
+    def context(self) -> Mapping[str, Any]:
+        """The match's special facts: the card draw, the written bans, whether revealed."""
+        if self.given_context is not None:
+            return self.given_context
+        return match_context(self.view)
+
+    @cached_property
+    def gates(self) -> MatchGates:
+        return _gates(self.view, self.rules, self.restrictions, self.context)
 
     @cached_property
     def choices(self) -> Mapping[int, SeatChoices]:
-        """Each seated player's engine choices (seat number → :class:`SeatChoices`);
-        computed when first asked, since documents that print only the gates never do."""
-        return seat_choices(self.view, self.catalog, self.context,
+        """Each seated player's engine choices (seat number → :class:`SeatChoices`)."""
+        catalog = self.catalog or ea.catalog_for(self.group.round.tournament.version_id)
+        return seat_choices(self.view, catalog, self.context,
                             history=self.inputs.history, lots=self.inputs.lots)
 
     @property
@@ -240,6 +251,12 @@ class MatchSnapshot:
         scores are missing or the facts are refused (:attr:`GroupView.error`)."""
         return self.view.result
 
+    def require_cards(self) -> None:
+        """K7: refuse a selection while the cards are pending (the engine's
+        ``cards_missing``, :func:`~brackets.engine.match.require_cards`)."""
+        gates.require_cards(self.restrictions, drawn=self.context.get("cards") is not None,
+                            round_name=self.group.round.name)
+
     @cached_property
     def roles(self) -> dict[str, str]:
         """K9/K10: each player's part in the pair game (:func:`.finals.pair_roles`)."""
@@ -254,14 +271,14 @@ class MatchSnapshot:
     def series_before(self) -> Any:
         """K10: the series after the games before this one (None outside a series, or
         for its first game)."""
-        if not self.gates.series or self.group.game <= 1:
+        if not self.rules.spec.is_series or self.group.game <= 1:
             return None
         return series_progress(self._games, upto=self.group.game - 1)
 
     @cached_property
     def series_now(self) -> Any:
         """K10: the series after this game (None outside a series)."""
-        if not self.gates.series:
+        if not self.rules.spec.is_series:
             return None
         return series_progress(self._games, upto=self.group.game)
 
@@ -273,8 +290,9 @@ class MatchSnapshot:
 
     @property
     def game_needed(self) -> bool:
-        """K10: whether this game is played (not once the games before it decided the
-        series, :func:`~brackets.engine.match.game_needed` through the series state)."""
+        """K10: whether this game is played: not once the games before it decided the
+        series (the series state counts games by :func:`~brackets.engine.match.
+        game_needed`)."""
         return self.series_winner is None
 
 
@@ -316,14 +334,12 @@ class _PlayerInputs:
         return lots_of(self.tournament, self.ids)
 
 
-def _snapshot(gv: GroupView, catalog: Catalog, ctx: Mapping[str, Any],
+def _snapshot(gv: GroupView, catalog: Catalog | None, ctx: Mapping[str, Any] | None,
               inputs: _PlayerInputs) -> MatchSnapshot:
     group = gv.group
     rules = round_rules(group.round)
-    restrictions = rules.restrictions(group.rule)
-    return MatchSnapshot(group=group, rules=rules, restrictions=restrictions, view=gv,
-                         context=ctx, gates=_gates(gv, rules, restrictions, ctx),
-                         catalog=catalog, inputs=inputs)
+    return MatchSnapshot(group=group, rules=rules, restrictions=rules.restrictions(group.rule),
+                         view=gv, catalog=catalog, inputs=inputs, given_context=ctx)
 
 
 def _seated_ids(views: Iterable[GroupView]) -> list[int]:
@@ -332,17 +348,15 @@ def _seated_ids(views: Iterable[GroupView]) -> list[int]:
 
 def match_snapshot(group: Group | GroupView, catalog: Catalog | None = None, *,
                    before_match: bool = False) -> MatchSnapshot:
-    """One match's snapshot: the group's view (kept rows at its version), its special
-    facts (one query), and when the choices are asked the seated players' history and
-    修羅 lots (one query each), as the match page always read them.
+    """One match's snapshot: the group's view (kept rows at its version); when asked, its
+    special facts (one query) and the seated players' history and 修羅 lots (one query
+    each), as the match page always read them.
 
     ``group`` may be the group's view already built. ``before_match``: the choices a
     document printed before the match shows (:data:`BEFORE_MATCH`: no cards, no bans)."""
     gv = group if isinstance(group, GroupView) else group_view(group)
     tournament = gv.group.round.tournament
-    if catalog is None:
-        catalog = ea.catalog_for(tournament.version_id)
-    ctx = BEFORE_MATCH if before_match else match_context(gv)
+    ctx = BEFORE_MATCH if before_match else None
     return _snapshot(gv, catalog, ctx, _PlayerInputs(tournament, _seated_ids([gv])))
 
 

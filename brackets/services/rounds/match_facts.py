@@ -17,7 +17,6 @@ from django.utils.translation import gettext as _
 
 from brackets import engine_adapter as ea
 from brackets import lean
-from brackets.adapters.rounds import round_rules
 from brackets.engine.catalog import Selection
 from brackets.engine.errors import EngineError, RuleRefusal
 from brackets.engine.lottery import Lottery
@@ -45,16 +44,13 @@ from brackets.services.rounds._write import (
 )
 
 
-def _refuse_unneeded_game(group: Group) -> None:
+def _refuse_unneeded_game(snap: sel.MatchSnapshot) -> None:
     """K10: once a finalist has won enough games the rest are not played. A selection or
     result for such a game cannot change the champion, so it is refused, not recorded
     (the match page already says the game is not needed)."""
-    if not round_rules(group.round).spec.is_series or group.game <= 1:
-        return
-    prior = sel.series_progress(sel.round_view(group.round), upto=group.game - 1)
-    if prior is not None and prior.finished:
+    if not snap.game_needed:
         raise RoundError(_("この試合は不要です：第{n}試合までで勝敗が決まっています。入力は保存していません。")
-                         .format(n=group.game - 1), field="game")
+                         .format(n=snap.group.game - 1), field="game")
 
 
 def selection_save(*, group: Group, by: Any, seat_number: int, genre: str, format: str,
@@ -63,27 +59,24 @@ def selection_save(*, group: Group, by: Any, seat_number: int, genre: str, forma
     """Record a seat's set before play; an illegal set needs ``confirm_illegal`` and then
     carries the engine's violations and the preset's penalty."""
     g = _lock(group, base_version, key, "selection", {("selection", seat_number)}, by)
-    _refuse_unneeded_game(g)
+    catalog = ea.catalog_for(g.round.tournament.version_id)
+    # The match as the tablet showed it: its gates and choices come from the same snapshot.
+    snap = sel.match_snapshot(g, catalog)
+    _refuse_unneeded_game(snap)
     seat = _seat(g, seat_number)
     if seat.entrant_id is None:
         raise RoundError(_("ダミーの出題は固定です。"), field="seat")
-    gv = sel.group_view(g)
-    mctx = sel.match_context(gv)
     # K7: the drawn 下関 cards decide what may be chosen, so no selection before the draw
     # (whoever calls: the tablet page, a replay, a script).
-    card_fact = mctx.get("cards")
     try:
-        ea.require_cards(sel.round_restrictions(g.round, g),
-                         None if card_fact is None else card_fact.data.get("cards", []),
-                         g.round.name)
+        snap.require_cards()
     except EngineError as exc:
         raise RoundError(_engine_text(exc), field="cards") from exc
     # K8: the revealed bans decide what may be chosen; a set taken before the reveal would
     # never be checked against them.
-    rules = round_rules(g.round)
-    if rules.bans and not mctx.get("revealed"):
+    rules = snap.rules
+    if snap.gates.bans_pending:
         raise RoundError(_("禁止ジャンルを一斉公開するまで出題は登録できません。"), field="bans")
-    catalog = ea.catalog_for(g.round.tournament.version_id)
     selection = Selection(genre, format, difficulty)
     try:
         catalog.validate(selection)
@@ -91,7 +84,7 @@ def selection_save(*, group: Group, by: Any, seat_number: int, genre: str, forma
         raise RoundError(_("「{genre} / {format} / {difficulty}」はこの大会のカタログにありません。")
                          .format(genre=genre, format=format, difficulty=difficulty),
                          field="genre") from exc
-    choices = sel.seat_choices(gv, catalog, mctx)[seat_number].choices
+    choices = snap.choices[seat_number].choices
     check = choices.check(selection, penalty=rules.penalty)
     reasons = [violation_text(v) for v in check.violations]
     if not check.ok and rules.refuses_illegal:
@@ -168,12 +161,14 @@ def _results_write(*, group: Group, by: Any, rows: Mapping[int, tuple[Any, Any]]
                    base_version: int | None, key: str, prepared: _Prepared | None) -> int:
     touched = {("result", n) for n in rows}
     g = _lock(group, base_version, key, "results", touched, by)
-    _refuse_unneeded_game(g)
     if prepared is not None and prepared.version == g.version:
-        read, gv, parsed = prepared.rows, prepared.view, prepared.parsed
+        read, gv = prepared.rows, prepared.view
+        _refuse_unneeded_game(sel.match_snapshot(gv))
+        parsed = prepared.parsed
     else:
         read = sel.group_rows([g.id], with_entrants=False)[g.id]
         gv = sel.assemble(g, read)
+        _refuse_unneeded_game(sel.match_snapshot(gv))
         parsed = _results_check(g, gv, rows)
     seats = {s.number: s for s in gv.seats}
     changed = [ResultFact(group=g, seat=seats[n], score=value, placement=placement,

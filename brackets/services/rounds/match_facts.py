@@ -53,6 +53,8 @@ def _refuse_unneeded_game(snap: sel.MatchSnapshot) -> None:
                          .format(n=snap.group.game - 1), field="game")
 
 
+@serialised
+@transaction.atomic
 def selection_save(*, group: Group, by: Any, seat_number: int, genre: str, format: str,
                    difficulty: str, base_version: int | None = None,
                    confirm_illegal: bool = False, key: str = "") -> SelectionFact:

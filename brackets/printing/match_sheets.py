@@ -56,11 +56,11 @@ def _context_line(data: RoundDoc, group: GroupDoc) -> str:
         parts.append(f"第{group.game}試合")
     if group.cards:
         parts.append("下関カード：" + "／".join(f"{g}×{grp}" for g, grp in group.cards))
-    elif data.rules.cards:
+    elif group.cards_pending:
         parts.append("下関カード：＿＿＿＿×＿＿＿＿／＿＿＿＿×＿＿＿＿")
     if group.bans:
         parts.append("禁止ジャンル：" + "・".join(group.bans))
-    elif data.rules.bans:
+    elif group.bans_pending:
         parts.append("禁止ジャンル：＿＿＿＿＿＿＿＿＿＿")
     return "　".join(parts)
 

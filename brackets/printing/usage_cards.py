@@ -45,12 +45,12 @@ def usage_cards(tournament: Tournament, number: int) -> tuple[str, list[UsageCar
     """Cards for every player seated in round ``number``, history before that round.
 
     What is used and what is left is the engine's :meth:`Choices.summary` for the player's
-    seat, built by the selector the tablet uses (:func:`~brackets.selectors.rounds.
-    seat_choices`), so card and tablet agree. The card is printed before the match, so the
-    match's own facts (K7 cards, K8 bans) are announced there, not printed here.
+    seat, from the match snapshot the tablet reads (:func:`~brackets.selectors.rounds.
+    match_snapshots`), so card and tablet agree. The card is printed before the match, so
+    the match's own facts (K7 cards, K8 bans) are announced there, not printed here.
     """
     from brackets import engine_adapter as ea
-    from brackets.engine.restrictions import Mode
+    from brackets.engine import Mode
     from brackets.selectors import rounds as sel
 
     rnd = Round.objects.filter(tournament=tournament, number=number).first()
@@ -69,13 +69,12 @@ def usage_cards(tournament: Tournament, number: int) -> tuple[str, list[UsageCar
     catalog = ea.catalog_for(tournament.version_id)
     ids = [s.entrant_id for _g, s in players]
     history = sel.selection_history(tournament, ids, before_round=number)
-    before_match: dict[str, Any] = {"cards": None, "bans": {}, "revealed": False}
-    choices = {gv.group.id: sel.seat_choices(gv, catalog, before_match)
-               for gv in sel.group_views(groups, tournament)}
+    snapshots = sel.match_snapshots(sel.group_views(groups, tournament), catalog,
+                                    before_match=True)
     cards = []
     for group, seat in players:
         entrant = seat.entrant
-        sc = choices[group.id][seat.number]
+        sc = snapshots[group.id].choices[seat.number]
         rules = sc.rules
         summary = sc.choices.summary()
         mode = mode_label(rules, shura=bool(rules.lot_genres or rules.lot_formats),

@@ -15,8 +15,7 @@ from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
 from brackets.adapters.rounds import RoundRules, rules_from_stored
-from brackets.engine import match as gates
-from brackets.engine.presets import RoundSpec
+from brackets.engine import RoundSpec, seeds_play_round_1, seeds_round
 from brackets.labels import COUNTING_LABELS, MODE_LABELS
 from brackets.models import Entrant, Genre, Rank, Tournament
 
@@ -142,7 +141,7 @@ def player_rules_of(tournament: Tournament, restriction: str, entrant: Entrant,
     or H2–H5 by rank with 修羅 lots); a desk error in the declarations falls back to the
     rank alone so a sheet still prints."""
     from brackets import engine_adapter as ea
-    from brackets.engine.errors import EngineBug, EngineError
+    from brackets.engine import EngineBug, EngineError
 
     rules_input = ea.rules_input_from_entrant(entrant, lots)
     try:
@@ -153,7 +152,7 @@ def player_rules_of(tournament: Tournament, restriction: str, entrant: Entrant,
     except EngineBug:
         raise
     except EngineError:
-        from brackets.engine.restrictions import player_rules_for
+        from brackets.engine import player_rules_for
 
         return player_rules_for(entrant.q_level)
 
@@ -164,7 +163,7 @@ def mode_label(rules: Any, *, shura: bool, opt_up: bool) -> str:
     Printed sheets stay Japanese, so the shared labels (:mod:`brackets.labels`) are used
     untranslated here; web pages translate them with :func:`brackets.labels.label`.
     """
-    from brackets.engine.restrictions import BASIC_RULE
+    from brackets.engine import BASIC_RULE
 
     mode = MODE_LABELS[str(rules.mode)]
     if str(rules.mode) != "free":
@@ -182,8 +181,7 @@ def _restriction(tournament: Tournament, kind: str, entrant: Entrant,
                  lots: dict[str, Any] | None, with_lots: bool
                  ) -> tuple[str, int, tuple[str, ...], str]:
     """(mode text, lots owed, lot reasons, error) for one entrant, from the engine."""
-    from brackets.engine.errors import RuleRefusal
-    from brackets.engine.shura import ShuraDeclaration, lots_owed
+    from brackets.engine import RuleRefusal, ShuraDeclaration, lots_owed
 
     count, reasons, error = 0, (), ""
     if with_lots:
@@ -239,7 +237,7 @@ def entrant_documents(tournament: Tournament, *, base_url: str = "") -> EntrantD
     kind = first_round_restriction(tournament)
     with_lots = lots_apply(tournament)
     planned = _planned(tournament)
-    seeds_from = None if planned is None else gates.seeds_round(planned)
+    seeds_from = None if planned is None else seeds_round(planned)
     drawn = _drawn_lots(tournament)
     seats = _first_round_seats(tournament)
     genre_names = set(Genre.objects.filter(version_id=tournament.version_id)
@@ -267,7 +265,8 @@ def entrant_documents(tournament: Tournament, *, base_url: str = "") -> EntrantD
             public_url=url_pattern.replace(str(_URL_SENTINEL), str(entrant.id)),
             fee_paid=entrant.fee_paid, checked_in=entrant.checked_in,
             round1_note=(f"シード（{seeds_from}回戦から出場）"
-                         if entrant.seed and seeds_from not in (None, 1) and not seat
+                         if entrant.seed and not seeds_play_round_1(seeds_from)
+                         and not seat
                          else ""),
         ))
     return EntrantDocs(tournament_name=tournament.name, restriction=kind, entrants=rows)
@@ -318,6 +317,10 @@ class GroupDoc:
     unneeded: bool = False
     #: Pair matches: the contender who won this game (engine), once it has a result.
     winner_id: int | None = None
+    #: K7 / K8 (the match snapshot's gates): the cards are still to be drawn, the bans
+    #: still to be revealed, so the sheet leaves room to write them in.
+    cards_pending: bool = False
+    bans_pending: bool = False
 
     def placed(self) -> list[SeatDoc]:
         """Real players in placement order (those without a result last, by seat)."""
@@ -421,15 +424,11 @@ def round_document(tournament: Tournament, number: int) -> RoundDoc:
             return "3位" if spec.is_partner_match else "勝ち抜け"
         return ""
 
-    contexts = {}
-    from brackets.models import SpecialFact
-
-    # A K7 draw for the whole round (k7_draw_per = round) has no group: key None.
-    for fact in SpecialFact.objects.filter(round=rnd,
-                                           kind__in=["card_draw", "ban_reveal"]).order_by("id"):
-        contexts[(fact.group_id, fact.kind)] = fact.data
+    # Cards, bans and pair roles as the tablet sees them: each group's match snapshot.
+    snapshots = sel.match_snapshots(rv.groups, catalog)
     groups: list[GroupDoc] = []
     for gv in rv.groups:
+        snap = snapshots[gv.group.id]
         rows = []
         for seat in gv.seats:
             sel_fact = gv.facts.selections.get(seat.number)
@@ -461,15 +460,15 @@ def round_document(tournament: Tournament, number: int) -> RoundDoc:
         winner_id = None
         if spec.is_pair:
             outcome = _pair_outcome(gv, entrants)
-            winner_id = next((int(k) for k, role in sel.pair_roles(gv).items()
+            winner_id = next((int(k) for k, role in snap.roles.items()
                               if role == "winner"), None)
-        cards = contexts.get((gv.group.id, "card_draw"),
-                             contexts.get((None, "card_draw"), {})).get("cards", [])
-        bans = contexts.get((gv.group.id, "ban_reveal"), {}).get("banned", [])
+        gates = snap.gates
         groups.append(GroupDoc(gv.label, gv.group.rule, gv.group.game, rows,
-                               gv.result is not None, tuple(tuple(c) for c in cards),
-                               tuple(bans), gv.error, outcome,
-                               unneeded=gv.status == sel.UNUSED, winner_id=winner_id))
+                               gv.result is not None, gates.cards_drawn,
+                               tuple(sorted(gates.bans_in_force)), gv.error, outcome,
+                               unneeded=gv.status == sel.UNUSED, winner_id=winner_id,
+                               cards_pending=gates.cards_pending,
+                               bans_pending=gates.bans_pending))
     table: list[StandingDoc] = []
     if not spec.is_pair:
         for order, row in enumerate(sel.round_table(rv), start=1):
@@ -499,7 +498,7 @@ def round_document(tournament: Tournament, number: int) -> RoundDoc:
 
 def _pair_outcome(gv: Any, entrants: Any) -> str:
     """"勝ち：name" for a played pair game, "行わない" for a game after the series ended."""
-    from brackets.engine.special import partner_match_winner
+    from brackets.engine import partner_match_winner
     from brackets.selectors import rounds as sel
 
     if gv.status == sel.UNUSED:

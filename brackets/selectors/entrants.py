@@ -70,7 +70,7 @@ def _draws_shura_lots(tournament: Tournament) -> bool:
     """Whether the tournament's preset has 修羅 lots: the desk draws them before round 1,
     so the desk's own menu must lead there (not only the dashboard). Cached per preset."""
     from brackets import engine_adapter as ea
-    from brackets.engine.errors import EngineBug, EngineError
+    from brackets.engine import EngineBug, EngineError
 
     try:
         return bool(getattr(ea.preset_for(tournament), "shura", False))
@@ -89,8 +89,7 @@ def shura_lots_pending(*, tournament: Tournament) -> list[Entrant]:
     if not _draws_shura_lots(tournament):
         return []
     from brackets import engine_adapter as ea
-    from brackets.engine.errors import RuleRefusal
-    from brackets.engine.shura import lots_owed
+    from brackets.engine import RuleRefusal, lots_owed
     from brackets.models import SpecialFact
 
     declared = (Q(shura_titles__gt=0) | Q(shura_local_wins__gt=0) | Q(shura_invited=True)

@@ -5,7 +5,7 @@ Why not the whole history: what a player may choose depends on the match. The fi
 resets the history (K10, preset setting ``history_reset_at_final``: the final reads its own
 window, per pair), the third-place match ignores it (K9), round 4 narrows it to the drawn
 下関 cards (K7). So the answer is the one the match page gives: for a seated match the very
-same :func:`brackets.selectors.rounds.seat_choices`; for a round not drawn yet the same
+same :func:`brackets.selectors.rounds.match_snapshot`; for a round not drawn yet the same
 engine inputs built from that round's stored spec (its history window, lots, rules), with
 no match facts (cards, bans, partner) yet. Nothing here decides a rule.
 """
@@ -18,9 +18,7 @@ from typing import Any
 
 from brackets import engine_adapter as ea
 from brackets.adapters.rounds import round_rules
-from brackets.engine import match as gates
-from brackets.engine.catalog import Catalog
-from brackets.engine.restrictions import ChoicesSummary
+from brackets.engine import Catalog, ChoicesSummary, cards_pending, contenders, seeds_join
 from brackets.models import Entrant, Round, Seat, SpecialFact, Tournament
 from brackets.selectors import rounds as sel
 
@@ -89,15 +87,12 @@ def standing_rules(entrant: Entrant, rounds: Sequence[Round],
 
 
 def _seated(gv: sel.GroupView, seat: Seat, catalog: Catalog) -> NextChoices:
-    """The match page's own answer for this seat (same selector, same engine call)."""
-    rnd = gv.group.round
-    mctx = sel.match_context(gv)
-    sc = sel.seat_choices(gv, catalog, mctx)[seat.number]
-    conf = sel.round_restrictions(rnd, gv.group)
-    cards = mctx["cards"].data.get("cards", []) if mctx.get("cards") else None
-    return NextChoices(round=rnd, group=gv.group, choices=sc.choices, rules=sc.rules,
-                       window=conf.read_window,
-                       cards_pending=ea.cards_pending(conf, cards))
+    """The match page's own answer for this seat: the same match snapshot."""
+    snap = sel.match_snapshot(gv, catalog)
+    sc = snap.choices[seat.number]
+    return NextChoices(round=gv.group.round, group=gv.group, choices=sc.choices,
+                       rules=sc.rules, window=snap.restrictions.read_window,
+                       cards_pending=snap.gates.cards_pending)
 
 
 def _unseated(rnd: Round, entrant: Entrant, catalog: Catalog,
@@ -115,7 +110,8 @@ def _unseated(rnd: Round, entrant: Entrant, catalog: Catalog,
     window = conf.read_window
     match = ea.match_rules(label=rnd.name, window=window, apply_lots=conf.lots)
     return NextChoices(round=rnd, group=None, choices=ea.choices_for(catalog, rules, hist, match),
-                       rules=rules, window=window, cards_pending=ea.cards_pending(conf, None),
+                       rules=rules, window=window,
+                       cards_pending=cards_pending(conf, drawn=False),
                        prospective=prospective)
 
 
@@ -137,14 +133,14 @@ def _plays(tournament: Tournament, rnd: Round, entrant: Entrant, last: int,
             return None
         places = tuple(source[1])
         table = sel.round_table(sel.round_view(src))
-        found = gates.contenders(places, [(row.player, row.place) for row in table])
+        found = contenders(places, [(row.player, row.place) for row in table])
         return True if ea.player_key(entrant.id) in found else None
     if rnd.number == 1:
         return True if entrant.checked_in and not (of_round.seeds_later and entrant.seed) \
             else None
     if last == 0:
         # Not seated yet: a seed joins the round its preset says seeds enter (K5).
-        return True if (entrant.seed is not None and of_round.spec.seeds_enter
+        return True if (entrant.seed is not None and seeds_join(of_round.spec)
                         and entrant.checked_in) else None
     prev = by_number.get(rnd.number - 1)
     if prev is None or prev.number != last:

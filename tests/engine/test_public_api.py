@@ -24,23 +24,6 @@ DOCS = ROOT / "docs" / "engine.md"
 BUZZER_README = ENGINE / "buzzer" / "README.md"
 PACKAGES = {"brackets.engine": set(engine.__all__), "brackets.engine.buzzer": set(buzzer.__all__)}
 
-#: Files still importing engine submodules, exempt from the boundary check for now. They
-#: belong to work in flight on other branches (the split of ``services/rounds.py`` into a
-#: package, the selectors, the round views, the tournament file, ...), which this branch
-#: must not edit; each moves to ``from brackets.engine import ...`` once that work is
-#: merged, and its line goes. An entry ending in ``/`` covers a folder. When this set is
-#: empty, delete it: ``test_pending_files_still_need_their_exemption`` says which entries
-#: are done.
-PENDING_FILES: frozenset[str] = frozenset({
-    "brackets/printing/usage_cards.py",
-    "brackets/selectors/documents.py",
-    "brackets/selectors/entrants.py",
-    "brackets/selectors/players.py",
-    "brackets/selectors/rounds.py",
-    "brackets/services/rounds.py",
-    "brackets/services/rounds/",
-})
-
 
 def _module_name(path: Path, root: Path = ROOT) -> str:
     parts = list(path.relative_to(root).with_suffix("").parts)
@@ -88,26 +71,13 @@ def _boundary_breaches(path: Path, root: Path = ROOT) -> list[str]:
     return bad
 
 
-def _pending(path: Path) -> bool:
-    rel = path.relative_to(ROOT).as_posix()
-    return any(rel == p or (p.endswith("/") and rel.startswith(p)) for p in PENDING_FILES)
-
-
 def _app_files() -> list[Path]:
     return [p for p in sorted((ROOT / "brackets").rglob("*.py")) if ENGINE not in p.parents]
 
 
 def test_other_layers_import_only_the_public_api() -> None:
-    bad = [b for p in _app_files() if not _pending(p) for b in _boundary_breaches(p)]
+    bad = [b for p in _app_files() for b in _boundary_breaches(p)]
     assert bad == []
-
-
-def test_pending_files_still_need_their_exemption() -> None:
-    """An entry whose file imports only public names is done: remove it from the list."""
-    done = sorted(p.relative_to(ROOT).as_posix() for p in _app_files()
-                  if p.relative_to(ROOT).as_posix() in PENDING_FILES
-                  and not _boundary_breaches(p))
-    assert done == []
 
 
 def test_the_detector_sees_every_kind_of_import(tmp_path: Path) -> None:

@@ -19,7 +19,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils.translation import gettext as _
 
 from brackets import lean, revision
-from brackets.engine.errors import EngineError
+from brackets.engine import EngineError
 from brackets.errors import Refused
 from brackets.messages import error_text, player_ids
 from brackets.models import (

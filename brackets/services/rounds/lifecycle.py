@@ -16,13 +16,18 @@ from django.utils.translation import gettext as _
 
 from brackets import engine_adapter as ea
 from brackets.adapters.rounds import round_rules, stored_form
-from brackets.engine import match as gates
-from brackets.engine.draws import draw_groups
-from brackets.engine.errors import EngineBug, EngineError, RuleRefusal
-from brackets.engine.lottery import Lottery
-from brackets.engine.special import (
+from brackets.engine import (
+    EngineBug,
+    EngineError,
+    Lottery,
+    RuleRefusal,
     assign_rules,
+    contenders,
+    contenders_complete,
+    draw_groups,
+    games_scheduled,
     partner_match,
+    seeds_round,
 )
 from brackets.labels import listed
 from brackets.models import (
@@ -82,7 +87,7 @@ def _plan_counts(tournament: Tournament) -> tuple[int, int]:
     checked = [e for e in Entrant.objects.filter(tournament=tournament, checked_in=True)
                .only("id", "seed") if e.id not in gone]
     seeds = sum(1 for e in checked if e.seed is not None)
-    if gates.seeds_round(ea.preset_for(tournament).rounds) is not None:
+    if seeds_round(ea.preset_for(tournament).rounds) is not None:
         return len(checked) - seeds, seeds
     return len(checked), 0
 
@@ -260,7 +265,7 @@ def _rule_assignment(rnd: Round, players: list[int]) -> Any:
     prev = Round.objects.get(tournament=rnd.tournament, number=rules.order_from_round)
     rv = sel.round_view(prev)
     keys = [ea.player_key(p) for p in players]
-    from brackets.engine.advancement import TieContext, processing_order
+    from brackets.engine import TieContext, processing_order
 
     wishes = {ea.player_key(f.entrant_id): f.data["rule"] for f in
               sel.special_facts(rnd.tournament, SpecialFact.Kind.RULE_CHOICE, round=rnd)}
@@ -294,31 +299,31 @@ def _draw_partner_round(rnd: Round, by: Any) -> Round:
     rv = sel.round_view(src)
     places = list(source[1])
     table = [(row.player, row.place) for row in sel.round_table(rv)]
-    contenders = gates.contenders(places, table)
-    if not gates.contenders_complete(contenders):
+    found = contenders(places, table)
+    if not contenders_complete(found):
         # A disqualification or withdrawal in the source round leaves a place empty (the
         # table ranks only who is still in). Say which places and who is there, so staff
         # can revoke a mistaken disqualification, or leave this match unplayed.
-        names = sel.entrant_names(int(c) for c in contenders)
+        names = sel.entrant_names(int(c) for c in found)
         raise RoundError(_("{round}の対戦者が揃っていません：{src}の{places}位から2人が必要ですが、"
                            "いるのは{who}です（失格・棄権で欠けています）。失格が誤りなら取り消してください。"
                            "取り消さない場合、この回戦は行えません。").format(
             round=rnd.name, src=src.name, places="・".join(str(p) for p in places),
-            who=listed([names.get(c, c) for c in contenders]) or _("0人")))
+            who=listed([names.get(c, c) for c in found]) or _("0人")))
     partners = {ea.player_key(f.entrant_id): ea.player_key(int(f.data["partner"]))
                 for f in sel.special_facts(rnd.tournament, SpecialFact.Kind.PARTNER, round=rnd)}
     present = [ea.player_key(e.id) for e in Entrant.objects.filter(
         tournament=rnd.tournament, checked_in=True)
         if e.id not in sel.withdrawn_ids(rnd.tournament)]
     try:
-        match = partner_match((contenders[0], contenders[1]), partners, present=present)
+        match = partner_match((found[0], found[1]), partners, present=present)
     except EngineError as exc:
         raise RoundError(_("パートナーを確認してください：{error}").format(
             error=_engine_text(exc))) from exc
     setup = sel.special_facts(rnd.tournament, SpecialFact.Kind.FINAL_SETUP, round=rnd)
     if setup and setup[0].data.get("first") == match.second:
         match = partner_match((match.second, match.first), partners, present=present)
-    for game in range(1, gates.games_scheduled(rules.spec) + 1):
+    for game in range(1, games_scheduled(rules.spec) + 1):
         label = "3位決定戦" if rules.spec.is_partner_match else f"第{game}試合"
         group = Group.objects.create(round=rnd, number=game, label=label, game=game)
         for n, player in match.seats.items():

@@ -17,12 +17,7 @@ from django.utils.translation import gettext as _
 
 from brackets import engine_adapter as ea
 from brackets import lean
-from brackets.adapters.rounds import round_rules
-from brackets.engine import match as gates
-from brackets.engine.catalog import Selection
-from brackets.engine.errors import EngineError, RuleRefusal
-from brackets.engine.lottery import Lottery
-from brackets.engine.special import partner_match_winner
+from brackets.engine import EngineError, Lottery, RuleRefusal, Selection
 from brackets.labels import listed
 from brackets.messages import violation_text
 from brackets.models import (
@@ -39,32 +34,13 @@ from brackets.selectors import rounds as sel
 from brackets.services.rounds._write import RoundError, _engine_text, _seat, match_write
 
 
-def _refuse_unneeded_game(group: Group) -> None:
+def _refuse_unneeded_game(snap: sel.MatchSnapshot) -> None:
     """K10: once a finalist has won enough games the rest are not played. A selection or
     result for such a game cannot change the champion, so it is refused, not recorded
     (the match page already says the game is not needed)."""
-    rules = round_rules(group.round)
-    if not rules.spec.is_series:
-        return
-    if not gates.game_needed(group.game, _game_winners(sel.round_view(group.round), group.game),
-                             rules.wins_needed):
+    if not snap.game_needed:
         raise RoundError(_("この試合は不要です：第{n}試合までで勝敗が決まっています。入力は保存していません。")
-                         .format(n=group.game - 1), field="game")
-
-
-def _game_winners(rv: sel.RoundView, before: int) -> list[str | None]:
-    """K10: the winning contender of each game before game ``before``, in game order; None
-    for a game without a counted result (not done, or its seats not all contenders)."""
-    winners: list[str | None] = []
-    for gv in rv.groups:
-        if gv.group.game >= before:
-            break
-        pm = sel.partner_match_of(gv)
-        if pm is None or gv.result is None or gv.status != sel.DONE:
-            winners.append(None)
-        else:
-            winners.append(partner_match_winner(pm, gv.result).winner)
-    return winners
+                         .format(n=snap.group.game - 1), field="game")
 
 
 def selection_save(*, group: Group, by: Any, seat_number: int, genre: str, format: str,
@@ -81,26 +57,24 @@ def selection_save(*, group: Group, by: Any, seat_number: int, genre: str, forma
 def _selection_write(g: Group, *, by: Any, seat_number: int, genre: str, format: str,
                      difficulty: str, confirm_illegal: bool) -> SelectionFact:
     """:func:`selection_save` on the locked group."""
-    _refuse_unneeded_game(g)
+    catalog = ea.catalog_for(g.round.tournament.version_id)
+    # The match as the tablet showed it: its gates and choices come from the same snapshot.
+    snap = sel.match_snapshot(g, catalog)
+    _refuse_unneeded_game(snap)
     seat = _seat(g, seat_number)
     if seat.entrant_id is None:
         raise RoundError(_("ダミーの出題は固定です。"), field="seat")
-    gv = sel.group_view(g)
-    mctx = sel.match_context(gv)
-    restrictions = sel.round_restrictions(g.round, g)
     # K7: the drawn 下関 cards decide what may be chosen, so no selection before the draw
     # (whoever calls: the tablet page, a replay, a script).
     try:
-        gates.require_cards(restrictions, drawn=mctx.get("cards") is not None,
-                            round_name=g.round.name)
+        snap.require_cards()
     except RuleRefusal as exc:
         raise RoundError(_engine_text(exc), field="cards") from exc
     # K8: the revealed bans decide what may be chosen; a set taken before the reveal would
     # never be checked against them.
-    if gates.bans_pending(restrictions, revealed=bool(mctx.get("revealed"))):
+    rules = snap.rules
+    if snap.gates.bans_pending:
         raise RoundError(_("禁止ジャンルを一斉公開するまで出題は登録できません。"), field="bans")
-    rules = round_rules(g.round)
-    catalog = ea.catalog_for(g.round.tournament.version_id)
     selection = Selection(genre, format, difficulty)
     try:
         catalog.validate(selection)
@@ -108,7 +82,7 @@ def _selection_write(g: Group, *, by: Any, seat_number: int, genre: str, format:
         raise RoundError(_("「{genre} / {format} / {difficulty}」はこの大会のカタログにありません。")
                          .format(genre=genre, format=format, difficulty=difficulty),
                          field="genre") from exc
-    choices = sel.seat_choices(gv, catalog, mctx)[seat_number].choices
+    choices = snap.choices[seat_number].choices
     check = choices.check(selection, penalty=rules.penalty)
     reasons = [violation_text(v) for v in check.violations]
     if not check.ok and rules.refuses_illegal:
@@ -182,12 +156,13 @@ def _results_write(*, group: Group, by: Any, rows: Mapping[int, tuple[Any, Any]]
                    base_version: int | None, key: str, prepared: _Prepared | None) -> int:
     with match_write(group, by=by, kind="results", touched={("result", n) for n in rows},
                      base_version=base_version, key=key) as g:
-        _refuse_unneeded_game(g)
         if prepared is not None and prepared.version == g.version:
             read, gv, parsed = prepared.rows, prepared.view, prepared.parsed
+            _refuse_unneeded_game(sel.match_snapshot(gv))
         else:
             read = sel.group_rows([g.id], with_entrants=False)[g.id]
             gv = sel.assemble(g, read)
+            _refuse_unneeded_game(sel.match_snapshot(gv))
             parsed = _results_check(g, gv, rows)
         seats = {s.number: s for s in gv.seats}
         changed = [ResultFact(group=g, seat=seats[n], score=value, placement=placement,

@@ -15,23 +15,22 @@ from django.utils.translation import gettext as _
 
 from brackets import engine_adapter as ea
 from brackets.adapters.rounds import round_rules
-from brackets.engine.errors import EngineError, RuleRefusal
-from brackets.engine.lottery import Lottery
-from brackets.engine.shura import (
+from brackets.engine import (
+    Card,
     DrawnLots,
+    EngineError,
+    Lottery,
     PastWin,
+    RuleRefusal,
+    draw_cards,
     draw_lots,
     format_lots_allowed,
     lots_owed,
-    validate_drawn,
-)
-from brackets.engine.special import (
-    Card,
-    draw_cards,
     record_cards,
     record_dice,
     reveal_bans,
     roll_dice,
+    validate_drawn,
 )
 from brackets.models import (
     Entrant,
@@ -129,13 +128,13 @@ def rule_choice_record(*, round: Round, entrant: Entrant, rule: str, by: Any) ->
 
 def _deck(catalog: Any, rnd: Round) -> list[Card]:
     """K7's deck as the round's preset defines it (engine ``shimonoseki_deck``)."""
-    from brackets.engine.presets import shimonoseki_deck
+    from brackets.engine import shimonoseki_deck
 
     return list(shimonoseki_deck(catalog, round_rules(rnd).k7_deck))
 
 
 def _extra_card(rnd: Round) -> Any:
-    from brackets.engine.presets import extra_card_rule
+    from brackets.engine import extra_card_rule
 
     return extra_card_rule(round_rules(rnd).k7_extra_card)
 
@@ -241,7 +240,7 @@ def dice_record(*, round: Round, players: tuple[int, int], by: Any,
 def final_setup_record(*, round: Round, by: Any, winner_decides: str, first: int,
                        question_order: str) -> SpecialFact:
     """K10: the dice winner's decision and the other's, checked by the engine."""
-    from brackets.engine.special import DiceDuel, final_setup
+    from brackets.engine import DiceDuel, final_setup
 
     dice = sel.special_facts(round.tournament, SpecialFact.Kind.DICE, round=round)
     if not dice:

@@ -16,8 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from brackets import engine_adapter as ea
-from brackets.adapters.rounds import round_rules
-from brackets.engine import bans_pending, cards_pending, set_order
+from brackets.engine import set_order
 from brackets.forms.fields import RefusalForm
 from brackets.forms.match import (
     BanForm,
@@ -105,16 +104,15 @@ def _options_html(options: list[Any], names: dict[str, str], chosen: str) -> tup
 
 def _match_context(request: HttpRequest, tournament: Tournament, group: Group,
                    **extra: Any) -> dict[str, Any]:
-    gv = sel.group_view(group)
     catalog = ea.catalog_for(tournament.version_id)
-    mctx = sel.match_context(gv)
-    choices = sel.seat_choices(gv, catalog, mctx)
+    snap = sel.match_snapshot(group, catalog)
+    gv, mctx, choices, match_gates = snap.view, snap.context, snap.choices, snap.gates
     names = {ea.player_key(s.entrant_id): s.entrant.name for s in gv.seats if s.entrant_id}
     last = len(catalog.difficulties) - 1
     seats = []
     posted = extra.get("posted")
     places = list(range(1, len(gv.seats) + 1))
-    conf = sel.round_restrictions(group.round, group)
+    conf = snap.restrictions
     for seat in gv.seats:
         current = gv.result_rows.get(seat.number)
         row: dict[str, Any] = {"seat": seat, "selection": gv.selection_rows.get(seat.number),
@@ -164,7 +162,7 @@ def _match_context(request: HttpRequest, tournament: Tournament, group: Group,
                        ban=mctx["bans"].get(seat.entrant_id))
         seats.append(row)
     rnd = group.round
-    rules = round_rules(rnd)
+    rules = snap.rules
     set_order_row = None
     if rules.spec.is_series:
         setup = sel.special_facts(tournament, SpecialFact.Kind.FINAL_SETUP, round=rnd)
@@ -173,41 +171,39 @@ def _match_context(request: HttpRequest, tournament: Tournament, group: Group,
             set_order_row = {"label": label(QUESTION_ORDER_LABELS, qo),
                              "order": set_order(qo, group.game)}
     series_winner = ""
-    if rules.spec.is_series and group.game > 1:
+    if snap.series_winner is not None:
         # K10: once a finalist has won enough games the rest are not played; say so here
         # rather than let staff enter a game that cannot change the champion.
-        prior = sel.series_progress(sel.round_view(rnd), upto=group.game - 1)
-        if prior is not None and prior.winner is not None:
-            series_winner = names.get(prior.winner, prior.winner)
+        series_winner = names.get(snap.series_winner, snap.series_winner)
     series_score = ""
-    if rules.spec.is_pair:
+    if match_gates.pair:
         # K9/K10: which two play for the place and which two only partner them (their
         # places do not count), and after a result who won the game.
-        roles = sel.pair_roles(gv)
+        roles = snap.roles
         for row in seats:
             if row["seat"].entrant_id:
                 role = roles.get(ea.player_key(row["seat"].entrant_id), "")
                 row["pair_role"] = role
                 row["pair_role_label"] = label(PAIR_ROLE_LABELS, role)
-    if rules.spec.is_series:
+    if match_gates.series:
         # The series so far (this game included), so staff know what the next game is for.
-        state = sel.series_progress(sel.round_view(rnd), upto=group.game)
+        state = snap.series_now
         if state is not None:
             a, b = (names.get(p, p) for p in state.players)
             series_score = _("{a} {x}勝 – {y}勝 {b}").format(a=a, b=b, x=state.wins[0],
                                                            y=state.wins[1])
-    banned = sorted({f.data["genre"] for f in mctx["bans"].values()}) if mctx["revealed"] else []
+    banned = sorted(match_gates.bans_in_force)
     page_base = reverse("match_page", args=[tournament.slug, 0])[: -len("0/")]
     # The physical-draw form offers exactly the genres and groups of the preset's K7 deck
     # (the default deck has サブジャンル cards, which the app may also draw).
-    deck = svc._deck(catalog, rnd) if rules.cards else []
+    deck = svc._deck(catalog, rnd) if match_gates.cards else []
     deck_genres = list(dict.fromkeys(c.genre for c in deck))
     deck_groups = list(dict.fromkeys(c.group for c in deck))
     # A refused physical draw comes back with the cards staff picked, not blank selects.
     drawn_back = posted is not None and posted.get("action") == "cards_physical"
     # K7: what the drawn cards allow, in one line (the badges alone left staff to work it
     # out while the players wait).
-    drawn = mctx["cards"].data.get("cards", []) if mctx["cards"] else []
+    drawn = match_gates.cards_drawn
     cards_allowed = {"genres": list(dict.fromkeys(c[0] for c in drawn)),
                      "groups": list(dict.fromkeys(c[1] for c in drawn)),
                      "extra": len(drawn) > 2}
@@ -225,6 +221,7 @@ def _match_context(request: HttpRequest, tournament: Tournament, group: Group,
             "catalog": catalog, "dummy_set": list(rules.dummy_set),
             "places": places,
             "status_label": sel.STATUS_LABELS[gv.status], "mctx": mctx,
+            "match_gates": match_gates,
             # Nearby groups only: one tap to the neighbours, the round page for the rest
             # (a 256-group round would otherwise put 256 tabs on every match page).
             # Links built here: one reverse() instead of one {% url %} per tab and per seat.
@@ -237,9 +234,9 @@ def _match_context(request: HttpRequest, tournament: Tournament, group: Group,
             "accepting": (rnd.status in (Round.Status.DRAWN, Round.Status.RUNNING)
                           and not series_winner),
             # K8: no selection form until the bans are revealed (the service refuses too).
-            "bans_pending": bans_pending(conf, revealed=mctx["revealed"]),
+            "bans_pending": match_gates.bans_pending,
             # K7: no selection form until the 下関 cards are drawn (the service refuses too).
-            "cards_pending": cards_pending(conf, drawn=mctx["cards"] is not None),
+            "cards_pending": match_gates.cards_pending,
             **extra}
 
 

@@ -18,3 +18,8 @@ class Refused(Exception):
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
+
+
+class DocumentError(Refused):
+    """A document or export that cannot be made yet (no such round, round not drawn yet):
+    raised by the documents and by the selectors that feed them."""

@@ -20,18 +20,10 @@ from typing import Any, ClassVar, TypeVar
 
 from django.utils.translation import gettext, gettext_noop
 
-from brackets.errors import Refused
+from brackets.errors import DocumentError
 from brackets.models import Role, Tournament
 
 Rendered = tuple[str, str, bytes]
-
-
-class DocumentError(Refused):
-    """An expected refusal (no such round, round not drawn yet): shown to staff as is."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
 
 
 @dataclass(frozen=True)

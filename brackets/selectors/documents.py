@@ -378,7 +378,7 @@ def _money(value: Any) -> str:
 
 def _round_or_error(tournament: Tournament, number: int) -> Any:
     from brackets.models import Round
-    from brackets.printing.registry import DocumentError
+    from brackets.errors import DocumentError
 
     rnd = Round.objects.filter(tournament=tournament, number=number).first()
     if rnd is None:

@@ -8,6 +8,6 @@ class BracketsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from brackets import revision
+        from brackets.perf import revision
 
         revision.connect()

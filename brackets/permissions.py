@@ -19,8 +19,8 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 
-from brackets import lean
 from brackets.models import Membership, Role, Tournament
+from brackets.perf import lean
 
 
 def _implied(roles: set[str]) -> set[str]:
@@ -43,7 +43,7 @@ def _tournament_and_roles(user: Any, slug: str) -> tuple[Tournament, set[str]]:
     """The tournament (404 if none) and the user's roles in it: one query for a member,
     which is every request of a staff page that is allowed."""
     if user.is_authenticated and not user.is_superuser:
-        # Every staff request runs this: one prebuilt statement (brackets.lean).
+        # Every staff request runs this: one prebuilt statement (brackets.perf.lean).
         mine = lean.fetch(Membership, where=["tournament__slug", "user_id"],
                           params=[slug, user.pk], related=["tournament"])
         if mine:

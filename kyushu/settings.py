@@ -93,8 +93,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    # Requests take turns, first come first served (brackets/admission.py).
-    "brackets.admission.AdmissionMiddleware",
+    # Requests take turns, first come first served (brackets/perf/admission.py).
+    "brackets.perf.admission.AdmissionMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -125,7 +125,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "brackets.page_cache.csrf_hole",
+                "brackets.perf.page_cache.csrf_hole",
             ],
         },
     },
@@ -164,7 +164,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # sessions in front of the database (cached_db: a staff request reads its session without
 # a query; the database copy survives restarts and serves other server processes) and the
 # public pages' fragments; "pages" holds rendered page bodies keyed by the tournament's
-# revision (brackets/page_cache.py), apart so big pages never push sessions out.
+# revision (brackets/perf/page_cache.py), apart so big pages never push sessions out.
 # `manage.py up` serves from one process. Running several server processes, point
 # "default" at a shared cache (Redis, Memcached) so a logout reaches every process.
 CACHES = {
@@ -176,9 +176,9 @@ CACHES = {
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
 # Django's ModelBackend with the logged-in user read by a prebuilt statement (every staff
-# request reads it; see brackets/lean.py). Sessions made before this setting (they name
+# request reads it; see brackets/perf/lean.py). Sessions made before this setting (they name
 # ModelBackend) log in again once.
-AUTHENTICATION_BACKENDS = ["brackets.auth_backend.LeanModelBackend"]
+AUTHENTICATION_BACKENDS = ["brackets.perf.auth_backend.LeanModelBackend"]
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

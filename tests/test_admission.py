@@ -1,4 +1,4 @@
-"""brackets.admission: requests run one at a time in arrival order; a slow one lets the
+"""brackets.perf.admission: requests run one at a time in arrival order; a slow one lets the
 next start beside it, up to the lane limit; a failing view gives its lane back."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 from django.http import HttpRequest, HttpResponse
 from django.test import RequestFactory, override_settings
 
-from brackets.admission import AdmissionMiddleware, FairLanes
+from brackets.perf.admission import AdmissionMiddleware, FairLanes
 
 PATIENT = 60.0  # seconds: longer than any test, so only a release lets a waiter in
 

@@ -1,4 +1,4 @@
-"""brackets.lean: the prebuilt statements of the hot paths read and write exactly what the
+"""brackets.perf.lean: the prebuilt statements of the hot paths read and write exactly what the
 ORM does (same values after conversion, both ways), on SQLite and PostgreSQL."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 
-from brackets import lean
 from brackets.models import Group, Membership, ResultFact, Round, Seat, Submission, Tournament
+from brackets.perf import lean
 from tests.rounds.conftest import running_round_one
 
 pytestmark = pytest.mark.django_db

@@ -48,7 +48,7 @@ class Tournament(models.Model):
     two_person_confirmation = models.BooleanField(_("結果の二重確認"), default=False)
     created_at = models.DateTimeField(_("作成日時"), auto_now_add=True)
     # Moves, in the same transaction, with every write that can change one of the
-    # tournament's pages (brackets/revision.py). Rendered pages are cached under it, so it
+    # tournament's pages (brackets/perf/revision.py). Rendered pages are cached under it, so it
     # is derived bookkeeping, not tournament data: never edited, exported or imported.
     revision = models.PositiveBigIntegerField(default=0, editable=False)
 
@@ -63,7 +63,7 @@ class Tournament(models.Model):
     def save(self, *args: Any, **kwargs: Any) -> None:
         """Save without writing ``revision`` back: a form holding a tournament loaded before
         a concurrent write must not move the counter back to a value whose cached pages
-        show an older state (brackets/revision.py moves it after the save)."""
+        show an older state (brackets/perf/revision.py moves it after the save)."""
         if self.pk is not None and not self._state.adding and kwargs.get("update_fields") is None:
             kwargs["update_fields"] = [f.name for f in self._meta.concrete_fields
                                        if not f.primary_key and f.name != "revision"]

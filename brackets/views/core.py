@@ -12,7 +12,7 @@ from django.views.decorators.http import require_POST
 
 from brackets.forms import StaffForm, TournamentForm
 from brackets.models import Membership, Role, Round, Tournament
-from brackets.page_cache import public_page
+from brackets.perf.page_cache import public_page
 from brackets.permissions import role_required, user_roles
 from brackets.selectors import rounds as sel
 from brackets.services.preset_settings import settings_preset_changed

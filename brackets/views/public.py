@@ -28,7 +28,7 @@ from brackets import tables_rounds as rt
 from brackets.adapters.rounds import round_rules
 from brackets.labels import MODE_LABELS, translated
 from brackets.models import Entrant, Round, SpecialFact, Tournament
-from brackets.page_cache import public_page
+from brackets.perf.page_cache import public_page
 from brackets.selectors import players as player_sel
 from brackets.selectors import rounds as sel
 from brackets.templatetags.rounds_tags import pair_role_badge

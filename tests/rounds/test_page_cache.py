@@ -1,5 +1,5 @@
-"""Cached page bodies (brackets/page_cache.py) and the revision they hang on
-(brackets/revision.py): a cached page is never stale, never another session's form, and
+"""Cached page bodies (brackets/perf/page_cache.py) and the revision they hang on
+(brackets/perf/revision.py): a cached page is never stale, never another session's form, and
 never shares an idempotency key with another page load."""
 
 from __future__ import annotations

@@ -61,7 +61,7 @@ def test_a_renamed_entrant_shows_the_new_name_from_kept_rows(
     svc.results_save(group=group, by=cast["bracket"], rows=ROWS)
     seat = sel.group_view(group).seats[0]
     Entrant.objects.filter(id=seat.entrant_id).update(name="改名後の選手")
-    from brackets import revision
+    from brackets.perf import revision
     revision.touch(group.round.tournament_id)  # as the desk's edit does (a new page)
     html, _queries = _page(client, group)
     assert "改名後の選手" in html

@@ -23,7 +23,7 @@ from brackets.models import Difficulty, Format, FormatGroup, Genre, Rank, SubGen
 FORMAT = "kyushu-tournament"
 VERSION = 1
 # Tournament fields that are not part of the file: the catalog is named separately, and
-# the revision is page-cache bookkeeping (brackets/revision.py) that a new database starts
+# the revision is page-cache bookkeeping (brackets/perf/revision.py) that a new database starts
 # afresh.
 NOT_TOURNAMENT_DATA = ("version", "revision")
 CONTENT_TYPE = "application/json"

@@ -447,7 +447,7 @@ def entrant_names(ids: Iterable[int]) -> dict[str, str]:
 
 def tournament_version(tournament: Tournament) -> str:
     """The fingerprint of everything the tournament's pages show: its revision, which
-    moves in the same transaction as every write (brackets/revision.py). Read from
+    moves in the same transaction as every write (brackets/perf/revision.py). Read from
     ``tournament`` as loaded, so load it in the request that renders the page (the
     permission decorators do). The id and creation time come first because cache keys
     are built on it: a deleted tournament's id may be reused by a new one whose revision

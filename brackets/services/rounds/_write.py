@@ -18,7 +18,6 @@ from typing import Any
 from django.db import IntegrityError, connection, transaction
 from django.utils.translation import gettext as _
 
-from brackets import lean, revision
 from brackets.engine import EngineError
 from brackets.errors import Refused
 from brackets.messages import error_text, player_ids
@@ -31,6 +30,7 @@ from brackets.models import (
     SelectionFact,
     Submission,
 )
+from brackets.perf import lean, revision
 from brackets.selectors import rounds as sel
 
 # SQLite has one writer at a time and its busy handler retries by sleeping, which starves
@@ -136,7 +136,7 @@ def _lock(group: Group, key: str, kind: str, by: Any) -> Group:
     ``_finish`` is about to write (the row is locked, so it is exact); a refused save
     rolls the key back with everything else.
     """
-    # Prebuilt statements (brackets.lean): this runs under the write lock on every save.
+    # Prebuilt statements (brackets.perf.lean): this runs under the write lock on every save.
     found = lean.fetch(Group, where=["id"], params=[group.id], related=["round"],
                        for_update=True)
     if not found:

@@ -16,7 +16,6 @@ from django.db import connection, transaction
 from django.utils.translation import gettext as _
 
 from brackets import engine_adapter as ea
-from brackets import lean
 from brackets.engine import EngineError, Lottery, RuleRefusal, Selection
 from brackets.labels import listed
 from brackets.messages import violation_text
@@ -30,6 +29,7 @@ from brackets.models import (
     Seat,
     SelectionFact,
 )
+from brackets.perf import lean
 from brackets.selectors import rounds as sel
 from brackets.services.rounds._write import RoundError, _engine_text, _seat, match_write
 

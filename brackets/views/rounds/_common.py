@@ -9,7 +9,6 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
-from brackets import lean
 from brackets.adapters.rounds import round_rules
 from brackets.engine import RoundRestrictions
 from brackets.labels import (
@@ -18,6 +17,7 @@ from brackets.labels import (
     label,
 )
 from brackets.models import Group, Role, Round, Tournament
+from brackets.perf import lean
 
 STAFF = (Role.ORGANISER, Role.BRACKET)
 
@@ -64,7 +64,7 @@ def _round(tournament: Tournament, number: int) -> Round:
 
 
 def _group(tournament: Tournament, group_id: int) -> Group:
-    # Every match request reads its group: one prebuilt statement (brackets.lean).
+    # Every match request reads its group: one prebuilt statement (brackets.perf.lean).
     found = lean.fetch(Group, where=["id", "round__tournament_id"],
                        params=[group_id, tournament.pk], related=["round"])
     if not found:

@@ -21,7 +21,7 @@ from brackets.labels import (
     translated,
 )
 from brackets.models import Role, Round, Tournament
-from brackets.page_cache import render_page
+from brackets.perf.page_cache import render_page
 from brackets.permissions import role_required
 from brackets.selectors import rounds as sel
 from brackets.services import rounds as svc

@@ -39,7 +39,7 @@ from brackets.labels import (
 )
 from brackets.messages import violation_text
 from brackets.models import Entrant, Group, Round, SpecialFact, Tournament
-from brackets.page_cache import render_page
+from brackets.perf.page_cache import render_page
 from brackets.permissions import role_required
 from brackets.selectors import rounds as sel
 from brackets.services import rounds as svc

@@ -4,7 +4,7 @@ A staff page's body (the match page's four seats with every option and the engin
 reason for each, a round's 256 group cards) costs far more to build than to send, and it
 changes only when the tournament does. So the body is rendered once per
 ``Tournament.revision`` (which moves in the same transaction as every write:
-brackets/revision.py) and served from the cache until the next write.
+brackets/perf/revision.py) and served from the cache until the next write.
 
 What must differ per request is never cached: the body is rendered without the request
 (no user, no messages; base.html around it is rendered per request) and with two holes,
@@ -22,8 +22,8 @@ another language or another role's controls.
 from __future__ import annotations
 
 import uuid
-from functools import wraps
 from collections.abc import Callable, Iterable
+from functools import wraps
 from typing import Any
 
 from django.core.cache import caches

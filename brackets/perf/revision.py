@@ -2,7 +2,7 @@
 
 Pages are expensive to build (facts, then the engine's verdicts, then templates) and are
 read far more often than a tournament changes, so rendered pages are cached under
-``Tournament.revision`` (brackets/page_cache.py). That is only safe if no write can leave
+``Tournament.revision`` (brackets/perf/page_cache.py). That is only safe if no write can leave
 the counter where it was, so it is moved here, from model signals, for every model whose
 rows belong to a tournament — not by each service remembering to do it:
 
@@ -39,7 +39,7 @@ class _Moved:
 def _committed(tournament_id: int) -> None:
     """A new revision is visible: public pages of this process stop trusting the one they
     read (they would for up to PUBLIC_FRESH_SECONDS), so a saved result shows at once."""
-    from brackets.page_cache import revision_moved
+    from brackets.perf.page_cache import revision_moved
 
     revision_moved(tournament_id)
 
@@ -71,8 +71,8 @@ def touch(tournament_id: int | None, *, using: str = "default") -> None:
     writer = _writer_block(connection)
     if writer is not None and _already_moved(connection, writer, tournament_id):
         return
-    from brackets import lean
     from brackets.models import Tournament
+    from brackets.perf import lean
 
     lean.add(Tournament, tournament_id, "revision", 1, using=using)
     if writer is None:

@@ -1,5 +1,5 @@
 """The login backend: Django's ModelBackend, reading the logged-in user with a prebuilt
-statement (``brackets.lean``), since every staff request reads it."""
+statement (``brackets.perf.lean``), since every staff request reads it."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 from django.core.exceptions import ValidationError
 
-from brackets import lean
+from brackets.perf import lean
 
 
 class LeanModelBackend(ModelBackend):

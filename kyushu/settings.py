@@ -176,8 +176,8 @@ CACHES = {
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
 # Django's ModelBackend with the logged-in user read by a prebuilt statement (every staff
-# request reads it; see brackets/perf/lean.py). Sessions made before this setting (they name
-# ModelBackend) log in again once.
+# request reads it; see brackets/perf/lean.py). A session naming another backend path logs
+# in again once.
 AUTHENTICATION_BACKENDS = ["brackets.perf.auth_backend.LeanModelBackend"]
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -186,7 +186,7 @@ def buzzer_presets(request: HttpRequest, tournament: Tournament) -> HttpResponse
                     for k in request.POST
                     if k.startswith("order-")
                 }
-                # A typed "a" or "-1" used to reach int() and give a server error page.
+                # A typed "a" or "-1" is refused here, before int() sees it.
                 if not all(v.isdigit() and int(v) > 0 for v in raw_order.values()):
                     messages.error(request, _("コースの順番は1以上の数字で入力してください。"))
                     return redirect("buzzer_presets", slug=tournament.slug)

@@ -161,7 +161,7 @@ def round_detail(request: HttpRequest, tournament: Tournament, number: int) -> H
         ctx["has_special"] = spec.is_rule_selection or spec.is_pair
         if rnd.status == Round.Status.ADVANCED:
             # Advancing is what staff do last on this page; the next round is what they do
-            # next (it was two taps away, through the rounds list).
+            # next, so it is one tap away.
             ctx["next_round"] = (Round.objects.filter(tournament=tournament,
                                                       number__gt=rnd.number)
                                  .order_by("number").first())

@@ -124,7 +124,7 @@ def _match_context(request: HttpRequest, tournament: Tournament, group: Group,
             raw_place = posted.get(f"place_{seat.number}", "")
             row["place_value"] = int(raw_place) if raw_place.isdigit() else None
         # Built here, not by template loops: per seat × place and seat × difficulty tags
-        # were a third of the page's render time. Same markup as the loops they replace.
+        # would be a third of the page's render time. Same markup as those loops.
         row["place_options"] = mark_safe("".join(
             f'<option value="{p}"{" selected" if row["place_value"] == p else ""}>{p}</option>'
             for p in places))

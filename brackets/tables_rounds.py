@@ -333,7 +333,8 @@ class RoundResultsTable(RoundTableBase):
 
 
 class RankingTable(RoundTableBase):
-    """Everyone who played, best first (:func:`brackets.selectors.documents.final_ranking`)."""
+    """Everyone who played, best first
+    (:func:`brackets.selectors.round_documents.final_ranking`)."""
 
     place = tables.Column(verbose_name=gettext_lazy("順位"))
     name = tables.Column(verbose_name=gettext_lazy("選手"))
@@ -447,5 +448,5 @@ def results_table(rv: Any, *, advancers: Iterable[Any] = (), wildcards: Iterable
 
 def ranking_table(rows: Sequence[Any], *,
                   player_url: Callable[[str], str] | None = None) -> RankingTable:
-    """The final ranking (:func:`brackets.selectors.documents.final_ranking` rows)."""
+    """The final ranking (:func:`brackets.selectors.round_documents.final_ranking` rows)."""
     return RankingTable(list(rows), player_url=player_url)

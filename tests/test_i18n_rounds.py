@@ -182,7 +182,7 @@ def test_final_ranking_details_follow_the_language_on_the_bracket_page(
         tournament: Tournament, cast: dict[str, Any]) -> None:
     """The 成績 column of the final ranking comes from the documents selector: Japanese on
     the printed standings, the reader's language on the public bracket page."""
-    from brackets.selectors.documents import final_ranking
+    from brackets.selectors.round_documents import final_ranking
     from tests.printing.world import build_kyushu
 
     build_kyushu(tournament, cast["organiser"])

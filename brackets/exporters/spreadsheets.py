@@ -19,7 +19,7 @@ from brackets.exporters.xlsx import CONTENT_TYPE as XLSX
 from brackets.exporters.xlsx import Sheet, table_sheet, workbook_bytes
 from brackets.models import Role, Tournament
 from brackets.printing.registry import Choice, Document, DocumentError, Option, register
-from brackets.selectors.documents import final_ranking, round_choices
+from brackets.selectors.round_documents import final_ranking, round_choices
 from brackets.tables_rounds import (
     advance_marks,
     cross_table,

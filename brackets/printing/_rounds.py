@@ -12,7 +12,7 @@ from reportlab.platypus import Paragraph
 from brackets.models import Role, Tournament
 from brackets.printing.base import PdfDocument, styles
 from brackets.printing.registry import Choice, DocumentError, Option
-from brackets.selectors.documents import RoundDoc, round_choices, round_document
+from brackets.selectors.round_documents import RoundDoc, round_choices, round_document
 
 ROUND_OPTION = {"round": Option(gettext_noop("回戦"))}
 

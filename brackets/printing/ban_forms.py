@@ -20,7 +20,7 @@ from brackets.models import Role, Round, Tournament
 from brackets.printing._forms import FORM_H_MM, FORM_W_MM, checkbox, form_frame, write_line
 from brackets.printing.base import PdfDocument, card_sheets, register_fonts
 from brackets.printing.registry import Choice, DocumentError, Option, register
-from brackets.selectors.documents import round_choices
+from brackets.selectors.round_documents import round_choices
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from reportlab.platypus import Flowable, PageBreak
 from brackets.models import Role, Tournament
 from brackets.printing.base import PAGE_A3_LANDSCAPE, PdfDocument, register_fonts, truncate
 from brackets.printing.registry import Choice, DocumentError, register
-from brackets.selectors.documents import RoundDoc, round_choices, round_document
+from brackets.selectors.round_documents import RoundDoc, round_choices, round_document
 
 MAX_ROW = 6 * mm
 MIN_ROW = 2.9 * mm

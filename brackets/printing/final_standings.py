@@ -13,7 +13,7 @@ from brackets.models import Role, Tournament
 from brackets.printing._rounds import p
 from brackets.printing.base import PdfDocument, table_style
 from brackets.printing.registry import Choice, DocumentError, register
-from brackets.selectors.documents import RankingRow, final_ranking, round_choices
+from brackets.selectors.round_documents import RankingRow, final_ranking, round_choices
 
 PODIUM = colors.Color(0.98, 0.93, 0.75)
 

@@ -14,7 +14,7 @@ from brackets.models import Tournament
 from brackets.printing._rounds import RoundPdf, p
 from brackets.printing.base import table_style
 from brackets.printing.registry import register
-from brackets.selectors.documents import RoundDoc
+from brackets.selectors.round_documents import RoundDoc
 
 GREY = colors.Color(0.9, 0.9, 0.9)
 

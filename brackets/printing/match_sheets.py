@@ -21,7 +21,7 @@ from brackets.printing._forms import wrap_lines
 from brackets.printing._rounds import RoundPdf, p
 from brackets.printing.base import table_style
 from brackets.printing.registry import register
-from brackets.selectors.documents import GroupDoc, RoundDoc
+from brackets.selectors.round_documents import GroupDoc, RoundDoc
 
 GREY = colors.Color(0.9, 0.9, 0.9)
 ROW_H = 15 * mm

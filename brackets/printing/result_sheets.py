@@ -14,7 +14,7 @@ from brackets.models import Tournament
 from brackets.printing._rounds import RoundPdf, p
 from brackets.printing.base import table_style
 from brackets.printing.registry import DocumentError, register
-from brackets.selectors.documents import RoundDoc
+from brackets.selectors.round_documents import RoundDoc
 
 ADVANCED_BG = colors.Color(0.87, 0.94, 0.87)
 

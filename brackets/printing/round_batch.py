@@ -10,7 +10,7 @@ from brackets.models import Role, Tournament
 from brackets.printing._rounds import ROUND_OPTION
 from brackets.printing.base import CompositePdf
 from brackets.printing.registry import Choice, register
-from brackets.selectors.documents import round_choices
+from brackets.selectors.round_documents import round_choices
 
 
 @register

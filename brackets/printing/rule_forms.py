@@ -29,7 +29,7 @@ from brackets.printing._forms import (
 )
 from brackets.printing.base import PdfDocument, card_sheets, register_fonts
 from brackets.printing.registry import Choice, DocumentError, Option, register
-from brackets.selectors.documents import round_choices
+from brackets.selectors.round_documents import round_choices
 
 RESTRICTION_TEXT = {"basic": "基本ルール（高火力ボンバーマン）", "rank": "階級別の制限",
                     "free": "制限なし"}

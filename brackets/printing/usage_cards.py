@@ -24,7 +24,8 @@ from brackets.models import Group, Role, Round, Seat, Tournament
 from brackets.printing._forms import FORM_H_MM, FORM_W_MM, form_frame, paragraph
 from brackets.printing.base import PdfDocument, card_sheets, register_fonts, truncate
 from brackets.printing.registry import Choice, DocumentError, Option, register
-from brackets.selectors.documents import mode_label, round_choices
+from brackets.selectors.documents import mode_label
+from brackets.selectors.round_documents import round_choices
 
 
 @dataclass(frozen=True)

@@ -313,7 +313,7 @@ def public_bracket(request: HttpRequest, tournament: Tournament) -> HttpResponse
         ranking_html = ""
         if rounds and rounds[-1].status == Round.Status.ADVANCED:
             # The event is over: the final ranking, the table its Excel file writes.
-            from brackets.selectors.documents import final_ranking
+            from brackets.selectors.round_documents import final_ranking
 
             ranking_html = rt.table_html(rt.ranking_table(
                 final_ranking(tournament, translate=True), player_url=_player_url(tournament)))

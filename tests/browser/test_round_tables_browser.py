@@ -61,7 +61,7 @@ def test_round_tables_at_both_sizes(live_server: Any, tournament: Tournament,
 def test_final_ranking_on_the_bracket_page(live_server: Any, tournament: Tournament,
                                           cast: dict[str, Any], tablet_page: Any,
                                           projector_page: Any) -> None:
-    from brackets.selectors.documents import final_ranking
+    from brackets.selectors.round_documents import final_ranking
 
     build_kyushu(tournament, cast["organiser"], upto=7)
     for page, size in ((tablet_page, "768"), (projector_page, "1920")):

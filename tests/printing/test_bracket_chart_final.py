@@ -20,7 +20,7 @@ def test_bracket_chart_final_box_shows_games_and_champion(tournament_finished: T
     """The A3 chart's 決勝 box showed game 1's seats only: no scores, no winner, no 優勝."""
     from brackets.printing.bracket_chart import _series_box
     from brackets.printing.registry import get_document
-    from brackets.selectors.documents import round_document
+    from brackets.selectors.round_documents import round_document
     from tests.printing.pdfcheck import pdf_text
 
     t = tournament_finished

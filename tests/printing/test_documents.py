@@ -16,7 +16,7 @@ import pytest
 from brackets.adapters.rounds import round_rules
 from brackets.models import Entrant, Group, Round, Seat, SpecialFact, Tournament
 from brackets.printing.registry import DocumentError, all_documents, get_document
-from brackets.selectors.documents import final_ranking
+from brackets.selectors.round_documents import final_ranking
 from tests.printing.pdfcheck import page_count, pdf_text
 
 pytestmark = pytest.mark.django_db

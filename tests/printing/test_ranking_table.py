@@ -15,7 +15,7 @@ from openpyxl import load_workbook
 from brackets import tables_rounds as rt
 from brackets.models import Tournament
 from brackets.printing.registry import get_document
-from brackets.selectors.documents import final_ranking
+from brackets.selectors.round_documents import final_ranking
 from tests.rounds.test_round_tables import screen_tables
 
 pytestmark = pytest.mark.django_db

@@ -17,7 +17,7 @@ from brackets.exporters.tournament_file import (
     tournament_file_import,
 )
 from brackets.models import Entrant, Membership, QmaVersion, Tournament
-from brackets.selectors.documents import final_ranking
+from brackets.selectors.round_documents import final_ranking
 
 pytestmark = pytest.mark.django_db
 

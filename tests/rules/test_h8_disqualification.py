@@ -17,7 +17,7 @@ def test_final_ranking_keeps_a_disqualified_player(tournament: Tournament,
     import random
 
     from brackets.models import Group, Round
-    from brackets.selectors.documents import final_ranking
+    from brackets.selectors.round_documents import final_ranking
     from brackets.services import rounds as svc
     from tests.rounds.helpers import add_entrants, play_group
 

@@ -136,7 +136,7 @@ def test_result_sheet_leaves_out_an_unneeded_final_game(tournament: Tournament,
                                                         cast: dict[str, Any]) -> None:
     """The final's 結果表 printed 第3試合 (結果未入力) after a 2–0 final."""
     from brackets.printing.result_sheets import ResultSheets
-    from brackets.selectors.documents import round_document
+    from brackets.selectors.round_documents import round_document
 
     final, _groups, _people = _final_two_nil(tournament, cast["bracket"])
     data = round_document(tournament, final.number)

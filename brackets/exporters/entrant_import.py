@@ -23,15 +23,15 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from brackets.errors import Refused
-from brackets.models import Entrant, EntrantImport, Tournament
-from brackets.services.entrants import (
+from brackets.adapters.entrants import (
     ENTRANT_FIELDS,
     Owner,
     Roster,
     entrant_validate,
     kana_fold,
 )
+from brackets.errors import Refused
+from brackets.models import Entrant, EntrantImport, Tournament
 
 MAX_BYTES = 5 * 1024 * 1024
 MAX_ROWS = 5000

@@ -13,14 +13,14 @@ from typing import Any
 
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 
-from brackets.models import Entrant, EntrantRevision, Rank, Tournament
-from brackets.services.entrants import (
+from brackets.adapters.entrants import (
     ACTION_LABELS,
     Change,
     diff_snapshots,
     display_value,
     kana_fold,
 )
+from brackets.models import Entrant, EntrantRevision, Rank, Tournament
 
 
 @dataclass(frozen=True)

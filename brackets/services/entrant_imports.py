@@ -10,8 +10,8 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from brackets.adapters.entrants import Roster
 from brackets.models import EntrantImport, Tournament
-from brackets.services.entrant_rules import Roster
 from brackets.services.entrants import entrant_register
 
 

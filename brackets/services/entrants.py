@@ -4,56 +4,36 @@ Every save stores an :class:`EntrantRevision` (who, when, the full data) so noth
 the desk is lost, and bumps ``Entrant.revision``: an edit whose form was loaded from an
 older revision is refused with :class:`StaleEntrantError`, which carries what changed in
 between, instead of silently overwriting a colleague's work on another tablet. The rules
-the data obeys are in :mod:`brackets.services.entrant_rules` (its names import from here
+the data obeys are in :mod:`brackets.adapters.entrants` (its names import from here
 too); imports are :mod:`brackets.services.entrant_imports`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
-from brackets.errors import Refused
-from brackets.models import Entrant, EntrantRevision, Tournament
-from brackets.services.entrant_rules import (  # noqa: F401 - desk pages and tests import them here
+from brackets.adapters.entrants import (  # noqa: F401 - desk pages and tests import them here
+    ACTION_LABELS,
     ENTRANT_FIELDS,
+    Change,
     Owner,
     Roster,
     _has_kanji,
+    diff_snapshots,
+    display_value,
     entrant_keys,
     entrant_validate,
     kana_fold,
     shura_declaration,
     snapshot,
 )
-
-#: How each kind of revision reads in the history.
-ACTION_LABELS: dict[str, Any] = {
-    "register": gettext_lazy("登録"),
-    "walk_in": gettext_lazy("当日参加で登録"),
-    "import": gettext_lazy("ファイルから取り込み"),
-    "edit": gettext_lazy("編集"),
-    "checked_in:on": gettext_lazy("受付"),
-    "checked_in:off": gettext_lazy("受付を取消"),
-    "fee_paid:on": gettext_lazy("参加費を受領"),
-    "fee_paid:off": gettext_lazy("参加費を未払いに戻す"),
-}
-
-
-@dataclass(frozen=True)
-class Change:
-    """One field that differs between two snapshots (for the stale-edit message)."""
-
-    field: str
-    label: str
-    before: Any
-    after: Any
+from brackets.errors import Refused
+from brackets.models import Entrant, EntrantRevision, Tournament
 
 
 class StaleEntrantError(Refused):
@@ -64,29 +44,6 @@ class StaleEntrantError(Refused):
         self.entrant = entrant
         self.base_revision = base_revision
         self.changes = changes
-
-
-def field_label(name: str) -> str:
-    return str(Entrant._meta.get_field(name).verbose_name)
-
-
-def display_value(name: str, value: Any) -> str:
-    """A value as staff read it (はい/いいえ, blank as —)."""
-    if isinstance(value, bool):
-        return _("はい") if value else _("いいえ")
-    if value is None or value == "":
-        return "—"
-    if name == "opt_up":
-        return str(dict(Entrant.OptUp.choices).get(value, value))
-    return str(value)
-
-
-def diff_snapshots(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[Change]:
-    return [
-        Change(name, field_label(name), before.get(name), after.get(name))
-        for name in ENTRANT_FIELDS
-        if before.get(name) != after.get(name)
-    ]
 
 
 def _record(entrant: Entrant, *, by: Any, action: str) -> EntrantRevision:

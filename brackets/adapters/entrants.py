@@ -1,4 +1,5 @@
-"""The rules of entrant data, enforced for every desk write: cleaning, the uniqueness of card
+"""Entrant data: the fields staff edit, their folding for search, and the rules the data
+obeys, enforced for every desk write: cleaning, the uniqueness of card
 names and seeds, capacity, Q level, プチ修羅 and 修羅 declarations.
 
 Enforced here (not in forms) so the desk form, the walk-in form and the import all obey
@@ -16,6 +17,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from brackets import engine_adapter as ea
 from brackets.engine import (
@@ -278,3 +280,49 @@ def shura_declaration(data: Mapping[str, Any]) -> ShuraDeclaration:
         volunteer=bool(data.get("shura_voluntary")),
         extra_lots=int(data.get("shura_extra_lots") or 0),
     )
+
+
+#: How each kind of revision reads in the history.
+ACTION_LABELS: dict[str, Any] = {
+    "register": gettext_lazy("登録"),
+    "walk_in": gettext_lazy("当日参加で登録"),
+    "import": gettext_lazy("ファイルから取り込み"),
+    "edit": gettext_lazy("編集"),
+    "checked_in:on": gettext_lazy("受付"),
+    "checked_in:off": gettext_lazy("受付を取消"),
+    "fee_paid:on": gettext_lazy("参加費を受領"),
+    "fee_paid:off": gettext_lazy("参加費を未払いに戻す"),
+}
+
+
+@dataclass(frozen=True)
+class Change:
+    """One field that differs between two snapshots (for the stale-edit message)."""
+
+    field: str
+    label: str
+    before: Any
+    after: Any
+
+
+def field_label(name: str) -> str:
+    return str(Entrant._meta.get_field(name).verbose_name)
+
+
+def display_value(name: str, value: Any) -> str:
+    """A value as staff read it (はい/いいえ, blank as —)."""
+    if isinstance(value, bool):
+        return _("はい") if value else _("いいえ")
+    if value is None or value == "":
+        return "—"
+    if name == "opt_up":
+        return str(dict(Entrant.OptUp.choices).get(value, value))
+    return str(value)
+
+
+def diff_snapshots(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[Change]:
+    return [
+        Change(name, field_label(name), before.get(name), after.get(name))
+        for name in ENTRANT_FIELDS
+        if before.get(name) != after.get(name)
+    ]

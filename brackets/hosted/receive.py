@@ -11,7 +11,11 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from brackets.exporters.tournament_file import TournamentFileError, tournament_file_import
+from brackets.exporters.tournament_file import (
+    TournamentFileError,
+    file_models,
+    tournament_file_import,
+)
 from brackets.hosted.models import PublicCopyReceipt
 from brackets.hosted.payload import PayloadError
 from brackets.models import Tournament
@@ -42,6 +46,14 @@ def _primary_keys(envelope: dict[str, Any]) -> dict[str, dict[int, int]]:
     return out
 
 
+def tournament_replace_delete(tournament: Tournament) -> None:
+    """Delete a tournament with every record, latest lists first: facts guard the entrants
+    they name (``on_delete=PROTECT``), so the entrants go only after the facts."""
+    for spec in reversed(file_models()):
+        spec.model.objects.filter(**{spec.path: tournament}).delete()
+    tournament.delete()
+
+
 def public_copy_receive(*, envelope: dict[str, Any]) -> Received:
     """Apply a decoded push (:func:`brackets.hosted.payload.decode`).
 
@@ -69,7 +81,7 @@ def public_copy_receive(*, envelope: dict[str, Any]) -> Received:
         old_revision = old.revision if old is not None else 0
         if old is not None:
             transaction.on_commit(lambda pk=old.pk: revision_moved(pk))
-            old.delete()
+            tournament_replace_delete(old)
         tournament = tournament_file_import(data=envelope["file"], primary_keys=primary_keys)
         # The page cache keys pages by tournament and revision; a revision past the old
         # one keeps a page of the replaced state from ever being taken for the new one.

@@ -24,7 +24,8 @@ def _token_ok(request: HttpRequest) -> bool:
 @csrf_exempt  # a machine posts here with its token; there is no session or form
 @require_POST
 def public_copy_push(request: HttpRequest) -> JsonResponse:
-    """Apply a push: 200 ``applied``/``ignored``, 403 bad token, 413 too big, 400 unreadable,
+    """Apply a push: 200 ``applied``/``ignored``, 403 bad token, 411/413 length missing or too big,
+    400 unreadable,
     409 a file this copy cannot import. Exists only on a copy (404 elsewhere)."""
     if not settings.PUBLIC_COPY_MODE:
         raise Http404
@@ -32,7 +33,10 @@ def public_copy_push(request: HttpRequest) -> JsonResponse:
         return JsonResponse({"error": gettext("トークンが違います。")}, status=403)
     limit = settings.PUBLIC_COPY_MAX_BYTES
     length = request.headers.get("Content-Length", "")
-    if not length.isdigit() or int(length) > limit:
+    if not length.isdigit():
+        return JsonResponse({"error": gettext("送信の長さ（Content-Length）がありません。")},
+                            status=411)
+    if int(length) > limit:
         return JsonResponse({"error": gettext("送信内容が大きすぎます。")}, status=413)
     try:
         envelope = decode(request.read(limit + 1), max_bytes=limit)

@@ -24,9 +24,9 @@ def _token_ok(request: HttpRequest) -> bool:
 @csrf_exempt  # a machine posts here with its token; there is no session or form
 @require_POST
 def public_copy_push(request: HttpRequest) -> JsonResponse:
-    """Apply a push: 200 ``applied``/``ignored``, 403 bad token, 411/413 length missing or too big,
-    400 unreadable,
-    409 a file this copy cannot import. Exists only on a copy (404 elsewhere)."""
+    """Apply a push: 200 ``applied``/``ignored``, 403 bad token, 411/413 length missing or
+    too big, 400 unreadable, 409 a file this copy cannot import. Exists only on a copy
+    (404 elsewhere)."""
     if not settings.PUBLIC_COPY_MODE:
         raise Http404
     if not _token_ok(request):

@@ -134,7 +134,7 @@ def test_the_copy_follows_the_venue_and_catches_up_after_the_link_comes_back(
     player = Entrant.objects.filter(tournament=tournament).order_by("pk")[2]
     venue_pusher.start()  # its first sweep finds the tournament as it stands
 
-    status, page = eventually(
+    _status, page = eventually(
         lambda: (r := copy_server.get(f"/p/{slug}/players/{player.pk}/"))[0] == 200 and r,
         "the first push reaches the copy")
     assert player.name in page
@@ -156,7 +156,7 @@ def test_the_copy_follows_the_venue_and_catches_up_after_the_link_comes_back(
     assert state.acknowledged < state.sequence
 
     copy_server.start()
-    status, page = eventually(
+    _status, page = eventually(
         lambda: (r := copy_server.get(f"/p/{slug}/players/{late.pk}/"))[0] == 200 and r,
         "the change made while the link was down reaches the copy")
     assert "遅刻太郎" in page

@@ -110,7 +110,7 @@ def test_a_venue_server_keeps_its_copy_current_across_a_dropped_link(
     eventually(lambda: copy.get(f"/p/{DEMO}/")[0] == 200, "the demo tournament reaches the copy")
     session = log_in(venue, password)
     first = walk_in(session, venue, "当日一郎", "トウジツ")
-    status, page = eventually(
+    _status, page = eventually(
         lambda: (r := copy.get(f"/p/{DEMO}/players/{first}/"))[0] == 200 and r,
         "a walk-in registered at the desk reaches the copy")
     assert "当日一郎" in page
@@ -125,7 +125,7 @@ def test_a_venue_server_keeps_its_copy_current_across_a_dropped_link(
                                                        timeout=10).text,
                "the staff page says the link is down")
     copy.start()
-    status, page = eventually(
+    _status, page = eventually(
         lambda: (r := copy.get(f"/p/{DEMO}/players/{second}/"))[0] == 200 and r,
         "the walk-in registered while the link was down reaches the copy")
     assert "遅刻次郎" in page

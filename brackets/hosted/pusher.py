@@ -214,6 +214,7 @@ class Pusher:
         sequence = None
         try:
             prepared = push_prepare(tournament_id=tournament_id)
+            cost = self.clock() - started  # the CPU part; waiting on the link is not
             if prepared is not None:
                 sequence = prepared.sequence
                 self.send(prepared, self.config)
@@ -231,7 +232,7 @@ class Pusher:
                 self.schedule.failed(tournament_id, self.clock())
             return "failed"
         with self._lock:
-            self.schedule.pushed(tournament_id, started)
+            self.schedule.pushed(tournament_id, started, cost=cost)
         return "current" if prepared is None else "sent"
 
     def flush_due(self) -> dict[int, str]:

@@ -7,6 +7,9 @@ seconds on a monotonic clock.
   a run of buzzer taps) becomes one push once the burst stops.
 - A tournament that never goes quiet (taps every half second) is still pushed
   ``max_wait`` after its first unpushed change, so the copy's scoreboard keeps moving.
+- A push costs the venue's CPU (the whole tournament is exported), so after a push that
+  took ``cost`` seconds the next one of that tournament waits at least ``cost / duty``:
+  the pusher never takes more than ``duty`` of a core away from the staff's requests.
 - A failed push is tried again after 1, 2, 4 … seconds up to ``max_backoff``; a change
   meanwhile does not bring the retry forward, so a venue offline for an hour does not
   hammer the link, and the retry sends the state of that moment, not the one that failed.
@@ -33,7 +36,9 @@ class PushSchedule:
     max_wait: float = 2.0
     first_backoff: float = 1.0
     max_backoff: float = 60.0
+    duty: float = 0.2
     _pending: dict[int, _Pending] = field(default_factory=dict)
+    _not_before: dict[int, float] = field(default_factory=dict)
 
     def changed(self, tournament_id: int, now: float) -> None:
         """Something of the tournament was committed at ``now``."""
@@ -43,26 +48,30 @@ class PushSchedule:
         else:
             entry.last_change = now
 
-    def _due_at(self, entry: _Pending) -> float:
+    def _due_at(self, tournament_id: int, entry: _Pending) -> float:
         if entry.retry_at is not None:
             return entry.retry_at
-        return min(entry.last_change + self.debounce, entry.first_change + self.max_wait)
+        quiet = min(entry.last_change + self.debounce, entry.first_change + self.max_wait)
+        return max(quiet, self._not_before.get(tournament_id, quiet))
 
     def due(self, now: float) -> list[int]:
         """Tournaments to push now, oldest change first."""
         ready = [(entry.first_change, tid) for tid, entry in self._pending.items()
-                 if self._due_at(entry) <= now]
+                 if self._due_at(tid, entry) <= now]
         return [tid for _first, tid in sorted(ready)]
 
     def next_due(self) -> float | None:
         """When the next push falls due, or None when nothing waits."""
         if not self._pending:
             return None
-        return min(self._due_at(entry) for entry in self._pending.values())
+        return min(self._due_at(tid, entry) for tid, entry in self._pending.items())
 
-    def pushed(self, tournament_id: int, started: float) -> None:
-        """The push that began at ``started`` reached the copy. A change committed after it
+    def pushed(self, tournament_id: int, started: float, *, cost: float = 0.0) -> None:
+        """The push that began at ``started`` and took ``cost`` seconds of the venue's CPU to
+        prepare reached the copy, or had nothing new to send. A change committed after it
         began may not be in what was sent, so it stays pending."""
+        if self.duty > 0:
+            self._not_before[tournament_id] = started + cost + cost / self.duty
         entry = self._pending.get(tournament_id)
         if entry is None:
             return

@@ -81,3 +81,13 @@ def test_oldest_change_is_pushed_first() -> None:
     plan.changed(9, 0.0)
     plan.changed(3, 0.1)
     assert plan.due(5.0) == [9, 3]
+
+
+def test_an_expensive_push_spaces_out_the_next_one() -> None:
+    plan = schedule()  # duty 0.2: a push of 0.4 s waits 2 s before the next
+    plan.changed(7, 0.0)
+    plan.pushed(7, started=1.0, cost=0.4)
+    plan.changed(7, 1.5)
+    assert plan.due(2.0) == []
+    assert plan.due(3.39) == []
+    assert plan.due(3.4) == [7]

@@ -115,10 +115,10 @@ def _number(tournament: Tournament, checksum: str, *, lock: bool) -> PublicCopyP
     return state
 
 
-def push_prepare(*, tournament_id: int) -> Prepared | None:
+def push_prepare(*, tournament_id: int, force: bool = False) -> Prepared | None:
     """The tournament's public state under its number, or None when the copy already has
-    it (or the tournament is gone). Equal content keeps its number, so a retry or a
-    restart resends the same push, which the copy then ignores."""
+    it (or the tournament is gone); ``force`` sends it anyway. Equal content keeps its
+    number, so a retry or a restart resends the same push, which the copy then ignores."""
     for attempt in range(3):
         try:
             with _snapshot() as locked_inside:
@@ -136,7 +136,7 @@ def push_prepare(*, tournament_id: int) -> Prepared | None:
         except OperationalError:  # another process numbered it meanwhile (serialisation)
             if attempt == 2:
                 raise
-    if state.acknowledged >= state.sequence:
+    if state.acknowledged >= state.sequence and not force:
         return None
     return Prepared(tournament_id, state.sequence,
                     encode(source=str(state.source), sequence=state.sequence, data=data, ids=ids))
@@ -193,6 +193,7 @@ class Pusher:
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
         self._revisions: dict[int, int] = {}
+        self._unconfirmed: set[int] = set()
         self._next_sweep = 0.0
 
     def changed(self, tournament_id: int) -> None:
@@ -201,9 +202,13 @@ class Pusher:
         self._wake.set()
 
     def sweep(self) -> None:
-        """Schedule every tournament whose revision moved since the last sweep (all of
-        them on the first: the copy may lack what changed while the server was down)."""
+        """Schedule every tournament whose revision moved since the last sweep. The first
+        sweep schedules all of them and sends each once even if the copy acknowledged it
+        before: the copy may have been rebuilt meanwhile, and it ignores what it has."""
+        first = not self._revisions
         for tournament_id, revision in Tournament.objects.values_list("pk", "revision"):
+            if first:
+                self._unconfirmed.add(tournament_id)
             if self._revisions.get(tournament_id) != revision:
                 self._revisions[tournament_id] = revision
                 self.changed(tournament_id)
@@ -213,12 +218,14 @@ class Pusher:
         started = self.clock()
         sequence = None
         try:
-            prepared = push_prepare(tournament_id=tournament_id)
+            prepared = push_prepare(tournament_id=tournament_id,
+                                    force=tournament_id in self._unconfirmed)
             cost = self.clock() - started  # the CPU part; waiting on the link is not
             if prepared is not None:
                 sequence = prepared.sequence
                 self.send(prepared, self.config)
                 push_record(tournament_id=tournament_id, sequence=sequence)
+            self._unconfirmed.discard(tournament_id)
         except Exception as exc:  # every failure is retried and shown
             message = str(exc) if isinstance(exc, PushFailed) else gettext(
                 "送信の準備に失敗しました：{error}").format(error=exc)

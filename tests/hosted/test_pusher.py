@@ -183,3 +183,16 @@ def test_the_sweep_schedules_every_tournament_first_then_only_those_whose_revisi
                      data={"name": "遅刻太郎", "card_name": "チコク", "q_level": 50})
     pusher.sweep()
     assert pusher.schedule.waiting() == [entry_open.pk]
+
+
+def test_a_restarted_pusher_sends_each_tournament_once_although_the_copy_had_it(
+        entry_open: Tournament, clock: Clock, link: Link) -> None:
+    before = Pusher(CONFIG, clock=clock, send=link)
+    assert before.flush(entry_open.pk) == "sent"
+    after = Pusher(CONFIG, clock=clock, send=link)  # the venue server started again
+    after.sweep()
+    clock.now += 5
+    assert after.flush_due()[entry_open.pk] == "sent"
+    mine = [e["sequence"] for e in link.received if e["slug"] == entry_open.slug]
+    assert mine == [1, 1]  # the same number: the copy ignores it unless it lost the first
+    assert after.flush(entry_open.pk) == "current"

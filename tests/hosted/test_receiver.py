@@ -13,8 +13,9 @@ from django.core.cache import caches
 from django.test import Client, override_settings
 from django.urls import reverse
 
+from brackets.exporters.tournament_file import checksum
 from brackets.hosted.models import PublicCopyReceipt
-from brackets.hosted.payload import encode, tournament_snapshot
+from brackets.hosted.payload import decode, encode, tournament_snapshot
 from brackets.hosted.receive import tournament_replace_delete
 from brackets.models import Entrant, Round, Tournament
 
@@ -105,6 +106,20 @@ def test_a_push_keeps_the_venues_ids_so_phone_addresses_survive(
     assert post(push_body(entry_open, 1)).status_code == 200
     copied = Tournament.objects.get(slug=entry_open.slug)
     assert sorted(copied.entrants.values_list("pk", flat=True)) == ids
+
+
+def test_a_push_whose_ids_collide_with_another_tournament_is_refused_and_changes_nothing(
+        entry_open: Tournament) -> None:
+    envelope = decode(push_body(entry_open, 1), max_bytes=10**8)
+    data = envelope["file"]
+    data["tournament"]["slug"] = "kyushu9b"  # another venue's tournament, same entrant ids
+    data["checksum"] = checksum(data)
+    body = encode(source=SOURCE, sequence=1, data=data, ids=envelope["ids"])
+    response = post(body)
+    assert response.status_code == 409
+    assert not Tournament.objects.filter(slug="kyushu9b").exists()
+    assert not PublicCopyReceipt.objects.exists()
+    assert entry_open.entrants.count() == 20
 
 
 def test_a_push_bigger_than_the_limit_is_refused(entry_open: Tournament) -> None:

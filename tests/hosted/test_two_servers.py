@@ -125,6 +125,17 @@ def copy_seq(copy: CopyServer, slug: str, round_id: int) -> int | None:
     return json.loads(body)["seq"] if status == 200 else None
 
 
+def first_streamed_seq(copy: CopyServer, slug: str, round_id: int) -> int:
+    """The ``seq`` of the first state the copy's scoreboard stream sends."""
+    url = f"{copy.url}/p/{slug}/buzzer/{round_id}/stream/"
+    with urllib.request.urlopen(url, timeout=30) as stream:
+        for raw in stream:
+            line = raw.decode().strip()
+            if line.startswith("data: "):
+                return int(json.loads(line.removeprefix("data: "))["seq"])
+    raise AssertionError("the stream ended without a state")
+
+
 def test_the_copy_follows_the_venue_and_catches_up_after_the_link_comes_back(
         tournament: Tournament, cast: dict[str, Any], copy_server: CopyServer,
         venue_pusher: Pusher) -> None:
@@ -146,6 +157,7 @@ def test_the_copy_follows_the_venue_and_catches_up_after_the_link_comes_back(
                         data={"kind": "correct", "player": "s3"}, expected_seq=4,
                         by=cast["organiser"])
     assert eventually(lambda: copy_seq(copy_server, slug, round_.pk) == 5, "a tap arrives")
+    assert first_streamed_seq(copy_server, slug, round_.pk) == 5
 
     copy_server.stop()
     late = entrant_register(tournament=tournament, by=cast["desk"],

@@ -37,7 +37,8 @@ class VenueServer:
                     "KYUSHU_PUBLIC_COPY_SWEEP": "0.5"}
         for name in ("DATABASE_URL", "KYUSHU_PUBLIC_COPY_MODE", "DJANGO_SETTINGS_MODULE"):
             self.env.pop(name, None)
-        self.log = open(Path(var_dir) / "server.log", "ab")  # noqa: SIM115
+        self.log_path = Path(var_dir) / "server.log"
+        self.log = open(self.log_path, "ab")  # noqa: SIM115
         self.process: subprocess.Popen[bytes] | None = None
 
     def manage(self, *args: str) -> str:
@@ -131,3 +132,5 @@ def test_a_venue_server_keeps_its_copy_current_across_a_dropped_link(
     assert "遅刻次郎" in page
     assert copy.get(f"/p/{DEMO}/players/{first}/")[0] == 200
     assert copy.get(f"/t/{DEMO}/desk/")[0] == 403
+    venue.log.flush()
+    assert "Traceback" not in venue.log_path.read_text(errors="replace")

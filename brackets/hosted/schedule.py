@@ -86,7 +86,7 @@ class PushSchedule:
         """The push did not reach the copy; returns the delay before the next try."""
         entry = self._pending.setdefault(tournament_id, _Pending(now, now))
         entry.failures += 1
-        delay = min(self.first_backoff * 2 ** (entry.failures - 1), self.max_backoff)
+        delay: float = min(self.first_backoff * 2.0 ** (entry.failures - 1), self.max_backoff)
         entry.retry_at = now + delay
         return delay
 

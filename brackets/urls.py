@@ -120,3 +120,8 @@ urlpatterns += [
     path("t/<slug:slug>/settings/rules/", preset_settings_views.preset_settings_page,
          name="preset_settings"),
 ]
+
+# The hosted public copy's receiving endpoint (issue 18, docs/public-copy.md).
+from brackets.hosted.urls import urlpatterns as _public_copy_urls
+
+urlpatterns += _public_copy_urls

@@ -99,6 +99,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    "brackets.hosted.middleware.PublicCopyMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -111,6 +112,22 @@ MIDDLEWARE = [
 # long (a PDF), the next starts beside it, up to REQUEST_LANES at once.
 REQUEST_LANES = env_number("KYUSHU_REQUEST_LANES", 4, minimum=1, integer=True)
 REQUEST_PATIENCE_SECONDS = env_number("KYUSHU_REQUEST_PATIENCE", 0.05, minimum=0)
+
+# The hosted public copy (docs/public-copy.md). A venue server with a URL and token pushes
+# every tournament's public state there after each change; a server with MODE on is such a
+# copy: it takes those pushes and serves the public pages only.
+PUBLIC_COPY_URL = os.environ.get("KYUSHU_PUBLIC_COPY_URL", "").strip()
+PUBLIC_COPY_TOKEN = os.environ.get("KYUSHU_PUBLIC_COPY_TOKEN", "").strip()
+PUBLIC_COPY_MODE = env_bool("KYUSHU_PUBLIC_COPY_MODE", False)
+if (PUBLIC_COPY_URL or PUBLIC_COPY_MODE) and len(PUBLIC_COPY_TOKEN) < 16:
+    raise ValueError("KYUSHU_PUBLIC_COPY_TOKEN must be set (at least 16 characters) "
+                     "with KYUSHU_PUBLIC_COPY_URL or KYUSHU_PUBLIC_COPY_MODE")
+PUBLIC_COPY_DEBOUNCE_SECONDS = env_number("KYUSHU_PUBLIC_COPY_DEBOUNCE", 0.5, minimum=0)
+PUBLIC_COPY_MAX_WAIT_SECONDS = env_number("KYUSHU_PUBLIC_COPY_MAX_WAIT", 2.0, minimum=0)
+PUBLIC_COPY_MAX_BACKOFF_SECONDS = env_number("KYUSHU_PUBLIC_COPY_MAX_BACKOFF", 60, minimum=1)
+PUBLIC_COPY_SWEEP_SECONDS = env_number("KYUSHU_PUBLIC_COPY_SWEEP", 5, minimum=0.1)
+PUBLIC_COPY_MAX_BYTES = env_number("KYUSHU_PUBLIC_COPY_MAX_BYTES", 64 * 1024 * 1024,
+                                   minimum=1024, integer=True)
 
 ROOT_URLCONF = "kyushu.urls"
 

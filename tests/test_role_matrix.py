@@ -63,6 +63,8 @@ MATRIX: dict[str, Entry] = {
         DESK, kwargs=lambda w: {"slug": w["tournament"].slug, "doc_slug": "name-tags"}
     ),
     "tournament_import": Entry(SUPERUSER, kwargs=no_kwargs),
+    # Exists only on a hosted public copy (tests/hosted/test_receiver.py); 404 on a venue.
+    "public_copy_push": Entry(dict.fromkeys(USERS, "missing"), method="POST", kwargs=no_kwargs),
     # Entry desk (issue 2): desk staff and organisers.
     "desk": Entry(DESK),
     "desk_entrant_new": Entry(DESK),

@@ -5,6 +5,8 @@ works everywhere. Models hold fields, constraints and ``__str__``; rules live in
 ``brackets.engine`` and writes in ``brackets.services``.
 """
 
+# The public copy's bookkeeping (not facts of a tournament), registered with the app here.
+from brackets.hosted.models import PublicCopyPush, PublicCopyReceipt  # noqa: F401
 from brackets.models.buzzer import BuzzerEvent, BuzzerPlayer, BuzzerRound, PaperMarking
 from brackets.models.catalog import (
     Difficulty,

@@ -83,9 +83,11 @@ def _constraint_error(key: str, exc: IntegrityError) -> TournamentFileError:
 
 
 class _Importer:
-    def __init__(self, data: Mapping[str, Any], *, slug: str | None) -> None:
+    def __init__(self, data: Mapping[str, Any], *, slug: str | None,
+                 primary_keys: Mapping[str, Mapping[int, Any]] | None = None) -> None:
         self.data = data
         self.slug = slug
+        self.primary_keys = primary_keys
         self.users: dict[str, Any] = {}
         self.ids: dict[tuple[str, int], Any] = {}
         self.version: QmaVersion | None = None
@@ -289,6 +291,10 @@ class _Importer:
                             "（新しい版のアプリのファイル？）。").format(
                         where=where, names=sorted(unknown)))
             obj = model()
+            if self.primary_keys is not None:
+                obj.pk = self.primary_keys.get(key, {}).get(file_id)
+                if obj.pk is None:
+                    raise self.fail(where, gettext("id {id} の行番号がありません").format(id=file_id))
             for name, field in fields.items():
                 if isinstance(field, models.ForeignKey) and field.related_model is Tournament:
                     setattr(obj, field.name, tournament)
@@ -366,16 +372,20 @@ class _Importer:
             getattr(obj, name).set(pks)
 
 
-def tournament_file_import(*, data: bytes | str | Mapping[str, Any], slug: str | None = None
+def tournament_file_import(*, data: bytes | str | Mapping[str, Any], slug: str | None = None,
+                           primary_keys: Mapping[str, Mapping[int, Any]] | None = None
                            ) -> Tournament:
     """Create the tournament a file describes; all or nothing (one transaction).
 
-    ``slug`` imports under another identifier (the file's must be free otherwise). Raises
+    ``slug`` imports under another identifier (the file's must be free otherwise).
+    ``primary_keys`` (list key → file id → database id) gives every record the id it had
+    where the file was written, so links such as a player page's address stay the same
+    (the hosted public copy: brackets/hosted/receive.py); every record must be named. Raises
     :class:`TournamentFileError` with a message for the organiser; nothing is written then.
     """
     parsed = _load(data)
     check_header(parsed)
-    importer = _Importer(parsed, slug=slug)
+    importer = _Importer(parsed, slug=slug, primary_keys=primary_keys)
     with transaction.atomic():
         tournament = importer.tournament()
         importer.staff(tournament)

@@ -30,8 +30,10 @@ CONTENT_TYPE = "application/json"
 
 CATALOG_MODELS: tuple[type[models.Model], ...] = (
     Genre, SubGenre, FormatGroup, Format, Difficulty, Rank)
-#: Models that are not facts of the tournament: idempotency tokens of form posts.
-EXCLUDED_MODEL_NAMES = frozenset({"tournament", "membership", "submission", "qmaversion"})
+#: Models that are not facts of the tournament: idempotency tokens of form posts and the
+#: public copy's push bookkeeping (brackets/hosted/models.py).
+EXCLUDED_MODEL_NAMES = frozenset({"tournament", "membership", "submission", "qmaversion",
+                                  "publiccopypush", "publiccopyreceipt"})
 
 
 class TournamentFileError(Refused):

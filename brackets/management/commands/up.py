@@ -13,8 +13,9 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.core.cache import caches
 from django.core.management import call_command
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from brackets.services.catalog import catalog_load_builtin
 
@@ -60,6 +61,16 @@ class Command(BaseCommand):
                             help="server processes sharing the port (default 1)")
 
     def handle(self, *args: Any, **options: Any) -> None:
+        if settings.REDIS_URL:
+            import redis
+
+            # Every request reads the cache: say so now rather than answer 500 to all.
+            try:
+                caches["default"].get("up:redis-answers")
+            except redis.RedisError as error:
+                raise CommandError(
+                    f"REDIS_URL の Redis に接続できません（{settings.REDIS_URL}）: {error}"
+                ) from error
         call_command("migrate", interactive=False, verbosity=0)
         loaded = catalog_load_builtin()
         for version in loaded:

@@ -8,6 +8,8 @@ static files served by the app itself. The environment can change:
 - ``DJANGO_DEBUG``: ``1`` for development.
 - ``DJANGO_ALLOWED_HOSTS``: comma-separated; default ``*`` because tablets reach the laptop
   by whatever LAN address it has that day.
+- ``REDIS_URL``: e.g. ``redis://127.0.0.1:6379/0`` puts the caches and sessions on Redis,
+  shared by several server processes.
 """
 
 from __future__ import annotations
@@ -177,20 +179,34 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Per-process memory caches. Nothing in them is the only copy of anything: "default" holds
-# sessions in front of the database (cached_db: a staff request reads its session without
-# a query; the database copy survives restarts and serves other server processes) and the
-# public pages' fragments; "pages" holds rendered page bodies keyed by the tournament's
-# revision (brackets/perf/page_cache.py), apart so big pages never push sessions out.
-# `manage.py up` serves from one process. Running several server processes, point
-# "default" at a shared cache (Redis, Memcached) so a logout reaches every process.
-CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-                "LOCATION": "default", "OPTIONS": {"MAX_ENTRIES": 5000}},
-    "pages": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-              "LOCATION": "pages", "OPTIONS": {"MAX_ENTRIES": 1000}},
-}
-SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+# Caches. Nothing in them is the only copy of anything: "default" holds the public pages'
+# fragments and the revision they trust for 1 s (and, on Redis, sessions in front of the
+# database); "pages" holds rendered page bodies keyed by the tournament's revision
+# (brackets/perf/page_cache.py), apart so big pages never push the rest out.
+REDIS_URL = os.environ.get("REDIS_URL", "").strip()
+if REDIS_URL:
+    # Several server processes (`manage.py up --workers N`, or several hosts): one cache
+    # they all share, so a logout and a write's "the revision moved" reach every process
+    # at once, and a page one process built serves the others. Sessions are read from it
+    # without a query and written through to the database, so a Redis restart (or an
+    # eviction under its maxmemory) logs nobody out.
+    CACHES = {
+        name: {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+               "LOCATION": REDIS_URL, "KEY_PREFIX": name}
+        for name in ("default", "pages")
+    }
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+else:
+    # One process's memory. Sessions are read from the database on every staff request
+    # (one query by primary key): a session kept in one process's memory would go on
+    # serving a logout made through another process on the same database.
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                    "LOCATION": "default", "OPTIONS": {"MAX_ENTRIES": 5000}},
+        "pages": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                  "LOCATION": "pages", "OPTIONS": {"MAX_ENTRIES": 1000}},
+    }
+    SESSION_ENGINE = "django.contrib.sessions.backends.db"
 
 # Django's ModelBackend with the logged-in user read by a prebuilt statement (every staff
 # request reads it; see brackets/perf/lean.py). A session naming another backend path logs

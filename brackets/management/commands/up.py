@@ -13,8 +13,9 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.core.cache import caches
 from django.core.management import call_command
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from brackets.services.catalog import catalog_load_builtin
 
@@ -54,8 +55,22 @@ class Command(BaseCommand):
         parser.add_argument(
             "--no-serve", action="store_true", help="prepare the database, then exit"
         )
+        # Several processes use the machine's other cores (brackets/management/commands/
+        # _workers.py); for more than one, set REDIS_URL so they share caches and sessions.
+        parser.add_argument("--workers", type=int, default=1,
+                            help="server processes sharing the port (default 1)")
 
     def handle(self, *args: Any, **options: Any) -> None:
+        if settings.REDIS_URL:
+            import redis
+
+            # Every request reads the cache: say so now rather than answer 500 to all.
+            try:
+                caches["default"].get("up:redis-answers")
+            except redis.RedisError as error:
+                raise CommandError(
+                    f"REDIS_URL の Redis に接続できません（{settings.REDIS_URL}）: {error}"
+                ) from error
         call_command("migrate", interactive=False, verbosity=0)
         loaded = catalog_load_builtin()
         for version in loaded:
@@ -63,7 +78,8 @@ class Command(BaseCommand):
         self.ensure_organiser()
         if options["no_serve"]:
             return
-        self.serve(options["addr"], options["port"], options["threads"])
+        self.serve(options["addr"], options["port"], options["threads"],
+                   max(1, options["workers"]))
 
     def ensure_organiser(self) -> None:
         user_model = get_user_model()
@@ -80,7 +96,7 @@ class Command(BaseCommand):
         self.stdout.write(f"        python3 manage.py changepassword {ORGANISER_USERNAME}")
         self.stdout.write(banner)
 
-    def serve(self, addr: str, port: int, threads: int) -> None:
+    def serve(self, addr: str, port: int, threads: int, workers: int = 1) -> None:
         from waitress import serve
 
         from kyushu.wsgi import application
@@ -93,9 +109,16 @@ class Command(BaseCommand):
             self.print_qr(url)
         if settings.DEBUG:
             self.stdout.write("注意: DJANGO_DEBUG が有効です。")
+        if workers > 1:
+            self.stdout.write(f"サーバープロセス: {workers}")
         self.stdout.flush()
         try:
-            serve(application, host=addr, port=port, threads=threads, ident="kyushu")
+            if workers > 1:
+                from brackets.management.commands._workers import serve_workers
+
+                serve_workers(addr, port, threads=threads, workers=workers)
+            else:
+                serve(application, host=addr, port=port, threads=threads, ident="kyushu")
         except KeyboardInterrupt:
             pass
         self.stdout.write("停止しました。")

@@ -355,6 +355,7 @@ def public_player(request: HttpRequest, tournament: Tournament, entrant_id: int)
         pair_role = sel.pair_roles(gv).get(key, "")
         played.append({"round": seat.group.round, "group": seat.group, "seat": seat.number,
                        "selection": sel_row, "row": row,
+                       "selection_penalty": gv.selection_penalties.get(seat.number),
                        "ratio": None if pair_role else gv.ratios.get(key),
                        "pair_role": pair_role,
                        "penalties": [p for p in gv.penalty_rows if p.seat_id == seat.id],

@@ -211,6 +211,27 @@ def test_a_file_exported_before_the_typed_round_spec_still_imports(
     assert again == today
 
 
+def test_a_file_exported_with_stored_selection_violations_still_imports(
+        kyushu_finished: Tournament) -> None:
+    """Files written before a selection's violations and penalty were derived carry them on
+    every selection fact: the importer ignores them (the engine derives both), the
+    tournament is the same and exported again it gives today's file."""
+    today = json.loads(tournament_file_export(tournament=kyushu_finished))
+    before = standings(kyushu_finished)
+    older = json.loads(json.dumps(today))
+    for row in older["records"]["selectionfact"]:
+        row["violations"] = ([{"code": "genre_lot", "text": "芸能 は修羅くじで使用不可"}]
+                             if row["accepted_illegal"] else [])
+        row["penalty"] = "400.00" if row["accepted_illegal"] else "0.00"
+    older["checksum"] = checksum(older)
+    empty_the_database()
+    imported = tournament_file_import(data=json.dumps(older).encode("utf-8"))
+    assert standings(imported) == before
+    again = without_stamp(tournament_file_export(tournament=imported))
+    today.pop("exported_at")
+    assert again == today
+
+
 def test_a_round_spec_that_cannot_be_read_back_is_refused(
         exported: dict[str, Any]) -> None:
     exported["records"]["round"][0]["spec"]["round"]["kind"] = "knockout"

@@ -7,10 +7,8 @@ Rows are plain records built here from the round selectors' data (a
 advancement outcomes): nothing is queried or derived in this module, the engine decides
 every placement, 惜敗率 and advancer. None of these tables has a staff-only column (notes,
 who entered what): a public page may render any of them; the staff pages add no columns.
-
-Big rounds (256 groups, 1,024 rows) are rendered by :func:`brackets.tables_render.table_html`
-(each cell still through the table's own ``render_*``), re-exported here with
-:func:`~brackets.tables_render.table_values`.
+Pages render them with ``{% render_table %}``: django-tables2's Bootstrap 5 template
+(``templates/brackets/_round_table.html`` drops its wrapper: the page gives the scroll box).
 """
 
 from __future__ import annotations
@@ -27,7 +25,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from brackets.engine import Ratio
-from brackets.tables_render import table_html, table_values  # noqa: F401 - the pages import them here
 
 NUMERIC = {"th": {"class": "num"}, "td": {"class": "num"}}
 NOWRAP = {"td": {"class": "text-nowrap"}}
@@ -149,6 +146,7 @@ class RoundTableBase(tables.Table):  # type: ignore[misc]
     def __init__(self, data: Any, *, player_url: Callable[[str], str] | None = None,
                  row_classes: Mapping[str, str] | None = None, **kwargs: Any) -> None:
         kwargs.setdefault("orderable", False)
+        kwargs.setdefault("template_name", "brackets/_round_table.html")
         super().__init__(data, **kwargs)
         self.player_url = player_url
         self.row_classes: Mapping[str, str] = (

@@ -52,6 +52,19 @@ class RuleAssignment:
         return [c.player for c in self.choices if c.assigned == rule]
 
 
+def require_one_each(players: Sequence[str], given: Collection[str], *,
+                     missing: tuple[str, str], outsider: tuple[str, str]) -> None:
+    """Everyone exactly one: each of ``players`` has handed in a form (K6 wish, K8 ban) and
+    nobody else has. ``missing`` and ``outsider`` are the (code, text) of the refusal; its
+    ``players`` are the missing ones in the order given, or the outsiders sorted."""
+    absent = [p for p in players if p not in given]
+    if absent:
+        raise RuleRefusal(missing[0], missing[1], players=absent)
+    extra = sorted(set(given) - set(players))
+    if extra:
+        raise RuleRefusal(outsider[0], outsider[1], players=extra)
+
+
 def assign_rules(
     order: Sequence[str],
     wishes: Mapping[str, str],
@@ -80,14 +93,8 @@ def assign_rules(
             capacity=total,
             players=len(order),
         )
-    missing = [p for p in order if p not in wishes]
-    if missing:
-        raise RuleRefusal("wish_missing", "players without a rule-selection form", players=missing)
-    extra = sorted(set(wishes) - set(order))
-    if extra:
-        raise RuleRefusal(
-            "wish_from_outsider", "forms from players not in this round", players=extra
-        )
+    require_one_each(order, wishes, missing=("wish_missing", "players without a rule-selection form"),
+                     outsider=("wish_from_outsider", "forms from players not in this round"))
     rules = list(capacities)
     room = dict(capacities)
     choices: list[RuleChoice] = []
@@ -213,14 +220,9 @@ def reveal_bans(
     ``genres`` (the catalog's genres) validates what was written. Two players naming the
     same genre ban it once.
     """
-    missing = sorted(set(players) - set(written))
-    if missing:
-        raise RuleRefusal("ban_missing", "not every player has written a ban", players=missing)
-    outsiders = sorted(set(written) - set(players))
-    if outsiders:
-        raise RuleRefusal(
-            "ban_from_outsider", "bans from players not in the match", players=outsiders
-        )
+    require_one_each(sorted(set(players)), written,
+                     missing=("ban_missing", "not every player has written a ban"),
+                     outsider=("ban_from_outsider", "bans from players not in the match"))
     if genres is not None:
         unknown = sorted({g for g in written.values() if g not in genres})
         if unknown:

@@ -75,9 +75,5 @@ def workbook_bytes(sheets: Sequence[Sheet]) -> bytes:
 
 
 def table_sheet(title: str, table: Any) -> Sheet:
-    """A sheet holding exactly what a django-tables2 table shows: its ``as_values()``
-    (through :func:`brackets.tables_rounds.table_values`, the same rows without
-    django-tables2's per-cell signature look-ups)."""
-    from brackets.tables_rounds import table_values
-
-    return title, table_values(table)
+    """A sheet holding exactly what a django-tables2 table shows: its ``as_values()``."""
+    return title, [list(row) for row in table.as_values()]

@@ -167,8 +167,8 @@ class SelectionFact(MatchFact):
     genre = models.CharField(_("ジャンル"), max_length=50)
     format = models.CharField(_("出題形式"), max_length=50)
     difficulty = models.CharField(_("難易度"), max_length=20)
-    violations = models.JSONField(_("違反"), default=list)
-    penalty = models.DecimalField(_("ペナルティ"), max_digits=7, decimal_places=2, default=0)
+    #: Staff registered the set knowing it breaks a rule (H7); which rules and the penalty
+    #: are derived by the engine on reading, not stored.
     accepted_illegal = models.BooleanField(_("違反を承知で登録"), default=False)
     supersedes = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.CASCADE, related_name="superseded_by"

@@ -186,15 +186,6 @@ def _group_cards_html(payload: dict[str, Any]) -> str:
     return render_cards(cards)
 
 
-def _cross_tables_html(payload: dict[str, Any]) -> tuple[str, list[tuple[str, str]]]:
-    """The cross-group table (winners by score, then by 惜敗率) and the wildcard tables
-    around the cut, rendered from their table objects without per-cell templates."""
-    cross = payload["cross"]
-    cross_html = rt.table_html(cross) if cross is not None and len(cross.data) else ""
-    wild = [(rule, rt.table_html(table)) for rule, _outcome, table in payload["wild_tables"]]
-    return cross_html, wild
-
-
 def _cached(name: str, version: str, build: Any) -> str:
     # The language is part of the key: the fragment holds translated text.
     key = f"brackets:pub:{name}:{version}:{get_language()}"
@@ -239,7 +230,6 @@ def _round_build(tournament: Tournament, number: int, version: str,
     rnd = get_object_or_404(Round, tournament=tournament, number=number)
     payload = {**_round_payload(tournament, rnd), "version": version}
     payload["cards_html"] = _group_cards_html(payload)
-    payload["cross_html"], payload["wild_html"] = _cross_tables_html(payload)
     built = {
         "name": rnd.name,
         "nav": render_to_string("brackets/public/_round_nav.html",
@@ -283,7 +273,7 @@ def public_projector(request: HttpRequest, tournament: Tournament, number: int) 
             tables = rt.wildcard_tables(
                 payload["rv"], payload["outcomes"], row_classes={"wildcard": "wild"},
                 attrs={"class": "table wildcard-table"}, exclude=("mark",))
-            payload["proj_tables"] = [(rule, rt.table_html(table)) for rule, _o, table in tables]
+            payload["proj_tables"] = tables
             # A short table (a small event, a later round) is set in larger type so it
             # fills the screen and reads from the back of the room.
             payload["proj_big"] = sum(len(table.data) for *_x, table in tables) <= PROJ_BIG_ROWS
@@ -310,17 +300,17 @@ def public_bracket(request: HttpRequest, tournament: Tournament) -> HttpResponse
         names: dict[str, str] = {}
         for p in payloads:
             names.update(p["names"])
-        ranking_html = ""
+        ranking = None
         if rounds and rounds[-1].status == Round.Status.ADVANCED:
             # The event is over: the final ranking, the table its Excel file writes.
             from brackets.selectors.round_documents import final_ranking
 
-            ranking_html = rt.table_html(rt.ranking_table(
-                final_ranking(tournament, translate=True), player_url=_player_url(tournament)))
+            ranking = rt.ranking_table(final_ranking(tournament, translate=True),
+                                       player_url=_player_url(tournament))
         return render_to_string("brackets/public/_bracket_live.html",
                                 {"tournament": tournament, "payloads": payloads,
                                  "names": names, "version": version,
-                                 "ranking_html": ranking_html,
+                                 "ranking": ranking,
                                  "podium": sel.podium(tournament,
                                                       [p["rv"] for p in payloads]),
                                  "status_labels": sel.STATUS_LABELS}, request=None)
@@ -365,6 +355,7 @@ def public_player(request: HttpRequest, tournament: Tournament, entrant_id: int)
         pair_role = sel.pair_roles(gv).get(key, "")
         played.append({"round": seat.group.round, "group": seat.group, "seat": seat.number,
                        "selection": sel_row, "row": row,
+                       "selection_penalty": gv.selection_penalties.get(seat.number),
                        "ratio": None if pair_role else gv.ratios.get(key),
                        "pair_role": pair_role,
                        "penalties": [p for p in gv.penalty_rows if p.seat_id == seat.id],

@@ -258,7 +258,8 @@ def expected_order(group: Group, screen: dict[int, Decimal]) -> list[int]:
         group=group, superseded_by__isnull=True)}
     penalties: dict[int, Decimal] = {}
     for fact in SelectionFact.objects.filter(seat__group=group).order_by("id"):
-        penalties[fact.seat.number] = fact.penalty  # the newest selection of the seat counts
+        # The newest selection of the seat counts; one accepted as illegal costs PENALTY.
+        penalties[fact.seat.number] = PENALTY if fact.accepted_illegal else Decimal(0)
     adjusted = {n: screen[n] - penalties.get(n, Decimal(0)) for n in seats if seats[n]}
     return [seats[n] for n in sorted(adjusted, key=lambda n: -adjusted[n])]
 
@@ -277,7 +278,7 @@ def expected_ratio_table(groups: dict[str, tuple[list[int], dict[int, Decimal]]]
 def scores_by_entrant(group: Group, screen: dict[int, Decimal]) -> dict[int, Decimal]:
     seats = {s.number: s.entrant_id for s in Seat.objects.filter(
         group=group, superseded_by__isnull=True)}
-    penalties = {f.seat.number: f.penalty for f in
+    penalties = {f.seat.number: PENALTY if f.accepted_illegal else Decimal(0) for f in
                  SelectionFact.objects.filter(seat__group=group).order_by("id")}
     return {seats[n]: screen[n] - penalties.get(n, Decimal(0)) for n in seats if seats[n]}
 
@@ -384,8 +385,8 @@ def test_katata_from_the_desk_to_the_champion(live_server: Any, tournament: Tour
     illegal = {"entrant_id": first.id, "value": f"{banned}|四択", "reason": "修羅くじ"}
 
     orders = play_round(pages, base, slug, r1, rng, illegal, "10-r1")
-    assert SelectionFact.objects.filter(seat__entrant_id=first.id, accepted_illegal=True,
-                                        penalty=PENALTY).count() == 1
+    assert SelectionFact.objects.filter(seat__entrant_id=first.id,
+                                        accepted_illegal=True).count() == 1
     expected = {e for order in orders.values() for e in order[:2]}
     preview = sel.advancement_preview(r1, sel.round_view(r1))
     shown = org.locator("body").inner_text()

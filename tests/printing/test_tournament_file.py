@@ -4,6 +4,7 @@ same file (modulo the timestamp) and the same standings; bad files change nothin
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -186,6 +187,23 @@ def test_buzzer_rounds_and_paper_markings_round_trip(tournament: Tournament,
     assert BuzzerEvent.objects.filter(round__tournament=imported).count() == 2
 
 
+def assert_older_file_imports_as_today(tournament: Tournament,
+                                       edit: Callable[[dict[str, Any]], None]) -> None:
+    """Today's file of ``tournament`` made older by ``edit`` imports into an empty database
+    as the same tournament: same standings, and exported again it gives today's file."""
+    today = json.loads(tournament_file_export(tournament=tournament))
+    before = standings(tournament)
+    older = json.loads(json.dumps(today))
+    edit(older)
+    older["checksum"] = checksum(older)
+    empty_the_database()
+    imported = tournament_file_import(data=json.dumps(older).encode("utf-8"))
+    assert standings(imported) == before
+    again = without_stamp(tournament_file_export(tournament=imported))
+    today.pop("exported_at")
+    assert again == today
+
+
 def test_a_file_exported_before_the_typed_round_spec_still_imports(
         kyushu_finished: Tournament) -> None:
     """A file whose rounds carry the old flat spec (renamed kinds ``rule_select``,
@@ -193,22 +211,29 @@ def test_a_file_exported_before_the_typed_round_spec_still_imports(
     tournament: same standings, and exported again it gives today's file."""
     from brackets.adapters.rounds import stored_to_legacy
 
-    today = json.loads(tournament_file_export(tournament=kyushu_finished))
-    before = standings(kyushu_finished)
-    legacy = json.loads(json.dumps(today))
-    for row in legacy["records"]["round"]:
-        row["spec"], row["kind"] = stored_to_legacy(row["spec"], row["number"])
-    assert {r["kind"] for r in legacy["records"]["round"]} == {
-        "groups", "rule_select", "partner", "series"}
-    assert all("version" not in r["spec"] and "per_group" in r["spec"]
-               for r in legacy["records"]["round"])
-    legacy["checksum"] = checksum(legacy)
-    empty_the_database()
-    imported = tournament_file_import(data=json.dumps(legacy).encode("utf-8"))
-    assert standings(imported) == before
-    again = without_stamp(tournament_file_export(tournament=imported))
-    today.pop("exported_at")
-    assert again == today
+    def legacy_specs(legacy: dict[str, Any]) -> None:
+        for row in legacy["records"]["round"]:
+            row["spec"], row["kind"] = stored_to_legacy(row["spec"], row["number"])
+        assert {r["kind"] for r in legacy["records"]["round"]} == {
+            "groups", "rule_select", "partner", "series"}
+        assert all("version" not in r["spec"] and "per_group" in r["spec"]
+                   for r in legacy["records"]["round"])
+
+    assert_older_file_imports_as_today(kyushu_finished, legacy_specs)
+
+
+def test_a_file_exported_with_stored_selection_violations_still_imports(
+        kyushu_finished: Tournament) -> None:
+    """Files written before a selection's violations and penalty were derived carry them on
+    every selection fact: the importer ignores them (the engine derives both), the
+    tournament is the same and exported again it gives today's file."""
+    def stored_violations(older: dict[str, Any]) -> None:
+        for row in older["records"]["selectionfact"]:
+            row["violations"] = ([{"code": "genre_lot", "text": "芸能 は修羅くじで使用不可"}]
+                                 if row["accepted_illegal"] else [])
+            row["penalty"] = "400.00" if row["accepted_illegal"] else "0.00"
+
+    assert_older_file_imports_as_today(kyushu_finished, stored_violations)
 
 
 def test_a_round_spec_that_cannot_be_read_back_is_refused(

@@ -135,8 +135,12 @@ def test_illegal_selection_needs_confirmation_and_records_penalty(
     assert counts() == before
     fact = svc.selection_save(group=g, by=user, seat_number=seat.number, genre="芸能",
                               format="四択", difficulty="EASY", confirm_illegal=True)
-    assert fact.accepted_illegal and fact.penalty == 400
-    assert {v["code"] for v in fact.violations} == {"genre_lot"}
+    # Stored: the set and that staff accepted it; the engine derives why and what it costs.
+    snap = sel.match_snapshot(g)
+    check = snap.selection_check(seat.number)
+    assert fact.accepted_illegal and check.penalty == 400
+    assert snap.view.selection_penalties[seat.number] == 400
+    assert {v.code for v in check.violations} == {"genre_lot"}
     rows = {s.number: (f"{300 - 10 * s.number}.00", s.number)
             for s in Seat.objects.filter(group=g)}
     svc.results_save(group=g, by=user, rows=rows)

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from brackets.models import Entrant, Group, Round, Seat, SelectionFact, Tournament
+from brackets.selectors import rounds as sel
 from brackets.services import rounds as svc
 from tests.conftest import client_for
 from tests.rounds.helpers import add_entrants
@@ -52,8 +53,8 @@ def test_refused_illegal_set_keeps_the_difficulty_staff_tapped(
     staff.post(url, {"seat": n, "set": "芸能|四択", "difficulty": "EASY",
                      "confirm_illegal": "1", "version": group.version})
     fact = SelectionFact.objects.get(seat__group=group, seat__number=n)
-    assert (fact.difficulty, fact.accepted_illegal, str(fact.penalty)) == ("EASY", True,
-                                                                          "400.00")
+    penalty = sel.group_view(group).selection_penalties[n]  # derived from the facts
+    assert (fact.difficulty, fact.accepted_illegal, str(penalty)) == ("EASY", True, "400.00")
 
 
 @pytest.mark.django_db
@@ -84,3 +85,24 @@ def test_round_page_shows_the_score_after_a_penalty(tournament: Tournament,
                     points="400", reason="出題違反")
     html = client_for(user).get(f"/t/{tournament.slug}/rounds/1/").content.decode()
     assert "-79.50" in html
+
+
+@pytest.mark.django_db
+def test_accepted_illegal_set_shows_its_derived_penalty_on_every_page(
+        tournament: Tournament, cast: dict[str, Any]) -> None:
+    """H7: the selection stores only that staff accepted it; the match page, its history
+    and the player page show the penalty the engine derives (the preset's 400)."""
+    from django.core.cache import cache
+
+    group, n, player = shura_group(tournament, cast)
+    staff = client_for(cast["bracket"])
+    staff.post(f"/t/{tournament.slug}/match/{group.id}/selection/",
+               {"seat": n, "set": "芸能|四択", "difficulty": "EASY", "confirm_illegal": "1",
+                "version": group.version})
+    cache.clear()
+    match = staff.get(f"/t/{tournament.slug}/match/{group.id}/").content.decode()
+    assert re.search(r"違反\s*−400\.00", match)
+    history = staff.get(f"/t/{tournament.slug}/match/{group.id}/history/").content.decode()
+    assert "違反承知・−400.00" in history
+    public = client_for(None).get(f"/p/{tournament.slug}/players/{player.id}/")
+    assert "−400.00 出題違反" in public.content.decode()

@@ -72,6 +72,11 @@ def check_header(data: Mapping[str, Any]) -> int:
     return version
 
 
+#: Keys files of earlier versions carry that are derived now, not facts: read and ignored
+#: (a selection's violations and penalty, derived by the engine since 0010).
+RETIRED_KEYS: dict[str, set[str]] = {"selectionfact": {"violations", "penalty"}}
+
+
 class _BadValue(Exception):
     """A file value of the wrong kind for its field (caught and reported with its place)."""
 
@@ -284,7 +289,7 @@ class _Importer:
             if not isinstance(file_id, int) or isinstance(file_id, bool) or file_id in seen:
                 raise self.fail(where, gettext("id が正しくないか重複しています"))
             seen.add(file_id)
-            unknown = set(row) - set(fields) - set(m2m) - {"id"}
+            unknown = set(row) - set(fields) - set(m2m) - {"id"} - RETIRED_KEYS.get(key, set())
             if unknown:
                 raise TournamentFileError(
                     gettext("{where} にこのアプリが知らない項目 {names} があります"

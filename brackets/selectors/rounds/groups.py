@@ -19,7 +19,7 @@ from django.db import connection
 from django.utils.translation import gettext_lazy
 
 from brackets import engine_adapter as ea
-from brackets.adapters.rounds import RoundRules
+from brackets.adapters.rounds import RoundRules, round_rules
 from brackets.engine import (
     EngineError,
     Lottery,
@@ -70,6 +70,9 @@ class GroupView:
     status: str = WAITING
     confirmed: bool = False
     selection_rows: dict[int, SelectionFact] = field(default_factory=dict)
+    #: H7: seat number → the penalty its selection carries, accepted as illegal
+    #: (:func:`selection_penalty`); derived, never stored.
+    selection_penalties: dict[int, Decimal] = field(default_factory=dict)
     result_rows: dict[int, ResultFact] = field(default_factory=dict)
     penalty_rows: list[PenaltyFact] = field(default_factory=list)
     dq_rows: list[DisqualificationFact] = field(default_factory=list)
@@ -287,6 +290,12 @@ def _with_current_entrants(kept: dict[int, GroupRows]) -> dict[int, GroupRows]:
 _SEAT_ATTNAMES = [f.attname for f in Seat._meta.concrete_fields]
 
 
+def selection_penalty(rnd: Any) -> Decimal:
+    """H7: what a selection accepted as illegal costs in ``rnd``: the preset's penalty (the
+    engine's ``SelectionCheck.penalty``), in the points of a score."""
+    return round_rules(rnd).penalty.quantize(Decimal("0.01"))
+
+
 def assemble(group: Group, rows: GroupRows) -> GroupView:
     """The group's current facts from its rows (no queries): the newest selection and
     result per seat (results before the last re-match do not count), live penalties and
@@ -309,8 +318,10 @@ def assemble(group: Group, rows: GroupRows) -> GroupView:
         if sel is not None:
             facts.selections[seat.number] = Selection(sel.genre, sel.format, sel.difficulty)
             view.selection_rows[seat.number] = sel
-            if sel.penalty and seat.entrant_id is not None:
-                facts.penalties.append((seat.number, sel.penalty, "illegal_selection"))
+            if sel.accepted_illegal and seat.entrant_id is not None:
+                points = view.selection_penalties[seat.number] = selection_penalty(group.round)
+                if points:
+                    facts.penalties.append((seat.number, points, "illegal_selection"))
         r = res.get(seat.id)
         if r is not None and not r.voided:
             facts.results[seat.number] = (r.score, r.placement)

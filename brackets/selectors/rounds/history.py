@@ -26,7 +26,7 @@ from brackets.models import (
     SpecialFact,
     Tournament,
 )
-from brackets.selectors.rounds.groups import _newest
+from brackets.selectors.rounds.groups import _newest, selection_penalty
 
 # -------------------------------------------------------------- history & choices
 
@@ -93,8 +93,8 @@ def group_history(group: Group) -> list[dict[str, Any]]:
                        "corrects": s.supersedes_id is not None})
     for r in SelectionFact.objects.filter(seat_id__in=seat_ids).select_related("by"):
         text = f"{r.genre} / {r.format} / {r.difficulty}"
-        if r.violations:
-            text += _("（違反承知・−{n}）").format(n=r.penalty)
+        if r.accepted_illegal:
+            text += _("（違反承知・−{n}）").format(n=selection_penalty(group.round))
         events.append({"at": r.at, "by": r.by, "kind": _("出題"), "seat": seat_of[r.seat_id].number,
                        "text": text, "base": r.base_version, "corrects": bool(r.supersedes_id)})
     for r in ResultFact.objects.filter(seat_id__in=seat_ids).select_related("by"):

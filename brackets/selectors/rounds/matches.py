@@ -256,6 +256,14 @@ class MatchSnapshot:
         scores are missing or the facts are refused (:attr:`GroupView.error`)."""
         return self.view.result
 
+    def selection_check(self, seat_number: int) -> Any:
+        """H7: the engine's judgement of the seat's current selection (violations, and the
+        penalty a set accepted as illegal carries); None without a selection."""
+        chosen = self.facts.selections.get(seat_number)
+        if chosen is None or seat_number not in self.choices:
+            return None
+        return self.choices[seat_number].choices.check(chosen, penalty=self.rules.penalty)
+
     def require_cards(self) -> None:
         """K7: refuse a selection while the cards are pending (the engine's
         ``cards_missing``, :func:`~brackets.engine.match.require_cards`)."""

@@ -46,8 +46,9 @@ def _refuse_unneeded_game(snap: sel.MatchSnapshot) -> None:
 def selection_save(*, group: Group, by: Any, seat_number: int, genre: str, format: str,
                    difficulty: str, base_version: int | None = None,
                    confirm_illegal: bool = False, key: str = "") -> SelectionFact:
-    """Record a seat's set before play; an illegal set needs ``confirm_illegal`` and then
-    carries the engine's violations and the preset's penalty."""
+    """Record a seat's set before play; an illegal set needs ``confirm_illegal`` and is
+    then recorded as accepted (its violations and penalty are derived on reading:
+    :meth:`~brackets.selectors.rounds.MatchSnapshot.selection_check`)."""
     with match_write(group, by=by, kind="selection", touched={("selection", seat_number)},
                      base_version=base_version, key=key) as g:
         return _selection_write(g, by=by, seat_number=seat_number, genre=genre, format=format,
@@ -96,8 +97,6 @@ def _selection_write(g: Group, *, by: Any, seat_number: int, genre: str, format:
     previous = (SelectionFact.objects.filter(seat=seat).order_by("-id").first())
     fact = SelectionFact.objects.create(
         group=g, seat=seat, genre=genre, format=format, difficulty=difficulty,
-        violations=[{"code": v.code, "text": t} for v, t in zip(check.violations, reasons)],
-        penalty=check.penalty if not check.ok else Decimal(0),
         accepted_illegal=not check.ok, supersedes=previous, by=by, base_version=g.version)
     return fact
 

@@ -62,10 +62,7 @@ def round_advance_preview(request: HttpRequest, tournament: Tournament,
     outcomes = ctx.get("outcomes", [])
     people = rt.people_of(rv)
     advancers, wildcards = rt.advance_marks(rnd, outcomes)
-    ctx["wildcard_tables"] = [(rule, outcome, rt.table_html(table)) for rule, outcome, table
-                              in rt.wildcard_tables(rv, outcomes, people=people)]
-    cross = rt.cross_table(rv, outcomes, people=people)
-    ctx["cross_table"] = rt.table_html(cross) if cross is not None and len(cross.data) else ""
-    ctx["results_table"] = rt.table_html(rt.results_table(rv, advancers=advancers,
-                                                          wildcards=wildcards))
+    ctx["wildcard_tables"] = rt.wildcard_tables(rv, outcomes, people=people)
+    ctx["cross_table"] = rt.cross_table(rv, outcomes, people=people)
+    ctx["results_table"] = rt.results_table(rv, advancers=advancers, wildcards=wildcards)
     return render(request, "brackets/rounds/advance.html", ctx)

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -289,6 +290,24 @@ def _form_refused(request: HttpRequest, tournament: Tournament, group: Group,
     return _refused(request, tournament, group, svc.RoundError(message, field=field))
 
 
+def _write_answer(request: HttpRequest, tournament: Tournament, group: Group,
+                  write: Callable[[], Any], *, malformed: str = "") -> HttpResponse:
+    """Run one match write and answer as every match post does: saved (or a repeated tap,
+    already recorded) → the page with 「保存しました」; a refusal → the page with the error;
+    a ValueError only the service could see → refused with ``malformed`` (when given)."""
+    try:
+        write()
+    except svc.Duplicate:
+        pass  # the first tap was recorded: same outcome as a save
+    except svc.RoundError as exc:
+        return _refused(request, tournament, group, exc)
+    except ValueError:
+        if not malformed:
+            raise
+        return _refused(request, tournament, group, svc.RoundError(malformed))
+    return _saved(request, tournament, group)
+
+
 @require_POST
 @role_required(*STAFF)
 def match_selection(request: HttpRequest, tournament: Tournament, group_id: int) -> HttpResponse:
@@ -298,18 +317,11 @@ def match_selection(request: HttpRequest, tournament: Tournament, group_id: int)
         return _form_refused(request, tournament, group, form)
     data = form.cleaned_data
     genre, fmt = data["set"]
-    try:
-        svc.selection_save(group=group, by=request.user, seat_number=data["seat"], genre=genre,
-                           format=fmt, difficulty=data["difficulty"],
-                           base_version=data["version"],
-                           confirm_illegal=data["confirm_illegal"], key=data["key"])
-    except svc.Duplicate:
-        pass  # the first tap was recorded: same outcome as a save
-    except svc.RoundError as exc:
-        return _refused(request, tournament, group, exc)
-    except ValueError:  # a malformed value only the service could see
-        return _refused(request, tournament, group, svc.RoundError(_("サテを選んでください。")))
-    return _saved(request, tournament, group)
+    return _write_answer(request, tournament, group, lambda: svc.selection_save(
+        group=group, by=request.user, seat_number=data["seat"], genre=genre, format=fmt,
+        difficulty=data["difficulty"], base_version=data["version"],
+        confirm_illegal=data["confirm_illegal"], key=data["key"]),
+        malformed=_("サテを選んでください。"))
 
 
 @require_POST
@@ -319,15 +331,9 @@ def match_results(request: HttpRequest, tournament: Tournament, group_id: int) -
     form = ResultsForm(request.POST)
     if not form.is_valid():
         return _form_refused(request, tournament, group, form)
-    try:
-        svc.results_save(group=group, by=request.user, rows=form.rows(),
-                         base_version=form.cleaned_data["version"],
-                         key=form.cleaned_data["key"])
-    except svc.Duplicate:
-        pass  # the first tap was recorded: same outcome as a save
-    except svc.RoundError as exc:
-        return _refused(request, tournament, group, exc)
-    return _saved(request, tournament, group)
+    return _write_answer(request, tournament, group, lambda: svc.results_save(
+        group=group, by=request.user, rows=form.rows(),
+        base_version=form.cleaned_data["version"], key=form.cleaned_data["key"]))
 
 
 def _penalty(form: Any, **common: Any) -> None:
@@ -382,16 +388,9 @@ def match_action(request: HttpRequest, tournament: Tournament, group_id: int) ->
         return _form_refused(request, tournament, group, form)
     if write is None:
         return _refused(request, tournament, group, svc.RoundError(_("操作を選んでください。")))
-    try:
-        write(form, group=group, by=request.user, base_version=form.cleaned_data["version"],
-              key=form.cleaned_data["key"])
-    except svc.Duplicate:
-        pass  # the first tap was recorded: same outcome as a save
-    except svc.RoundError as exc:
-        return _refused(request, tournament, group, exc)
-    except ValueError:  # a malformed value only the service could see
-        return _refused(request, tournament, group, svc.RoundError(_("入力を確認してください。")))
-    return _saved(request, tournament, group)
+    return _write_answer(request, tournament, group, lambda: write(
+        form, group=group, by=request.user, base_version=form.cleaned_data["version"],
+        key=form.cleaned_data["key"]), malformed=_("入力を確認してください。"))
 
 
 @require_POST
@@ -447,11 +446,7 @@ def match_special(request: HttpRequest, tournament: Tournament, group_id: int) -
         return _form_refused(request, tournament, group, form)
     if write is None:
         return _refused(request, tournament, group, svc.RoundError(_("操作を選んでください。")))
-    try:
-        write(request, group, form)
-    except svc.RoundError as exc:
-        return _refused(request, tournament, group, exc)
-    return _saved(request, tournament, group)
+    return _write_answer(request, tournament, group, lambda: write(request, group, form))
 
 
 @role_required(*STAFF)

@@ -27,7 +27,7 @@ def backwards(apps: Any, schema_editor: Any) -> None:
 
 
 class Migration(migrations.Migration):
-    dependencies = [("brackets", "0009_round_spec_typed")]
+    dependencies = [("brackets", "0010_public_copy")]
 
     operations = [
         # Listed first so that going back runs it last, once the columns are back.

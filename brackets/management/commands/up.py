@@ -1,8 +1,9 @@
 """``manage.py up``: everything a newcomer needs to run the desk, in one command.
 
 Migrates the embedded database, loads the QMA catalog, creates the organiser account on
-first run (printing its random password once), and serves the app with waitress on the LAN,
-printing the address and a QR code of it so tablets can join.
+first run (printing its random password once), and serves the app with uvicorn (an ASGI
+server that also runs on Windows) on the LAN, printing the address and a QR code of it so
+tablets can join.
 """
 
 from __future__ import annotations
@@ -47,10 +48,6 @@ class Command(BaseCommand):
         parser.add_argument(
             "--noinput", action="store_true", help="never prompt (for scripts and tests)"
         )
-        # Each open scoreboard or operator console holds one thread for its live-update
-        # stream (up to ~40 s, then the browser reconnects), so 8 threads would run out
-        # at a venue with a few screens; 32 leaves room for the tablets' ordinary requests.
-        parser.add_argument("--threads", type=int, default=32, help="server threads")
         parser.add_argument(
             "--no-serve", action="store_true", help="prepare the database, then exit"
         )
@@ -63,7 +60,7 @@ class Command(BaseCommand):
         self.ensure_organiser()
         if options["no_serve"]:
             return
-        self.serve(options["addr"], options["port"], options["threads"])
+        self.serve(options["addr"], options["port"])
 
     def ensure_organiser(self) -> None:
         user_model = get_user_model()
@@ -80,10 +77,8 @@ class Command(BaseCommand):
         self.stdout.write(f"        python3 manage.py changepassword {ORGANISER_USERNAME}")
         self.stdout.write(banner)
 
-    def serve(self, addr: str, port: int, threads: int) -> None:
-        from waitress import serve
-
-        from kyushu.wsgi import application
+    def serve(self, addr: str, port: int) -> None:
+        import uvicorn
 
         host = lan_address() if addr in ("0.0.0.0", "") else addr
         url = f"http://{host}:{port}/"
@@ -94,10 +89,25 @@ class Command(BaseCommand):
         if settings.DEBUG:
             self.stdout.write("注意: DJANGO_DEBUG が有効です。")
         self.stdout.flush()
+        config = uvicorn.Config(
+            "kyushu.asgi:application",
+            host=addr,
+            port=port,
+            # Django has no lifespan events; without this uvicorn logs that at every start.
+            lifespan="off",
+            log_level="warning",
+            # Phones poll every few seconds over kept-alive connections; an idle one costs
+            # a socket, no thread, so keep it across a few polls.
+            timeout_keep_alive=20,
+            # Ctrl-C: open scoreboard streams are cut after this (browsers reconnect to
+            # the next start) instead of being waited for up to their ~40 s.
+            timeout_graceful_shutdown=2,
+            server_header=False,
+        )
         try:
-            serve(application, host=addr, port=port, threads=threads, ident="kyushu")
+            uvicorn.Server(config).run()
         except KeyboardInterrupt:
-            pass
+            pass  # uvicorn re-raises the Ctrl-C it handled once it has stopped
         self.stdout.write("停止しました。")
 
     def print_qr(self, url: str) -> None:

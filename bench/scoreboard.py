@@ -58,10 +58,17 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _env(var_dir: Path) -> dict[str, str]:
+def server_env(var_dir: Path, keep_database: bool = False) -> dict[str, str]:
+    """The environment of a scratch server: its var dir, and SQLite unless told to keep
+    ``DATABASE_URL``."""
     env = {**os.environ, "KYUSHU_VAR_DIR": str(var_dir), "PYTHONUNBUFFERED": "1"}
-    env.pop("DATABASE_URL", None)
+    if not keep_database:
+        env.pop("DATABASE_URL", None)
     return env
+
+
+def _env(var_dir: Path) -> dict[str, str]:
+    return server_env(var_dir)
 
 
 def prepare(var_dir: Path) -> int:

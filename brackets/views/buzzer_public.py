@@ -8,8 +8,11 @@ browser's EventSource reconnects by itself (also after a restart).
 
 from __future__ import annotations
 
+from functools import partial
+
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import translation
@@ -18,7 +21,7 @@ from brackets.models import Tournament
 from brackets.permissions import public_tournament
 from brackets.selectors.buzzer import safe_payload
 from brackets.views.buzzer import round_or_404
-from brackets.views.buzzer_stream import release_connection, state_stream
+from brackets.views.buzzer_stream import in_own_loop, release_connection, state_stream
 
 
 @public_tournament
@@ -58,18 +61,23 @@ async def public_buzzer_stream(
 ) -> HttpResponse:
     """Server-sent events with the scoreboard state (bounded; EventSource reconnects).
 
-    An async view: the open stream waits on the process's change-watcher and holds no
-    thread or database connection (``brackets/views/buzzer_stream.py``).
+    An async view: under the ASGI server the open stream waits on the process's
+    change-watcher and holds no thread or database connection
+    (``brackets/views/buzzer_stream.py``). A WSGI server (Django's test server, a
+    deployment through ``kyushu.wsgi``) gets the same stream as a plain iterator, which
+    holds its thread as any WSGI response does.
     """
     round_id = await sync_to_async(_stream_round)(slug, round_id)
     raw = request.headers.get("Last-Event-ID", "")
+    stream = partial(
+        state_stream,
+        round_id,
+        last_seen=int(raw) if raw.isdigit() else None,
+        seconds=float(getattr(settings, "BUZZER_STREAM_SECONDS", 40)),
+        language=translation.get_language() or settings.LANGUAGE_CODE,
+    )
     response = StreamingHttpResponse(
-        state_stream(
-            round_id,
-            last_seen=int(raw) if raw.isdigit() else None,
-            seconds=float(getattr(settings, "BUZZER_STREAM_SECONDS", 40)),
-            language=translation.get_language() or settings.LANGUAGE_CODE,
-        ),
+        stream() if isinstance(request, ASGIRequest) else in_own_loop(stream),
         content_type="text/event-stream; charset=utf-8",
     )
     response["Cache-Control"] = "no-cache"

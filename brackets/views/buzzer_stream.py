@@ -20,7 +20,7 @@ import json
 import logging
 import time
 import weakref
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
@@ -253,3 +253,20 @@ async def state_stream(
                 pass
     finally:
         watcher.unwatch(round_id)
+
+
+def in_own_loop(stream: Callable[[], AsyncIterator[str]]) -> Iterator[str]:
+    """An async stream as a plain iterator, for WSGI servers (which would otherwise read
+    the whole stream before sending any of it). The stream runs on an event loop of its
+    own, so it has a watcher of its own too."""
+    loop = asyncio.new_event_loop()
+    parts = stream()
+    try:
+        while True:
+            try:
+                yield loop.run_until_complete(anext(parts))
+            except StopAsyncIteration:
+                return
+    finally:
+        loop.run_until_complete(parts.aclose())  # type: ignore[attr-defined]
+        loop.close()

@@ -268,3 +268,22 @@ def test_open_scoreboards_hold_no_server_thread(tmp_path: Path) -> None:
         for sock in held:
             sock.close()
         stop_server(proc)
+
+
+@pytest.mark.django_db(transaction=True)
+@override_settings(BUZZER_STREAM_SECONDS=3, BUZZER_POLL_SECONDS=0.05)
+def test_a_wsgi_server_gets_the_stream_message_by_message(tournament: Tournament) -> None:
+    """Through Django's WSGI handler (its test server, ``kyushu.wsgi``) the same stream
+    arrives as it happens, not read whole first."""
+    from django.test import Client
+
+    round_ = make_round(tournament)
+    response = Client().get(stream_url(round_))
+    chunks = iter(response.streaming_content)
+    assert next(chunks).startswith(b"retry:")
+    assert parse(next(chunks))["id"] == 0
+    buzzer_event_append(round=round_, data={"kind": "thru"}, expected_seq=0)
+    started = time.monotonic()
+    assert parse(next(chunks))["id"] == 1
+    assert time.monotonic() - started < 1.0
+    response.close()

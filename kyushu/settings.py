@@ -112,6 +112,11 @@ MIDDLEWARE = [
 REQUEST_LANES = env_number("KYUSHU_REQUEST_LANES", 4, minimum=1, integer=True)
 REQUEST_PATIENCE_SECONDS = env_number("KYUSHU_REQUEST_PATIENCE", 0.05, minimum=0)
 
+# Threads running the ordinary (sync) requests of `manage.py up`, queued in arrival order
+# when all are busy (kyushu/asgi.py). Open scoreboard streams and idle connections hold
+# none, so a few cover a venue; Python computes in one thread at a time anyway.
+SERVER_THREADS = env_number("KYUSHU_THREADS", 8, minimum=1, integer=True)
+
 ROOT_URLCONF = "kyushu.urls"
 
 TEMPLATES = [
@@ -136,10 +141,7 @@ WSGI_APPLICATION = "kyushu.wsgi.application"
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}",
-        # The ASGI server runs each request in a thread of its own, so a connection kept
-        # past its request would outlive its thread (Django's advice for ASGI: close it at
-        # the request's end, and pool on PostgreSQL below).
-        conn_max_age=0,
+        conn_max_age=60,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -155,11 +157,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
                         "PRAGMA read_uncommitted=1;",
     }
-elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    # Requests borrow a connection from the process's pool and give it back at their end
-    # (a new PostgreSQL connection per request would cost a server process each time).
-    # The scoreboard streams use none while they wait (brackets/views/buzzer_stream.py).
-    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {"min_size": 2, "max_size": 20}
+    # Keep each server thread's connection: opening one costs ~1 ms (connect, Django's SQL
+    # functions, the PRAGMAs above), as much as a whole cached page. SQLite connections are
+    # per thread and hold no snapshot between requests in autocommit mode. (The server's
+    # threads live as long as the process: kyushu/asgi.py.)
+    DATABASES["default"]["CONN_MAX_AGE"] = 600
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -1,8 +1,8 @@
 """The stage scoreboard in a full hall: 100 audience streams open, a tap shows within 1 s.
 
-Served by uvicorn, as ``manage.py up`` serves the venue (pytest-django's live server is
-Django's threaded WSGI server, where each stream would hold a thread): the app runs in a
-thread of this process on a port of its own, against the test database.
+Served by uvicorn and the app of ``manage.py up`` (``kyushu/serving.py``; pytest-django's
+live server is Django's threaded WSGI server, where each stream would hold a thread): the
+app runs in a thread of this process on a port of its own, against the test database.
 """
 
 from __future__ import annotations
@@ -37,10 +37,17 @@ def free_port() -> int:
 def asgi_server() -> Iterator[str]:
     """uvicorn serving ``kyushu.asgi`` from a thread; its base URL."""
     import uvicorn
-    from django.core.asgi import get_asgi_application
+    from django.db import connections
 
+    from kyushu.serving import build_application
+
+    # The server's threads close their connections after each request here, so none is
+    # left open on the test database when it is dropped.
+    database = connections.settings["default"]
+    kept_for = database["CONN_MAX_AGE"]
+    database["CONN_MAX_AGE"] = 0
     port = free_port()
-    config = uvicorn.Config(get_asgi_application(), host="127.0.0.1", port=port, lifespan="off",
+    config = uvicorn.Config(build_application(), host="127.0.0.1", port=port, lifespan="off",
                             log_level="warning")
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
@@ -53,6 +60,7 @@ def asgi_server() -> Iterator[str]:
     yield f"http://127.0.0.1:{port}"
     server.should_exit = True
     thread.join(timeout=10)
+    database["CONN_MAX_AGE"] = kept_for
 
 
 class Audience:

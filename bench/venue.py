@@ -349,7 +349,8 @@ def cpu_seconds(pid: int) -> float:
         return -1.0
 
 
-def report(figures: Figures, args: argparse.Namespace, label: str, cpu: float) -> None:
+def report(figures: Figures, args: argparse.Namespace, label: str, cpu: float,
+           client_cpu: float) -> None:
     def p95(values: list[float]) -> str:
         return f"{percentile(values, 0.95):7.0f} ms" if values else "      – "
 
@@ -371,7 +372,9 @@ def report(figures: Figures, args: argparse.Namespace, label: str, cpu: float) -
     detail = ", ".join(f"{k}: {v}" for k, v in sorted(figures.errors.items()))
     print(f"  errors                  {total}{'  (' + detail + ')' if detail else ''}")
     if cpu >= 0:
-        print(f"  server CPU              {cpu / args.seconds * 100:.0f}% of one core")
+        print(f"  server CPU              {cpu / args.seconds * 100:.0f}% of one core "
+              f"(this client: {client_cpu / args.seconds * 100:.0f}%; load average "
+              f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
 
 
 def main() -> None:
@@ -398,14 +401,16 @@ def main() -> None:
             async def play() -> None:
                 await venue.run(args.phones, args.viewers, args.flooders)
 
+            client_before = time.process_time()
             asyncio.run(play())
+            client_cpu = time.process_time() - client_before
             cpu = sum(cpu_seconds(s.pid) - b for s, b in zip(servers, venue.cpu_at_start))
         finally:
             for server in servers:
                 stop_server(server)
     engine = "PostgreSQL" if database.startswith("postgres") else "SQLite"
     redis = ", REDIS_URL set" if os.environ.get("REDIS_URL") else ""
-    report(figures, args, f"uvicorn × {args.processes} on {engine}{redis}", cpu)
+    report(figures, args, f"uvicorn × {args.processes} on {engine}{redis}", cpu, client_cpu)
 
 
 if __name__ == "__main__":

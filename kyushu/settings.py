@@ -93,8 +93,6 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    # Requests take turns, first come first served (brackets/perf/admission.py).
-    "brackets.perf.admission.AdmissionMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -105,12 +103,6 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
-
-# Requests run their view one at a time in arrival order (Python computes in one thread at
-# a time: more at once only mixes their turns); once every running request has run this
-# long (a PDF), the next starts beside it, up to REQUEST_LANES at once.
-REQUEST_LANES = env_number("KYUSHU_REQUEST_LANES", 4, minimum=1, integer=True)
-REQUEST_PATIENCE_SECONDS = env_number("KYUSHU_REQUEST_PATIENCE", 0.05, minimum=0)
 
 # Threads running the ordinary (sync) requests of `manage.py up`, queued in arrival order
 # when all are busy (kyushu/asgi.py). Open scoreboard streams and idle connections hold

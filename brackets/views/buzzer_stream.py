@@ -97,8 +97,8 @@ def release_connection() -> None:
     """Close the calling thread's database connection unless a transaction holds it.
 
     The watcher's thread reads for every stream; a request's own connection is not needed
-    while its stream waits (and, pooled, would hold a slot of the pool). Inside a test's
-    transaction the connection stays.
+    while its stream waits, and would otherwise stay open for the stream's whole life (a
+    hundred screens, a hundred connections). Inside a test's transaction it stays.
     """
     if not connection.in_atomic_block:
         connection.close()

@@ -287,3 +287,19 @@ def test_a_wsgi_server_gets_the_stream_message_by_message(tournament: Tournament
     assert parse(next(chunks))["id"] == 1
     assert time.monotonic() - started < 1.0
     response.close()
+
+
+@pytest.mark.django_db
+def test_the_watcher_reads_every_watched_round_in_one_query(tournament: Tournament) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from brackets.selectors.buzzer import latest_seqs
+
+    tapped, untouched = make_round(tournament, name="2R"), make_round(tournament, name="3R")
+    buzzer_event_append(round=tapped, data={"kind": "thru"}, expected_seq=0)
+    buzzer_event_append(round=tapped, data={"kind": "thru"}, expected_seq=1)
+    with CaptureQueriesContext(connection) as ctx:
+        assert latest_seqs([tapped.pk, untouched.pk]) == {tapped.pk: 2}
+    assert len(ctx.captured_queries) == 1
+    assert "MAX(" in ctx.captured_queries[0]["sql"].upper()

@@ -222,13 +222,13 @@ class Venue:
                 self.figures.error(f"tablet {type(error).__name__}")
             await asyncio.sleep(max(0.0, PACE_SECONDS - (time.perf_counter() - sent)))
 
-    async def viewer(self, index: int, ready: asyncio.Event) -> None:
+    async def viewer(self, index: int) -> None:
         url = f"{self.base(index)}/p/demo/buzzer/{self.buzzer_id}/stream/"
         seen = self.seen[index]
         last: int | None = None
         timeout = self.aiohttp.ClientTimeout(total=None, sock_read=30)
         async with self.session() as session:
-            while self.running() or not ready.is_set():
+            while True:  # until cancelled, once the operator's last tap is timed
                 headers = {"Accept": "text/event-stream"}
                 if last is not None:
                     headers["Last-Event-ID"] = str(last)
@@ -239,8 +239,6 @@ class Venue:
                                 last = int(line[4:])
                                 seen.setdefault(last, time.perf_counter())
                                 self.arrived.set()
-                            if not self.running() and ready.is_set():
-                                return
                 except (TimeoutError, self.aiohttp.ClientError) as error:
                     if self.running():
                         self.figures.error(f"stream {type(error).__name__}")
@@ -320,11 +318,9 @@ class Venue:
         self.seen = [{} for _ in range(viewers)]
         self.started = time.perf_counter()
         self.stop_at = self.started + self.seconds + 30  # reset once the streams are open
-        ready = asyncio.Event()
-        streams = [asyncio.create_task(self.viewer(i, ready)) for i in range(viewers)]
+        streams = [asyncio.create_task(self.viewer(i)) for i in range(viewers)]
         while viewers and not all(self.seen):
             await asyncio.sleep(0.05)
-        ready.set()
         self.cpu_at_start = [cpu_seconds(pid) for pid in self.pids]
         self.started = time.perf_counter()
         self.stop_at = self.started + self.seconds

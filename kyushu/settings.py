@@ -105,7 +105,7 @@ MIDDLEWARE = [
 ]
 
 # Threads running the ordinary (sync) requests of `manage.py up`, queued in arrival order
-# when all are busy (kyushu/asgi.py). Open scoreboard streams and idle connections hold
+# when all are busy (kyushu/serving.py). Open scoreboard streams and idle connections hold
 # none, so a few cover a venue; Python computes in one thread at a time anyway.
 SERVER_THREADS = env_number("KYUSHU_THREADS", 8, minimum=1, integer=True)
 
@@ -152,7 +152,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Keep each server thread's connection: opening one costs ~1 ms (connect, Django's SQL
     # functions, the PRAGMAs above), as much as a whole cached page. SQLite connections are
     # per thread and hold no snapshot between requests in autocommit mode. (The server's
-    # threads live as long as the process: kyushu/asgi.py.)
+    # threads live as long as the process: kyushu/serving.py.)
     DATABASES["default"]["CONN_MAX_AGE"] = 600
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 

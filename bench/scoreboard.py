@@ -1,8 +1,8 @@
 """Tap → scoreboard latency over loopback with the real server (a script, not a test).
 
-    python3 bench/scoreboard.py [--taps 60] [--viewers 3] [--threads 32]
+    python3 bench/scoreboard.py [--taps 60] [--viewers 3]
 
-Starts ``manage.py up`` (waitress, as at the venue) on a scratch database, logs in as an
+Starts ``manage.py up`` (uvicorn, as at the venue) on a scratch database, logs in as an
 operator, opens ``--viewers`` scoreboard streams (server-sent events, read from raw
 sockets exactly as bytes arrive), then taps ○ / × / スルー through the console's JSON
 endpoint one by one. For each tap it measures the time from sending the POST to the moment
@@ -10,8 +10,8 @@ every viewer has received the state with that tap's sequence number, and prints 
 and the maximum (target: p95 < 0.5 s).
 
 Why through a real server: the push goes through the database (each stream polls the
-round's newest sequence number), so this is the path a projector sees, including waitress'
-own buffering of streamed responses.
+round's newest sequence number), so this is the path a projector sees, including the
+server's own buffering of streamed responses.
 """
 
 from __future__ import annotations
@@ -58,10 +58,17 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _env(var_dir: Path) -> dict[str, str]:
+def server_env(var_dir: Path, keep_database: bool = False) -> dict[str, str]:
+    """The environment of a scratch server: its var dir, and SQLite unless told to keep
+    ``DATABASE_URL``."""
     env = {**os.environ, "KYUSHU_VAR_DIR": str(var_dir), "PYTHONUNBUFFERED": "1"}
-    env.pop("DATABASE_URL", None)
+    if not keep_database:
+        env.pop("DATABASE_URL", None)
     return env
+
+
+def _env(var_dir: Path) -> dict[str, str]:
+    return server_env(var_dir)
 
 
 def prepare(var_dir: Path) -> int:
@@ -88,23 +95,15 @@ def prepare(var_dir: Path) -> int:
     return int(match.group(1))
 
 
-def start_server(var_dir: Path, port: int, threads: int) -> subprocess.Popen[str]:
+def start_server(
+    var_dir: Path, port: int, env: dict[str, str] | None = None
+) -> subprocess.Popen[str]:
     """``manage.py up`` on loopback, waiting until it answers."""
     proc = subprocess.Popen(
-        [
-            sys.executable,
-            "manage.py",
-            "up",
-            "--addr",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--noinput",
-            "--threads",
-            str(threads),
-        ],
+        [sys.executable, "manage.py", "up", "--addr", "127.0.0.1", "--port", str(port),
+         "--noinput"],
         cwd=ROOT,
-        env=_env(var_dir),
+        env=env or _env(var_dir),
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
@@ -237,13 +236,13 @@ class Operator:
         return body
 
 
-def run(taps: int, viewers: int, threads: int, quiet: bool = False) -> list[float]:
+def run(taps: int, viewers: int, quiet: bool = False) -> list[float]:
     """Start a server, tap ``taps`` times, return the latencies in seconds."""
     with tempfile.TemporaryDirectory() as tmp:
         var_dir = Path(tmp)
         round_id = prepare(var_dir)
         port = free_port()
-        proc = start_server(var_dir, port, threads)
+        proc = start_server(var_dir, port)
         screens: list[StreamViewer] = []
         try:
             operator = Operator(port, "bench", round_id)
@@ -287,12 +286,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--taps", type=int, default=60)
     parser.add_argument("--viewers", type=int, default=3)
-    parser.add_argument("--threads", type=int, default=32)
     args = parser.parse_args()
-    latencies = run(args.taps, args.viewers, args.threads)
+    latencies = run(args.taps, args.viewers)
     ms = [v * 1000 for v in latencies]
     print(
-        f"tap → scoreboard over loopback, waitress, {args.viewers} scoreboard streams, {len(ms)} taps"
+        f"tap → scoreboard over loopback, uvicorn, {args.viewers} scoreboard streams, {len(ms)} taps"
     )
     print(f"  p50 {percentile(ms, 0.5):7.1f} ms")
     print(f"  p95 {percentile(ms, 0.95):7.1f} ms   (target < 500 ms)")

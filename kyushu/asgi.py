@@ -1,8 +1,7 @@
-"""ASGI entry point, for deployments that prefer an ASGI server."""
+"""ASGI entry point: ``manage.py up`` serves it with uvicorn (``kyushu/serving.py``)."""
 
-import os
+from kyushu.gc_tuning import tune_for_server
+from kyushu.serving import build_application
 
-from django.core.asgi import get_asgi_application
-
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kyushu.settings")
-application = get_asgi_application()
+application = build_application()
+tune_for_server()

@@ -95,8 +95,6 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    # Requests take turns, first come first served (brackets/perf/admission.py).
-    "brackets.perf.admission.AdmissionMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -109,11 +107,10 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
-# Requests run their view one at a time in arrival order (Python computes in one thread at
-# a time: more at once only mixes their turns); once every running request has run this
-# long (a PDF), the next starts beside it, up to REQUEST_LANES at once.
-REQUEST_LANES = env_number("KYUSHU_REQUEST_LANES", 4, minimum=1, integer=True)
-REQUEST_PATIENCE_SECONDS = env_number("KYUSHU_REQUEST_PATIENCE", 0.05, minimum=0)
+# Threads running the ordinary (sync) requests of `manage.py up`, queued in arrival order
+# when all are busy (kyushu/serving.py). Open scoreboard streams and idle connections hold
+# none, so a few cover a venue; Python computes in one thread at a time anyway.
+SERVER_THREADS = env_number("KYUSHU_THREADS", 8, minimum=1, integer=True)
 
 # The hosted public copy (docs/public-copy.md). A venue server with a URL and token pushes
 # every tournament's public state there after each change; a server with MODE on is such a
@@ -173,7 +170,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     }
     # Keep each server thread's connection: opening one costs ~1 ms (connect, Django's SQL
     # functions, the PRAGMAs above), as much as a whole cached page. SQLite connections are
-    # per thread and hold no snapshot between requests in autocommit mode.
+    # per thread and hold no snapshot between requests in autocommit mode. (The server's
+    # threads live as long as the process: kyushu/serving.py.)
     DATABASES["default"]["CONN_MAX_AGE"] = 600
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 

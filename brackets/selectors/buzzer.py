@@ -13,6 +13,7 @@ import datetime
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -74,6 +75,21 @@ def latest_seq(round_id: int) -> int:
         .first()
     )
     return seq or 0
+
+
+def latest_seqs(round_ids: Sequence[int]) -> dict[int, int]:
+    """The newest sequence number of each round, in one query on the (round, seq) index.
+
+    The change-watcher of the scoreboard streams asks this for every watched round at once;
+    a round without events is missing from the answer (its newest is 0).
+    """
+    rows = (
+        BuzzerEvent.objects.filter(round_id__in=list(round_ids))
+        .order_by()
+        .values_list("round_id")
+        .annotate(top=Max("seq"))
+    )
+    return {int(round_id): int(top) for round_id, top in rows}
 
 
 def round_state(

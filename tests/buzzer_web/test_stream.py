@@ -1,18 +1,27 @@
-"""The scoreboard's server-sent events: pushed through the database, bounded, flushed."""
+"""The scoreboard's server-sent events: async views fed by one change-watcher per process.
+
+The streams are driven through Django's ASGI test client (``AsyncClient``), as the ASGI
+server drives them; the watcher reads the database from a thread of its own, so these
+tests commit what they write (``transaction=True``).
+"""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from django.test import Client, override_settings
+from asgiref.sync import async_to_sync, sync_to_async
+from django.test import AsyncClient, override_settings
 from django.urls import reverse
 
 from brackets.models import BuzzerRound, Tournament
 from brackets.services.buzzer import buzzer_event_append
+from brackets.views import buzzer_stream
 from tests.buzzer_web.factories import make_round
 
 
@@ -28,54 +37,162 @@ def parse(chunk: bytes | str) -> dict[str, Any]:
     return {"id": int(fields["id"]), "data": json.loads(fields["data"]), "event": fields["event"]}
 
 
-@pytest.mark.django_db
+def run(scenario: Callable[[], Awaitable[None]]) -> None:
+    """Run an async scenario; its sync_to_async calls share the test's database thread."""
+    async_to_sync(scenario)()
+
+
+append = sync_to_async(buzzer_event_append)
+
+
+async def next_event(chunks: AsyncIterator[bytes]) -> dict[str, Any]:
+    """The next state event of a stream (keep-alive comments skipped)."""
+    while True:
+        chunk = await asyncio.wait_for(anext(chunks), timeout=5)
+        if b"event: state" in chunk:
+            return parse(chunk)
+
+
+class Screen:
+    """An open scoreboard: reads its stream in a task; closing it cancels the task, as the
+    ASGI server does when a browser goes away."""
+
+    def __init__(self, response: Any) -> None:
+        self.events: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.task = asyncio.get_running_loop().create_task(self._read(response))
+
+    async def _read(self, response: Any) -> None:
+        async for chunk in response.streaming_content:
+            if b"event: state" in chunk:
+                await self.events.put(parse(chunk))
+
+    async def next_event(self) -> dict[str, Any]:
+        return await asyncio.wait_for(self.events.get(), timeout=5)
+
+    async def close(self) -> None:
+        self.task.cancel()
+        try:
+            await self.task
+        except asyncio.CancelledError:
+            pass
+
+
+@pytest.mark.django_db(transaction=True)
 @override_settings(BUZZER_STREAM_SECONDS=3, BUZZER_POLL_SECONDS=0.05)
-def test_stream_yields_the_state_after_an_append(tournament: Tournament, client: Client) -> None:
+def test_stream_yields_the_state_after_an_append(tournament: Tournament) -> None:
     round_ = make_round(tournament)
-    response = client.get(stream_url(round_))
-    assert response.status_code == 200
-    assert response["Content-Type"].startswith("text/event-stream")
-    assert response["Cache-Control"] == "no-cache"
-    chunks = iter(response.streaming_content)
-    assert next(chunks).startswith(b"retry:")
-    first = parse(next(chunks))
-    assert first["id"] == 0 and first["event"] == "state"
-    assert first["data"]["players"][0]["name"] == "選手1"
-    buzzer_event_append(round=round_, data={"kind": "correct", "player": "s1"}, expected_seq=0)
-    started = time.monotonic()
-    second = parse(next(chunks))
-    assert time.monotonic() - started < 1.0
-    assert second["id"] == 1
-    assert second["data"]["players"][0]["correct"] == 1
+
+    async def scenario() -> None:
+        response = await AsyncClient().get(stream_url(round_))
+        assert response.status_code == 200
+        assert response["Content-Type"].startswith("text/event-stream")
+        assert response["Cache-Control"] == "no-cache"
+        chunks = aiter(response.streaming_content)
+        assert (await anext(chunks)).startswith(b"retry:")
+        first = await next_event(chunks)
+        assert first["id"] == 0 and first["event"] == "state"
+        assert first["data"]["players"][0]["name"] == "選手1"
+        await append(round=round_, data={"kind": "correct", "player": "s1"}, expected_seq=0)
+        started = time.monotonic()
+        second = await next_event(chunks)
+        assert time.monotonic() - started < 1.0
+        assert second["id"] == 1
+        assert second["data"]["players"][0]["correct"] == 1
+        # The stream's end (its bound) lets the watcher go.
+        assert [chunk async for chunk in chunks if b"event: state" in chunk] == []
+
+    run(scenario)
 
 
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)
 @override_settings(BUZZER_STREAM_SECONDS=0.5, BUZZER_POLL_SECONDS=0.05)
 def test_stream_ends_after_a_bounded_time_and_resumes_from_last_event_id(
-    tournament: Tournament, client: Client
+    tournament: Tournament,
 ) -> None:
     round_ = make_round(tournament)
     buzzer_event_append(round=round_, data={"kind": "thru"}, expected_seq=0)
-    started = time.monotonic()
-    # Reconnecting with the id already seen: no repeat of the same state, then the end.
-    response = client.get(stream_url(round_), HTTP_LAST_EVENT_ID="1")
-    body = b"".join(response.streaming_content)
-    assert time.monotonic() - started < 3
-    assert b"id: " not in body
-    # A client that missed an event gets the current state at once.
-    response = client.get(stream_url(round_), HTTP_LAST_EVENT_ID="0")
-    chunks = iter(response.streaming_content)
-    next(chunks)
-    assert parse(next(chunks))["id"] == 1
-    response.close()
+
+    async def scenario() -> None:
+        started = time.monotonic()
+        # Reconnecting with the id already seen: no repeat of the same state, then the end.
+        response = await AsyncClient().get(stream_url(round_), headers={"Last-Event-ID": "1"})
+        body = b"".join([chunk async for chunk in response.streaming_content])
+        assert time.monotonic() - started < 3
+        assert b"id: " not in body
+        # A client that missed an event gets the current state at once.
+        response = await AsyncClient().get(stream_url(round_), headers={"Last-Event-ID": "0"})
+        screen = Screen(response)
+        assert (await screen.next_event())["id"] == 1
+        await screen.close()
+
+    run(scenario)
+
+
+@pytest.mark.django_db(transaction=True)
+@override_settings(BUZZER_STREAM_SECONDS=5, BUZZER_POLL_SECONDS=0.05)
+def test_one_watcher_query_serves_every_open_stream(
+    tournament: Tournament, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Twenty screens on two rounds: each poll is one query naming both rounds, and a tap's
+    state is built once for all the screens of its round."""
+    first_round = make_round(tournament, name="2R")
+    second_round = make_round(tournament, name="3R")
+    polled: list[list[int]] = []
+    built: list[tuple[int, str]] = []
+    real_seqs, real_build = buzzer_stream.latest_seqs, buzzer_stream.build_state
+
+    def counting_seqs(round_ids: list[int]) -> dict[int, int]:
+        polled.append(list(round_ids))
+        return real_seqs(round_ids)
+
+    def counting_build(round_id: int, language: str) -> dict[str, Any]:
+        built.append((round_id, language))
+        return real_build(round_id, language)
+
+    monkeypatch.setattr(buzzer_stream, "latest_seqs", counting_seqs)
+    monkeypatch.setattr(buzzer_stream, "build_state", counting_build)
+
+    async def scenario() -> None:
+        client = AsyncClient()
+        streams = []
+        for i in range(20):
+            round_ = first_round if i % 2 == 0 else second_round
+            screen = Screen(await client.get(stream_url(round_)))
+            assert (await screen.next_event())["id"] == 0
+            streams.append((round_, screen))
+        watcher = buzzer_stream.change_watcher()
+        polls_before = watcher.polls
+        queries_before = len(polled)
+        await append(round=first_round, data={"kind": "thru"}, expected_seq=0)
+        for round_, screen in streams:
+            if round_ == first_round:
+                assert (await screen.next_event())["id"] == 1
+        # Every poll since the tap was one query for both rounds; no stream asked alone.
+        assert len(polled) - queries_before == watcher.polls - polls_before
+        assert all(ids == sorted([first_round.pk, second_round.pk])
+                   for ids in polled[queries_before:])
+        assert built.count((first_round.pk, "ja")) == 2  # seq 0 once, seq 1 once
+        for _, screen in streams:
+            await screen.close()
+        assert watcher.watches == {}
+
+    run(scenario)
 
 
 @pytest.mark.slow
-def test_waitress_flushes_each_message_promptly(tmp_path: Path) -> None:
-    """A real ``manage.py up`` (waitress): a tap reaches an open stream well within 1 s."""
+def test_a_tap_through_the_server_or_another_process_reaches_an_open_stream(
+    tmp_path: Path,
+) -> None:
+    """A real ``manage.py up`` (uvicorn): a tap reaches an open stream well within 1 s, also
+    one saved by another process writing the same database."""
+    import subprocess
+    import sys
+
     from bench.scoreboard import (
+        ROOT,
         Operator,
         StreamViewer,
+        _env,
         free_port,
         prepare,
         start_server,
@@ -84,7 +201,7 @@ def test_waitress_flushes_each_message_promptly(tmp_path: Path) -> None:
 
     round_id = prepare(tmp_path)
     port = free_port()
-    proc = start_server(tmp_path, port, threads=8)
+    proc = start_server(tmp_path, port)
     viewer = None
     try:
         operator = Operator(port, "bench", round_id)
@@ -98,6 +215,18 @@ def test_waitress_flushes_each_message_promptly(tmp_path: Path) -> None:
             arrived = viewer.wait_for(operator.seq, 2)
             assert arrived is not None, f"tap {operator.seq} not pushed"
             assert arrived - sent < 1.0
+        script = (
+            "from brackets.models import BuzzerRound;"
+            "from brackets.services.buzzer import buzzer_event_append;"
+            f"buzzer_event_append(round=BuzzerRound.objects.get(pk={round_id}),"
+            f"data={{'kind': 'thru'}}, expected_seq={operator.seq})"
+        )
+        subprocess.run([sys.executable, "manage.py", "shell", "--no-imports", "-c", script],
+                       cwd=ROOT, env=_env(tmp_path), check=True)
+        saved = time.perf_counter()
+        arrived = viewer.wait_for(operator.seq + 1, 5)
+        assert arrived is not None, "a save by another process never reached the stream"
+        assert arrived - saved < 1.0
     finally:
         if viewer is not None:
             viewer.close()
@@ -105,8 +234,9 @@ def test_waitress_flushes_each_message_promptly(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_closed_scoreboards_free_their_waitress_threads(tmp_path: Path) -> None:
-    """Two threads, two scoreboard tabs opened and closed: the next request is not starved."""
+def test_open_scoreboards_hold_no_server_thread(tmp_path: Path) -> None:
+    """Sixty open scoreboard streams (40 stopped the waitress server of old) and two closed
+    ones: an ordinary request is still answered at once."""
     import socket
     import urllib.request
 
@@ -114,18 +244,62 @@ def test_closed_scoreboards_free_their_waitress_threads(tmp_path: Path) -> None:
 
     round_id = prepare(tmp_path)
     port = free_port()
-    proc = start_server(tmp_path, port, threads=2)
+    proc = start_server(tmp_path, port)
+    request = f"GET /p/bench/buzzer/{round_id}/stream/ HTTP/1.1\r\nHost: x\r\n\r\n".encode()
+    held: list[socket.socket] = []
     try:
         for _ in range(2):
             with socket.create_connection(("127.0.0.1", port)) as sock:
-                sock.sendall(
-                    f"GET /p/bench/buzzer/{round_id}/stream/ HTTP/1.1\r\nHost: x\r\n\r\n".encode()
-                )
+                sock.sendall(request)
                 assert sock.recv(100)
+        for _ in range(60):
+            sock = socket.create_connection(("127.0.0.1", port))
+            sock.sendall(request)
+            held.append(sock)
+        for sock in held:
+            sock.settimeout(10)
+            assert sock.recv(100)
         started = time.monotonic()
         url = f"http://127.0.0.1:{port}/p/bench/buzzer/{round_id}/state.json"
         with urllib.request.urlopen(url, timeout=30) as response:
             assert json.loads(response.read())["seq"] == 0
         assert time.monotonic() - started < 10
     finally:
+        for sock in held:
+            sock.close()
         stop_server(proc)
+
+
+@pytest.mark.django_db(transaction=True)
+@override_settings(BUZZER_STREAM_SECONDS=3, BUZZER_POLL_SECONDS=0.05)
+def test_a_wsgi_server_gets_the_stream_message_by_message(tournament: Tournament) -> None:
+    """Through Django's WSGI handler (its test server, ``kyushu.wsgi``) the same stream
+    arrives as it happens, not read whole first."""
+    from django.test import Client
+
+    round_ = make_round(tournament)
+    response = Client().get(stream_url(round_))
+    chunks = iter(response.streaming_content)
+    assert next(chunks).startswith(b"retry:")
+    assert parse(next(chunks))["id"] == 0
+    buzzer_event_append(round=round_, data={"kind": "thru"}, expected_seq=0)
+    started = time.monotonic()
+    assert parse(next(chunks))["id"] == 1
+    assert time.monotonic() - started < 1.0
+    response.close()
+
+
+@pytest.mark.django_db
+def test_the_watcher_reads_every_watched_round_in_one_query(tournament: Tournament) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from brackets.selectors.buzzer import latest_seqs
+
+    tapped, untouched = make_round(tournament, name="2R"), make_round(tournament, name="3R")
+    buzzer_event_append(round=tapped, data={"kind": "thru"}, expected_seq=0)
+    buzzer_event_append(round=tapped, data={"kind": "thru"}, expected_seq=1)
+    with CaptureQueriesContext(connection) as ctx:
+        assert latest_seqs([tapped.pk, untouched.pk]) == {tapped.pk: 2}
+    assert len(ctx.captured_queries) == 1
+    assert "MAX(" in ctx.captured_queries[0]["sql"].upper()

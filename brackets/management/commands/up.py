@@ -1,8 +1,9 @@
 """``manage.py up``: everything a newcomer needs to run the desk, in one command.
 
 Migrates the embedded database, loads the QMA catalog, creates the organiser account on
-first run (printing its random password once), and serves the app with waitress on the LAN,
-printing the address and a QR code of it so tablets can join.
+first run (printing its random password once), and serves the app with uvicorn (an ASGI
+server that also runs on Windows) on the LAN, printing the address and a QR code of it so
+tablets can join.
 """
 
 from __future__ import annotations
@@ -48,15 +49,11 @@ class Command(BaseCommand):
         parser.add_argument(
             "--noinput", action="store_true", help="never prompt (for scripts and tests)"
         )
-        # Each open scoreboard or operator console holds one thread for its live-update
-        # stream (up to ~40 s, then the browser reconnects), so 8 threads would run out
-        # at a venue with a few screens; 32 leaves room for the tablets' ordinary requests.
-        parser.add_argument("--threads", type=int, default=32, help="server threads")
         parser.add_argument(
             "--no-serve", action="store_true", help="prepare the database, then exit"
         )
-        # Several processes use the machine's other cores (brackets/management/commands/
-        # _workers.py); for more than one, set REDIS_URL so they share caches and sessions.
+        # Several processes use the machine's other cores; for more than one, set
+        # REDIS_URL so they share caches and sessions.
         parser.add_argument("--workers", type=int, default=1,
                             help="server processes sharing the port (default 1)")
 
@@ -78,8 +75,7 @@ class Command(BaseCommand):
         self.ensure_organiser()
         if options["no_serve"]:
             return
-        self.serve(options["addr"], options["port"], options["threads"],
-                   max(1, options["workers"]))
+        self.serve(options["addr"], options["port"], max(1, options["workers"]))
 
     def ensure_organiser(self) -> None:
         user_model = get_user_model()
@@ -96,10 +92,9 @@ class Command(BaseCommand):
         self.stdout.write(f"        python3 manage.py changepassword {ORGANISER_USERNAME}")
         self.stdout.write(banner)
 
-    def serve(self, addr: str, port: int, threads: int, workers: int = 1) -> None:
-        from waitress import serve
-
-        from kyushu.wsgi import application
+    def serve(self, addr: str, port: int, workers: int = 1) -> None:
+        import uvicorn
+        from uvicorn.supervisors import Multiprocess
 
         host = lan_address() if addr in ("0.0.0.0", "") else addr
         url = f"http://{host}:{port}/"
@@ -112,15 +107,32 @@ class Command(BaseCommand):
         if workers > 1:
             self.stdout.write(f"サーバープロセス: {workers}")
         self.stdout.flush()
+        config = uvicorn.Config(
+            "kyushu.asgi:application",
+            host=addr,
+            port=port,
+            # Django has no lifespan events; without this uvicorn logs that at every start.
+            lifespan="off",
+            log_level="warning",
+            # Phones poll every few seconds over kept-alive connections; an idle one costs
+            # a socket, no thread, so keep it across a few polls.
+            timeout_keep_alive=20,
+            # Ctrl-C: open scoreboard streams are cut after this (browsers reconnect to
+            # the next start) instead of being waited for up to their ~40 s.
+            timeout_graceful_shutdown=2,
+            server_header=False,
+        )
         try:
             if workers > 1:
-                from brackets.management.commands._workers import serve_workers
-
-                serve_workers(addr, port, threads=threads, workers=workers)
+                # uvicorn binds the port once and spawns the workers onto it; it stops
+                # them all on Ctrl-C or SIGTERM.
+                config.workers = workers
+                sock = config.bind_socket()
+                Multiprocess(config, target=uvicorn.Server(config).run, sockets=[sock]).run()
             else:
-                serve(application, host=addr, port=port, threads=threads, ident="kyushu")
+                uvicorn.Server(config).run()
         except KeyboardInterrupt:
-            pass
+            pass  # uvicorn re-raises the Ctrl-C it handled once it has stopped
         self.stdout.write("停止しました。")
 
     def print_qr(self, url: str) -> None:

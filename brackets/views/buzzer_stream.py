@@ -1,0 +1,272 @@
+"""The live scoreboard streams of one server process, fed by one change-watcher.
+
+An open scoreboard or operator console holds a server-sent-events stream for up to
+``BUZZER_STREAM_SECONDS``. Under the ASGI server such a stream is a coroutine waiting on an
+:class:`asyncio.Event`: it holds no thread and no database connection. One
+:class:`ChangeWatcher` per process (per event loop) reads the newest sequence number of
+every watched round in one indexed query each ``BUZZER_POLL_SECONDS``, and when one moves
+it builds that round's state once per language and wakes every stream of the round. A tap
+saved through another server process reaches the streams the same way, since the watcher
+reads the database, not this process's memory.
+
+The watcher's database work runs in one thread of its own (one connection for all the
+process's streams); it closes that connection whenever the last stream ends.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+import weakref
+from collections.abc import AsyncIterator, Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any, TypeVar
+
+from django.conf import settings
+from django.db import close_old_connections, connection
+from django.utils import translation
+from django.utils.translation import gettext
+
+from brackets.models import BuzzerRound
+from brackets.selectors.buzzer import latest_seqs, safe_payload
+
+logger = logging.getLogger(__name__)
+
+KEEPALIVE_SECONDS = 5
+T = TypeVar("T")
+
+
+def sse_message(payload: dict[str, Any]) -> str:
+    """One server-sent event carrying a state (``id`` is the log's sequence number)."""
+    body = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+    return f"id: {payload.get('seq', 0)}\nevent: state\ndata: {body}\n\n"
+
+
+@dataclass
+class Watch:
+    """What the watcher knows of one round: its newest ``seq`` and who waits on a change."""
+
+    seq: int | None = None
+    streams: int = 0
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def move_to(self, seq: int) -> None:
+        """A new newest ``seq``: wake every stream waiting on the current event."""
+        if seq == self.seq:
+            return
+        self.seq = seq
+        woken, self.changed = self.changed, asyncio.Event()
+        woken.set()
+
+
+@dataclass
+class BuiltState:
+    """A round's payload as built for one language, and when (to advance its clock)."""
+
+    asked_seq: int
+    payload: dict[str, Any]
+    built_at: float
+
+    def fresh_copy(self) -> dict[str, Any]:
+        """The payload with a running clock read now rather than when it was built."""
+        clock = self.payload.get("clock")
+        if not (isinstance(clock, dict) and clock.get("running")):
+            return self.payload
+        reading = clock.get("reading_ms")
+        if reading is None:
+            return self.payload
+        since = int((time.monotonic() - self.built_at) * 1000)
+        return {**self.payload, "clock": {**clock, "reading_ms": reading + since}}
+
+
+def build_state(round_id: int, language: str) -> dict[str, Any]:
+    """The public scoreboard state of a round in ``language`` (the watcher's thread)."""
+    round_ = BuzzerRound.objects.filter(pk=round_id).first()
+    with translation.override(language):
+        if round_ is None:
+            return {"error": gettext("このラウンドは削除されました。"), "seq": 0,
+                    "round": {"id": round_id}}
+        return safe_payload(round_)
+
+
+def release_connection() -> None:
+    """Close the calling thread's database connection unless a transaction holds it.
+
+    The watcher's thread reads for every stream; a request's own connection is not needed
+    while its stream waits, and would otherwise stay open for the stream's whole life (a
+    hundred screens, a hundred connections). Inside a test's transaction it stays.
+    """
+    if not connection.in_atomic_block:
+        connection.close()
+
+
+def close_connection() -> None:
+    """Close the calling thread's connection (``connection`` resolves in the caller's
+    thread, so this runs in the thread that owns it)."""
+    connection.close()
+
+
+class ChangeWatcher:
+    """Polls the watched rounds' newest sequence numbers and wakes their streams."""
+
+    def __init__(self, interval: float) -> None:
+        self.interval = interval
+        self.watches: dict[int, Watch] = {}
+        self.built: dict[tuple[int, str], BuiltState] = {}
+        self.building: dict[tuple[int, str, int], asyncio.Task[BuiltState]] = {}
+        self.polls = 0
+        self._task: asyncio.Task[None] | None = None
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="buzzer-watch")
+
+    async def run(self, func: Callable[..., T], *args: Any) -> T:
+        """Run ``func`` in the watcher's database thread."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, partial(func, *args))
+
+    async def watch(self, round_id: int) -> Watch:
+        """Start watching a round for one more stream; its first ``seq`` is read at once."""
+        watch = self.watches.get(round_id)
+        if watch is None:
+            watch = self.watches[round_id] = Watch()
+        watch.streams += 1
+        if watch.seq is None:
+            seqs = await self.run(latest_seqs, [round_id])
+            if watch.seq is None:
+                watch.move_to(seqs.get(round_id, 0))
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._poll())
+        return watch
+
+    def unwatch(self, round_id: int) -> None:
+        watch = self.watches.get(round_id)
+        if watch is None:
+            return
+        watch.streams -= 1
+        if watch.streams <= 0:
+            del self.watches[round_id]
+            for key in [k for k in self.built if k[0] == round_id]:
+                del self.built[key]
+        if not self.watches:
+            if self._task is not None:
+                self._task.cancel()
+                self._task = None
+            # Queued behind any query in flight, in the thread that owns the connection.
+            self._executor.submit(close_connection)
+
+    async def _poll(self) -> None:
+        """One query per interval for every watched round, while any stream is open."""
+        while self.watches:
+            await asyncio.sleep(self.interval)
+            ids = sorted(self.watches)
+            if not ids:
+                break
+            try:
+                seqs = await self.run(latest_seqs, ids)
+            except Exception:  # a lost database connection: reconnect on the next round
+                logger.exception("buzzer watcher: reading the newest sequence numbers failed")
+                await self.run(close_old_connections)
+                continue
+            self.polls += 1
+            for round_id in ids:
+                watch = self.watches.get(round_id)
+                if watch is not None:
+                    watch.move_to(seqs.get(round_id, 0))
+
+    async def state(self, round_id: int, seq: int, language: str) -> dict[str, Any]:
+        """The round's payload for ``seq`` in ``language``, built once for every stream."""
+        built = self.built.get((round_id, language))
+        if built is not None and seq in (built.asked_seq, built.payload.get("seq")):
+            return built.fresh_copy()
+        key = (round_id, language, seq)
+        task = self.building.get(key)
+        if task is None:
+            # A task of its own, so a stream that goes away mid-build cancels only its wait.
+            task = asyncio.get_running_loop().create_task(self._build(round_id, seq, language))
+            self.building[key] = task
+            task.add_done_callback(lambda _done: self.building.pop(key, None))
+        return (await asyncio.shield(task)).fresh_copy()
+
+    async def _build(self, round_id: int, seq: int, language: str) -> BuiltState:
+        payload = await self.run(build_state, round_id, language)
+        built = BuiltState(seq, payload, time.monotonic())
+        if round_id in self.watches:
+            self.built[(round_id, language)] = built
+        return built
+
+
+_WATCHERS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, ChangeWatcher] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def change_watcher() -> ChangeWatcher:
+    """This event loop's watcher (the server has one loop per process)."""
+    loop = asyncio.get_running_loop()
+    watcher = _WATCHERS.get(loop)
+    if watcher is None:
+        interval = float(getattr(settings, "BUZZER_POLL_SECONDS", 0.15))
+        watcher = _WATCHERS[loop] = ChangeWatcher(interval)
+    return watcher
+
+
+async def state_stream(
+    round_id: int, *, last_seen: int | None, seconds: float, language: str
+) -> AsyncIterator[str]:
+    """The round's state whenever its newest sequence number moves, for ``seconds``.
+
+    A comment line every ``KEEPALIVE_SECONDS`` keeps proxies from closing the connection;
+    the server cancels the stream as soon as the browser goes away. When the stream ends
+    the browser's EventSource reconnects with ``Last-Event-ID``.
+    """
+    watcher = change_watcher()
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    yield "retry: 500\n\n"
+    watch = await watcher.watch(round_id)
+    try:
+        seen = last_seen
+        asked: int | None = None
+        last_write = loop.time()
+        while True:
+            seq = watch.seq
+            if seq is not None and seq != seen and seq != asked:
+                asked = seq
+                payload = await watcher.state(round_id, seq, language)
+                seen = int(payload.get("seq", seq))
+                yield sse_message(payload)
+                last_write = loop.time()
+                continue  # the round may have moved on while its state was built
+            now = loop.time()
+            if now >= deadline:
+                return
+            if now - last_write >= KEEPALIVE_SECONDS:
+                yield ": ping\n\n"
+                last_write = now
+            wait = min(deadline - now, KEEPALIVE_SECONDS - (now - last_write))
+            try:
+                await asyncio.wait_for(watch.changed.wait(), timeout=max(wait, 0.01))
+            except TimeoutError:
+                pass
+    finally:
+        watcher.unwatch(round_id)
+
+
+def in_own_loop(stream: Callable[[], AsyncIterator[str]]) -> Iterator[str]:
+    """An async stream as a plain iterator, for WSGI servers (which would otherwise read
+    the whole stream before sending any of it). The stream runs on an event loop of its
+    own, so it has a watcher of its own too."""
+    loop = asyncio.new_event_loop()
+    parts = stream()
+    try:
+        while True:
+            try:
+                yield loop.run_until_complete(anext(parts))
+            except StopAsyncIteration:
+                return
+    finally:
+        loop.run_until_complete(parts.aclose())  # type: ignore[attr-defined]
+        loop.close()

@@ -20,6 +20,7 @@ import urllib.parse
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from email.message import Message
 from http.cookiejar import Cookie, CookieJar
 from pathlib import Path
 from typing import Any
@@ -114,7 +115,7 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
 class Response:
     status: int
     body: str
-    headers: dict[str, str]
+    headers: Message  # header names are case-insensitive, as HTTP says
 
 
 @dataclass
@@ -135,10 +136,10 @@ class Browser:
         try:
             with self.opener.open(req, timeout=60) as response:
                 return Response(response.status, response.read().decode(),
-                                dict(response.headers))
+                                response.headers)
         except urllib.error.HTTPError as error:
             return Response(error.code, error.read().decode(errors="replace"),
-                            dict(error.headers))
+                            error.headers)
 
     def cookie(self, name: str) -> str | None:
         return next((c.value for c in self.jar if c.name == name), None)

@@ -128,7 +128,7 @@ class Command(BaseCommand):
                 # them all on Ctrl-C or SIGTERM.
                 config.workers = workers
                 sock = config.bind_socket()
-                Multiprocess(config, target=uvicorn.Server(config).run, sockets=[sock]).run()
+                Multiprocess(config, sockets=[sock]).run()
             else:
                 uvicorn.Server(config).run()
         except KeyboardInterrupt:

@@ -16,12 +16,13 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, models, transaction
+from django.db.models import F
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 from django.utils.translation import gettext
 
 from brackets.adapters.rounds import rules_from_stored, upgrade_record
-from brackets.engine import EngineError
+from brackets.engine import MAX_LOTS, EngineError, RuleRefusal, bounds, lots_owed
 from brackets.exporters.tournament_file.layout import (
     CATALOG_MODELS,
     FORMAT,
@@ -31,16 +32,31 @@ from brackets.exporters.tournament_file.layout import (
     checksum,
     file_models,
 )
-from brackets.models import Membership, QmaVersion, Role, Round, Tournament
+from brackets.models import Entrant, Membership, QmaVersion, Role, Round, Tournament
+
+
+def _too_deep() -> TournamentFileError:
+    return TournamentFileError(gettext(
+        "ファイルが壊れています（入れ子が{limit}段より深くなっています）。"
+        "書き出し直したファイルを使ってください。").format(limit=bounds.JSON_DEPTH.high))
 
 
 def _load(data: bytes | str | Mapping[str, Any]) -> dict[str, Any]:
     if isinstance(data, Mapping):
+        try:
+            bounds.json_depth(data)
+        except RuleRefusal:
+            raise _too_deep() from None
         return dict(data)
     try:
         text = data.decode("utf-8-sig") if isinstance(data, bytes) else data
+        # Counted on the text first: Python's parser would run out of stack on a hostile
+        # file nested 100,000 deep.
+        bounds.text_depth(text)
         parsed = json.loads(text)
-    except (UnicodeDecodeError, ValueError):
+    except RuleRefusal:
+        raise _too_deep() from None
+    except (UnicodeDecodeError, ValueError, RecursionError):
         raise TournamentFileError(gettext(
             "ファイルが壊れています（JSONとして読めません）。書き出し直したファイルを使ってください。"
         )) from None
@@ -72,6 +88,12 @@ def check_header(data: Mapping[str, Any]) -> int:
     return version
 
 
+def _shown(value: Any) -> str:
+    """A file value short enough to quote in a message."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:40] + "…"
+
+
 class _BadValue(Exception):
     """A file value of the wrong kind for its field (caught and reported with its place)."""
 
@@ -93,7 +115,8 @@ class _Importer:
 
     def fail(self, where: str, why: str) -> TournamentFileError:
         return TournamentFileError(
-            gettext("ファイルが壊れています（{where}：{why}）。").format(where=where, why=why))
+            gettext("ファイルが壊れています（{where}：{why}）。").format(where=where, why=why),
+            where=where)
 
     def section(self, name: str, kind: type) -> Any:
         value = self.data.get(name)
@@ -133,41 +156,68 @@ class _Importer:
             raise self.fail(where, gettext("カタログに {name} がありません").format(name=repr(name))) from None
 
     def convert(self, field: models.Field[Any, Any], value: Any, where: str) -> Any:
-        """A file value back to what the model field holds; a bad value fails loudly."""
+        """A file value back to what the model field holds; a bad value fails loudly, and a
+        value outside the field's bounds fails with what the bound is."""
         if value is None:
             if not field.null:
                 raise self.fail(where, gettext("空にできない項目が空です"))
             return None
         try:
-            if isinstance(field, models.DecimalField):
-                if not isinstance(value, (str, int)) or isinstance(value, bool):
-                    raise _BadValue
-                return Decimal(str(value))
-            if isinstance(field, models.DateTimeField):
-                parsed = parse_datetime(value) if isinstance(value, str) else None
-                if parsed is None:
-                    raise _BadValue
-                return parsed if timezone.is_aware(parsed) else timezone.make_aware(
-                    parsed, datetime.UTC)
-            if isinstance(field, models.DateField):
-                day = parse_date(value) if isinstance(value, str) else None
-                if day is None:
-                    raise _BadValue
-                return day
-            if isinstance(field, models.BooleanField):
-                if not isinstance(value, bool):
-                    raise _BadValue
-                return value
-            if isinstance(field, (models.IntegerField, models.AutoField)):
-                if not isinstance(value, int) or isinstance(value, bool):
-                    raise _BadValue
-                return value
-            if isinstance(field, (models.CharField, models.TextField)):
-                if not isinstance(value, str):
-                    raise _BadValue
-                return value
-        except (_BadValue, ValueError, InvalidOperation, TypeError):
-            raise self.fail(where, gettext("値 {value} が正しくありません").format(value=repr(value))) from None
+            converted = self._converted(field, value)
+        except (_BadValue, ValueError, InvalidOperation, TypeError, OverflowError):
+            raise self.fail(where, gettext("値 {value} が正しくありません").format(
+                value=_shown(value))) from None
+        if isinstance(converted, str) and "\x00" in converted:
+            # PostgreSQL cannot store NUL in text; no desk field can type one.
+            raise self.fail(where, gettext("値に使えない文字（NUL）が含まれています"))
+        if isinstance(field, models.JSONField) and "\\u0000" in json.dumps(converted):
+            raise self.fail(where, gettext("値に使えない文字（NUL）が含まれています"))
+        if isinstance(field, (models.DecimalField, models.IntegerField, models.CharField,
+                              models.TextField)):
+            return self.bounded(field, converted, where)
+        return converted
+
+    @staticmethod
+    def _converted(field: models.Field[Any, Any], value: Any) -> Any:
+        if isinstance(field, models.DecimalField):
+            if not isinstance(value, (str, int)) or isinstance(value, bool):
+                raise _BadValue
+            return Decimal(str(value))
+        if isinstance(field, models.DateTimeField):
+            parsed = parse_datetime(value) if isinstance(value, str) else None
+            if parsed is None:
+                raise _BadValue
+            return parsed if timezone.is_aware(parsed) else timezone.make_aware(
+                parsed, datetime.UTC)
+        if isinstance(field, models.DateField):
+            day = parse_date(value) if isinstance(value, str) else None
+            if day is None:
+                raise _BadValue
+            return day
+        if isinstance(field, models.BooleanField):
+            if not isinstance(value, bool):
+                raise _BadValue
+            return value
+        if isinstance(field, (models.IntegerField, models.AutoField)):
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise _BadValue
+            return value
+        if isinstance(field, (models.CharField, models.TextField)):
+            if not isinstance(value, str):
+                raise _BadValue
+            return value
+        return value
+
+    def bounded(self, field: models.Field[Any, Any], value: Any, where: str) -> Any:
+        """``value`` once it passes the field's validators: the ranges and lengths of
+        ``brackets.engine.bounds`` the models read, the same the desk and tablets obey."""
+        try:
+            field.run_validators(value)
+            if field.choices and value not in {key for key, _label in field.flatchoices}:
+                raise ValidationError(gettext("{value} は選べる値ではありません").format(
+                    value=_shown(value)))
+        except ValidationError as exc:
+            raise self.fail(where, " ".join(exc.messages)) from None
         return value
 
     def tournament(self) -> Tournament:
@@ -258,9 +308,15 @@ class _Importer:
             where = f"records.{key}[{index}].spec"
             try:
                 row = upgrade_record(row)
-                rules_from_stored(row.get("spec"), int(row.get("number") or 0))
-            except (EngineError, TypeError, ValueError, AttributeError) as exc:
+                rules = rules_from_stored(row.get("spec"), int(row.get("number") or 0))
+            except (EngineError, TypeError, ValueError, AttributeError, KeyError) as exc:
                 raise self.fail(where, gettext("形式が違います")) from exc
+            # The row's kind is the one its rules were created with (rounds_configure).
+            kind = row.get("kind", "groups")
+            if kind != rules.spec.kind:
+                raise self.fail(f"records.{key}[{index}].kind", gettext(
+                    "回戦の種類 {kind} は回戦の設定（{expected}）と合いません").format(
+                        kind=_shown(kind), expected=rules.spec.kind))
             out.append(row)
         return out
 
@@ -380,5 +436,51 @@ def tournament_file_import(*, data: bytes | str | Mapping[str, Any], slug: str |
         tournament = importer.tournament()
         importer.staff(tournament)
         importer.records(tournament)
+        facts_check(tournament)
     return tournament
+
+
+def facts_check(tournament: Tournament) -> None:
+    """Refuse what no desk or tablet could have entered, with its place in the file.
+
+    Every field already passed its bounds; these are the rules across records: an
+    entrant's 修羅 lots within the cap, a fact about a seat of its own group, and every
+    group's sets and results passing the very check a tablet's save runs
+    (``recorded_facts_check``: catalog, every seat once, placements 1..n used once, the
+    engine's score range). Runs inside the import's transaction, so a refusal writes
+    nothing.
+    """
+    from brackets import engine_adapter as ea
+    from brackets.selectors import rounds as sel
+    from brackets.services.entrant_rules import shura_declaration, snapshot
+    from brackets.services.rounds import RoundError, recorded_facts_check
+
+    def fail(where: str, why: str) -> TournamentFileError:
+        return TournamentFileError(
+            gettext("ファイルが壊れています（{where}：{why}）。").format(where=where, why=why),
+            where=where)
+
+    entrants = Entrant.objects.filter(tournament=tournament).order_by("pk")
+    for index, entrant in enumerate(entrants):
+        try:
+            lots_owed(shura_declaration(snapshot(entrant)))
+        except RuleRefusal:
+            raise fail(f"records.entrant[{index}].shura_extra_lots", gettext(
+                "修羅くじは1人{cap}本までです").format(cap=MAX_LOTS)) from None
+    for model in (m for m in (spec.model for spec in file_models())
+                  if {"group", "seat"} <= {f.name for f in m._meta.concrete_fields}):
+        stray = (model.objects.filter(group__round__tournament=tournament)
+                 .exclude(seat__group=F("group")).order_by("pk").first())
+        if stray is not None:
+            rows = list(model.objects.filter(group__round__tournament=tournament)
+                        .order_by("pk").values_list("pk", flat=True))
+            raise fail(f"records.{model._meta.model_name}[{rows.index(stray.pk)}].seat",
+                       gettext("別の組のサテを指しています"))
+    catalog = ea.catalog_for(tournament.version_id)
+    for rnd in Round.objects.filter(tournament=tournament).order_by("number"):
+        for gv in sel.round_view(rnd).groups:
+            try:
+                recorded_facts_check(gv, catalog)
+            except RoundError as exc:
+                raise fail(f"records.group（{rnd.name} {gv.label}）", exc.message) from None
 

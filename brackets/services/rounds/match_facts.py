@@ -221,6 +221,27 @@ def _results_check(g: Group, gv: sel.GroupView, rows: Mapping[int, tuple[Any, An
     return parsed
 
 
+def recorded_facts_check(gv: sel.GroupView, catalog: Any) -> None:
+    """The checks a group's recorded facts pass when a tablet enters them, for facts that
+    arrive another way (a tournament file): every set is in the catalog, and the results
+    pass :func:`results_save`'s own check (every seat once, placements 1..n used once,
+    the engine's score range and consistency). Raises :class:`RoundError`."""
+    if gv.error:
+        raise RoundError(gv.error, field="score")
+    for number, chosen in sorted(gv.facts.selections.items()):
+        try:
+            catalog.validate(chosen)
+        except RuleRefusal as exc:
+            raise RoundError(_("サテ{n}の「{genre} / {format} / {difficulty}」はこの大会のカタログに"
+                               "ありません。").format(n=number, genre=chosen.genre,
+                                                    format=chosen.format,
+                                                    difficulty=chosen.difficulty),
+                             field="genre") from exc
+    rows = {n: (score, place) for n, (score, place) in gv.facts.results.items()}
+    if rows:
+        _results_check(gv.group, gv, rows)
+
+
 def penalty_add(*, group: Group, by: Any, seat_number: int, points: Any, reason: str,
                 base_version: int | None = None, key: str = "") -> PenaltyFact:
     """A penalty with its reason (H7: −400 by default); placements are re-derived."""

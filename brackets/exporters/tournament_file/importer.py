@@ -272,8 +272,10 @@ class _Importer:
             where = f"staff[{index}]"
             if not isinstance(row, dict) or row.get("role") not in Role.values:
                 raise self.fail(where, gettext("役割が正しくありません"))
-            Membership.objects.get_or_create(tournament=tournament,
-                                             user=self.user(row.get("user"), where),
+            user = self.user(row.get("user"), f"{where}.user")
+            if user is None:
+                raise self.fail(f"{where}.user", gettext("ユーザー名がありません"))
+            Membership.objects.get_or_create(tournament=tournament, user=user,
                                              role=row["role"])
 
     def records(self, tournament: Tournament) -> None:

@@ -55,6 +55,26 @@ QUESTION_ORDER_LABELS: dict[str, str] = {
 }
 
 
+#: Group labels are letters, A … Z, then AA … ZZ, then AAA …: a column name in a spreadsheet.
+GROUP_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def group_label(index: int) -> str:
+    """The label of the ``index``-th group of a round (0 → A, 25 → Z, 26 → AA, 702 → AAA).
+
+    Bijective base 26, so labels go on for any number of groups: a series server's field
+    of 2,800 entrants draws more than the 702 one- and two-letter labels.
+    """
+    if index < 0:
+        raise ValueError(f"no group label for index {index}")
+    letters = ""
+    number = index + 1
+    while number:
+        number, digit = divmod(number - 1, len(GROUP_LETTERS))
+        letters = GROUP_LETTERS[digit] + letters
+    return letters
+
+
 def label(table: Mapping[str, str], code: str, default: str | None = None) -> str:
     """``table[code]`` in the active language; ``default`` (else the code itself) when the
     code has no label.

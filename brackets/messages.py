@@ -84,6 +84,15 @@ def _show(value: Any, names: Mapping[str, str] | None) -> Any:
 # ``too_few_players`` by the draw and by the buzzer course assignment). Player keys in the
 # params are shown as names when the caller passes ``names``.
 ERROR_TEXT: dict[str, Any] = {
+    # --- a value outside its range (``brackets.engine.bounds``): the field named by
+    # :data:`BOUND_LABELS`, then what to enter instead.
+    "required": _("{field}を入力してください"),
+    "out_of_bounds": (
+        _("{field}は{low}〜{high}の範囲で、小数{decimals}桁までで入力してください（入力：{value}）"),
+        _("{field}は{low}〜{high}の範囲で入力してください（入力：{value}）"),
+        _("{field}は{max_length}文字以内で入力してください（{length}文字あります）"),
+        _("{field}は{max_length}文字以内の文字で入力してください"),
+    ),
     # --- results of a group (score sheet)
     "score_out_of_range": _("サテ{seat}の得点 {score} は {low}〜{high} の範囲外です"),
     "score_precision": _("サテ{seat}の得点は小数2桁までです"),
@@ -261,6 +270,19 @@ ERROR_TEXT: dict[str, Any] = {
 }
 
 
+#: The fields of ``brackets.engine.bounds.BOUNDS`` as staff know them.
+BOUND_LABELS: dict[str, Any] = {
+    "score": _("得点"), "penalty": _("減点"), "placement": _("順位"), "seat": _("サテ"),
+    "extra_lots": _("追加くじ"), "shura_count": _("修羅くじの申告数"),
+    "past_win_lots": _("過去優勝時のくじ数"), "q_level": _("Qレベル"), "seed": _("シード番号"),
+    "capacity": _("定員"), "seed_slots": _("シード枠"), "fee": _("参加費"),
+    "card_name": _("カードネーム"), "name": _("名前"), "reading": _("よみがな"),
+    "home_store": _("ホーム店舗"), "notes": _("メモ"), "reason": _("理由"),
+    "submit_key": _("送信キー"), "tournament_name": _("大会名"), "venue": _("会場"),
+    "json_depth": _("JSONの入れ子の深さ"), "csv_cell": _("セルの文字数"),
+}
+
+
 def _format(template: Any, params: Mapping[str, Any]) -> str | None:
     """The first of ``template`` (one or a tuple of alternatives) whose placeholders
     ``params`` fill, or None."""
@@ -279,6 +301,8 @@ def engine_message(code: str, params: Mapping[str, Any] | None = None,
     the engine's ``detail`` for support."""
     shown = {k: (_("なし") if isinstance(v, (list, tuple, set, frozenset)) and not v
                  else _show(v, names)) for k, v in (params or {}).items()}
+    if code in ("out_of_bounds", "required") and shown.get("field") in BOUND_LABELS:
+        shown["field"] = str(BOUND_LABELS[shown["field"]])
     template = ERROR_TEXT.get(code)
     text = None if template is None else _format(template, shown)
     if text is not None:

@@ -24,6 +24,7 @@ from brackets.engine import (
     MAX_LOTS,
     RuleRefusal,
     ShuraDeclaration,
+    bounds,
     lots_owed,
 )
 from brackets.labels import MODE_LABELS, label
@@ -38,6 +39,10 @@ ENTRANT_FIELDS: tuple[str, ...] = (
 TEXT_FIELDS = ("name", "reading", "card_name", "home_store", "notes", "opt_up")
 BOOL_FIELDS = ("fee_paid", "checked_in", "shura_invited", "shura_voluntary")
 INT_FIELDS = ("q_level", "shura_titles", "shura_local_wins", "shura_extra_lots", "past_win_lots")
+#: The desk's counts and their ranges (``brackets.engine.bounds``, which the model reads);
+#: 追加くじ is bounded by the 修羅 cap below, with its own wording.
+COUNT_BOUNDS = {"shura_titles": bounds.SHURA_COUNT, "shura_local_wins": bounds.SHURA_COUNT,
+                "past_win_lots": bounds.PAST_WIN_LOTS}
 
 # Katakana (ァ..ヶ, plus ヽヾ) to hiragana: the same sound, so the same search key.
 _KATA_TO_HIRA = {code: code - 0x60 for code in range(0x30A1, 0x30F7)}
@@ -221,6 +226,13 @@ def entrant_validate(
                 _("カードネーム「%(card)s」は既に%(owner)sが使っています。")
                 % {"card": clash.card_name or card, "owner": _owner_text(clash)},
             )
+    if len(clean["notes"]) > bounds.NOTES.max_length:
+        add("notes", _("メモは%(max)d文字以内で入力してください（%(len)d文字あります）。")
+            % {"max": bounds.NOTES.max_length, "len": len(clean["notes"])})
+    for name, bound in COUNT_BOUNDS.items():
+        if name not in errors and not bound.contains(clean[name]):
+            add(name, _("%(min)d〜%(max)dで入力してください。") % {"min": bound.low,
+                                                              "max": bound.high})
     if not 0 <= clean["q_level"] <= Q_LEVEL_MAX:
         add("q_level", _("Qレベルは0〜%(max)dで入力してください。") % {"max": Q_LEVEL_MAX})
     seed = clean["seed"]

@@ -24,11 +24,13 @@ By module:
 * shura (H0, H4, H5): ``lots_owed``, ``draw_lots``, ``check_eligibility``;
 * special (K6 to K10): rule selection, 下関 cards, bans, partner matches, the final;
 * presets: ``get_preset`` and ``Preset``, ``RoundSpec`` (what a round stores);
-* match: the gates (K5, K7, K8, K9/K10 contenders, K10 series).
+* match: the gates (K5, K7, K8, K9/K10 contenders, K10 series);
+* bounds: the module ``bounds``, the range of every number and text field, stated once.
 """
 
 from __future__ import annotations
 
+from brackets.engine import bounds
 from brackets.engine.advancement import (
     TIE_BREAKS,
     AdvancementOutcome,
@@ -241,6 +243,7 @@ __all__ = [
     "assign_rules",
     "bans_in_force",
     "bans_pending",
+    "bounds",
     "card_allowance",
     "cards_pending",
     "check_eligibility",

@@ -81,11 +81,12 @@ def lots_owed(declaration: ShuraDeclaration, *, cap: int = MAX_LOTS) -> LotsOwed
     if not reasons and (declaration.volunteer or declaration.extra_lots > 0):
         reasons.append("volunteer")
     total = len(reasons) + declaration.extra_lots
-    if declaration.extra_lots:
-        reasons.extend(["extra"] * declaration.extra_lots)
+    # The cap comes before the reasons list: a declared count of three billion is refused
+    # at once instead of building a list that size (issue 19, defect 2).
     if total > cap:
         raise RuleRefusal("too_many_lots", f"at most {cap} lots per person", lots=total,
                           cap=cap)
+    reasons.extend(["extra"] * declaration.extra_lots)
     return LotsOwed(total, tuple(reasons))
 
 

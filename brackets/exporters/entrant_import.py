@@ -30,6 +30,7 @@ from brackets.adapters.entrants import (
     entrant_validate,
     kana_fold,
 )
+from brackets.engine import bounds
 from brackets.errors import Refused
 from brackets.models import Entrant, EntrantImport, Tournament
 
@@ -223,10 +224,24 @@ def _read_csv(content: bytes) -> list[list[str]]:
         dialect = csv.excel
     reader = csv.reader(io.StringIO(text, newline=""), dialect)
     rows = []
-    for row in reader:
-        rows.append([cell.strip() for cell in row])
-        if len(rows) > MAX_ROWS + HEADER_SCAN_ROWS:
-            break
+    try:
+        for row in reader:
+            rows.append([cell.strip() for cell in row])
+            if len(rows) > MAX_ROWS + HEADER_SCAN_ROWS:
+                break
+    except csv.Error as exc:
+        # The reader stops at a cell longer than its limit (bounds.CSV_CELL, Python's
+        # default) or at a malformed line: say which line, not a server error.
+        if "field larger than field limit" in str(exc):
+            raise ImportRefused(
+                _("%(line)d行目に長すぎるセルがあります（1つのセルは%(max)d文字まで）。"
+                  "ファイルの中身を確認してください。")
+                % {"line": reader.line_num, "max": bounds.CSV_CELL.max_length}
+            ) from exc
+        raise ImportRefused(
+            _("%(line)d行目がCSVとして読めません。表計算ソフトでCSV形式に保存し直してください。")
+            % {"line": reader.line_num}
+        ) from exc
     return rows
 
 

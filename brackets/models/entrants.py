@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from django.conf import settings
-from django.core.validators import MaxValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from brackets.engine import bounds
+from brackets.models._bounds import at_most, in_range
 from brackets.models.tournament import Tournament
 
-CARD_NAME_MAX = 8  # QMA's own limit on a card name.
-Q_LEVEL_MAX = 999
+CARD_NAME_MAX = bounds.CARD_NAME.max_length  # QMA's own limit on a card name.
+Q_LEVEL_MAX = bounds.Q_LEVEL.high
 
 
 class Entrant(models.Model):
@@ -22,31 +23,38 @@ class Entrant(models.Model):
     tournament = models.ForeignKey(
         Tournament, on_delete=models.CASCADE, related_name="entrants", verbose_name=_("大会")
     )
-    name = models.CharField(_("名前"), max_length=100)
-    reading = models.CharField(_("よみがな"), max_length=100, blank=True)
+    name = models.CharField(_("名前"), max_length=bounds.NAME.max_length)
+    reading = models.CharField(_("よみがな"), max_length=bounds.READING.max_length, blank=True)
     card_name = models.CharField(_("カードネーム"), max_length=CARD_NAME_MAX)
-    home_store = models.CharField(_("ホーム店舗"), max_length=100, blank=True)
+    home_store = models.CharField(_("ホーム店舗"), max_length=bounds.HOME_STORE.max_length,
+                                  blank=True)
     q_level = models.PositiveIntegerField(
-        _("最高Qレベル"), default=0, validators=[MaxValueValidator(Q_LEVEL_MAX)]
+        _("最高Qレベル"), default=0, validators=in_range(bounds.Q_LEVEL)
     )
     seed = models.PositiveIntegerField(
-        _("シード番号"), null=True, blank=True, help_text=_("シード選手のみ。1から")
+        _("シード番号"), null=True, blank=True, help_text=_("シード選手のみ。1から"),
+        validators=in_range(bounds.SEED),
     )
     fee_paid = models.BooleanField(_("参加費"), default=False)
     checked_in = models.BooleanField(_("受付済"), default=False)
-    notes = models.TextField(_("メモ"), blank=True)
+    notes = models.TextField(_("メモ"), blank=True, validators=at_most(bounds.NOTES))
     # Declarations the 修羅 rules (domain.md H4, H5) read.
     shura_titles = models.PositiveIntegerField(
-        _("全国大会タイトル数"), default=0, help_text=_("修羅くじ(i)")
+        _("全国大会タイトル数"), default=0, help_text=_("修羅くじ(i)"),
+        validators=in_range(bounds.SHURA_COUNT),
     )
     shura_local_wins = models.PositiveIntegerField(
-        _("滋賀大会優勝数"), default=0, help_text=_("修羅くじ(ii)")
+        _("滋賀大会優勝数"), default=0, help_text=_("修羅くじ(ii)"),
+        validators=in_range(bounds.SHURA_COUNT),
     )
     shura_invited = models.BooleanField(_("シード・招待権保持"), default=False)
     shura_voluntary = models.BooleanField(_("修羅の道（自主）"), default=False)
-    shura_extra_lots = models.PositiveIntegerField(_("追加くじ（自己申告）"), default=0)
+    shura_extra_lots = models.PositiveIntegerField(
+        _("追加くじ（自己申告）"), default=0, validators=in_range(bounds.EXTRA_LOTS)
+    )
     past_win_lots = models.PositiveIntegerField(
-        _("過去優勝時のくじ数"), default=0, help_text=_("本大会の過去優勝者のみ（形式くじ）")
+        _("過去優勝時のくじ数"), default=0, help_text=_("本大会の過去優勝者のみ（形式くじ）"),
+        validators=in_range(bounds.PAST_WIN_LOTS),
     )
     opt_up = models.CharField(
         _("プチ修羅の道"), max_length=20, choices=OptUp.choices, blank=True, default=""

@@ -18,6 +18,8 @@ from django.db import models
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from brackets.engine import bounds
+from brackets.models._bounds import in_range
 from brackets.models.entrants import Entrant
 from brackets.models.tournament import Tournament
 
@@ -117,7 +119,7 @@ class Seat(models.Model):
     """
 
     group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="seats")
-    number = models.PositiveSmallIntegerField(_("サテ"))
+    number = models.PositiveSmallIntegerField(_("サテ"), validators=in_range(bounds.SEAT))
     entrant = models.ForeignKey(
         Entrant, null=True, blank=True, on_delete=models.PROTECT, related_name="seats"
     )
@@ -183,8 +185,10 @@ class ResultFact(MatchFact):
     """A seat's on-screen score and placement. ``voided`` marks a re-match reset."""
 
     seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="results")
-    score = models.DecimalField(_("得点"), max_digits=7, decimal_places=2, null=True)
-    placement = models.PositiveSmallIntegerField(_("順位"), null=True)
+    score = models.DecimalField(_("得点"), max_digits=7, decimal_places=bounds.SCORE.decimals,
+                                null=True, validators=in_range(bounds.SCORE))
+    placement = models.PositiveSmallIntegerField(_("順位"), null=True,
+                                                 validators=in_range(bounds.PLACEMENT))
     voided = models.BooleanField(default=False)
     supersedes = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.CASCADE, related_name="superseded_by"
@@ -199,8 +203,9 @@ class PenaltyFact(MatchFact):
     """Points off one seat's score (H7), with the reason; ``revoked`` withdraws one."""
 
     seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="penalties")
-    points = models.DecimalField(_("減点"), max_digits=7, decimal_places=2)
-    reason = models.CharField(_("理由"), max_length=200)
+    points = models.DecimalField(_("減点"), max_digits=7, decimal_places=bounds.PENALTY.decimals,
+                                 validators=in_range(bounds.PENALTY))
+    reason = models.CharField(_("理由"), max_length=bounds.REASON.max_length)
     code = models.CharField(max_length=50, blank=True)
     revoked = models.BooleanField(default=False)
     supersedes = models.OneToOneField(
@@ -216,7 +221,7 @@ class DisqualificationFact(MatchFact):
     """A seat disqualified in this match (H8); ``revoked`` withdraws it."""
 
     seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="disqualifications")
-    reason = models.CharField(_("理由"), max_length=200)
+    reason = models.CharField(_("理由"), max_length=bounds.REASON.max_length)
     revoked = models.BooleanField(default=False)
     supersedes = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.CASCADE, related_name="superseded_by"
@@ -231,7 +236,7 @@ class RematchFact(MatchFact):
     """A re-match after a machine fault: results entered before it no longer count; the
     aborted match's selections are kept for the H7 comparison."""
 
-    reason = models.CharField(_("理由"), max_length=200)
+    reason = models.CharField(_("理由"), max_length=bounds.REASON.max_length)
     aborted = models.JSONField(_("中断時の出題"), default=dict)
 
     class Meta(MatchFact.Meta):
@@ -252,7 +257,7 @@ class ConfirmationFact(MatchFact):
 class Submission(models.Model):
     """An idempotency key per form: a double-tapped submit records once."""
 
-    key = models.CharField(max_length=64, unique=True)
+    key = models.CharField(max_length=bounds.SUBMIT_KEY.max_length, unique=True)
     group = models.ForeignKey(Group, null=True, on_delete=models.CASCADE, related_name="+")
     kind = models.CharField(max_length=30)
     result_version = models.PositiveIntegerField(default=0)

@@ -10,6 +10,8 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from brackets.engine import bounds
+from brackets.models._bounds import in_range
 from brackets.models.catalog import QmaVersion
 
 
@@ -26,12 +28,15 @@ class Tournament(models.Model):
         FINISHED = "finished", _("終了")
 
     slug = models.SlugField(_("識別子"), unique=True, help_text=_("URLに使う英数字"))
-    name = models.CharField(_("大会名"), max_length=200)
+    name = models.CharField(_("大会名"), max_length=bounds.TOURNAMENT_NAME.max_length)
     date = models.DateField(_("開催日"), null=True, blank=True)
-    venue = models.CharField(_("会場"), max_length=200, blank=True)
-    capacity = models.PositiveIntegerField(_("定員"), default=64)
-    seed_slots = models.PositiveIntegerField(_("シード枠"), default=8)
-    fee = models.PositiveIntegerField(_("参加費（円）"), default=0)
+    venue = models.CharField(_("会場"), max_length=bounds.VENUE.max_length, blank=True)
+    capacity = models.PositiveIntegerField(_("定員"), default=64,
+                                           validators=in_range(bounds.CAPACITY))
+    seed_slots = models.PositiveIntegerField(_("シード枠"), default=8,
+                                             validators=in_range(bounds.SEED_SLOTS))
+    fee = models.PositiveIntegerField(_("参加費（円）"), default=0,
+                                      validators=in_range(bounds.FEE))
     version = models.ForeignKey(
         QmaVersion, on_delete=models.PROTECT, verbose_name=_("QMAバージョン")
     )

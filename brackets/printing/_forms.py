@@ -21,7 +21,7 @@ def form_frame(canvas: Canvas, width: float, height: float, title: str, subtitle
     canvas.drawString(pad, height - pad - 4, truncate(subtitle, width - 2 * pad, 8))
     size = fit_size(title, width - 2 * pad, 15, 10)
     canvas.setFont(font, size)
-    canvas.drawString(pad, height - pad - 8 - size, title)
+    canvas.drawString(pad, height - pad - 8 - size, truncate(title, width - 2 * pad, size))
     return height - pad - 14 - size
 
 

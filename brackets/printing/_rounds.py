@@ -10,7 +10,7 @@ from django.utils.translation import gettext, gettext_noop
 from reportlab.platypus import Paragraph
 
 from brackets.models import Role, Tournament
-from brackets.printing.base import PdfDocument, styles
+from brackets.printing.base import PRINT_TEXT_MAX, PdfDocument, clip, styles
 from brackets.printing.registry import Choice, DocumentError, Option
 from brackets.selectors.round_documents import RoundDoc, round_choices, round_document
 
@@ -18,11 +18,15 @@ ROUND_OPTION = {"round": Option(gettext_noop("回戦"))}
 
 
 def p(text: str, style: str = "cell") -> Paragraph:
-    """A paragraph of plain text (escaped) in one of the shared styles."""
-    return Paragraph(escape(text), styles()[style])
+    """A paragraph of plain text (escaped) in one of the shared styles, clipped to
+    :data:`~brackets.printing.base.PRINT_TEXT_MAX` so no cell outgrows its page."""
+    return Paragraph(escape(clip(text, PRINT_TEXT_MAX)), styles()[style])
 
 
 def player_text(name: str, card_name: str) -> str:
+    """A player as documents print them; a name stored longer than ``bounds.NAME`` is
+    clipped."""
+    name = clip(name)
     return f"{name}（{card_name}）" if card_name else name
 
 

@@ -31,6 +31,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate
 
+from brackets.engine import bounds
 from brackets.models import Tournament
 from brackets.printing.registry import Document, Rendered
 
@@ -79,12 +80,34 @@ def fit_size(text: str, width: float, largest: float, smallest: float) -> float:
 
 
 def truncate(text: str, width: float, size: float) -> str:
-    """``text`` cut with an ellipsis so that it fits ``width`` at ``size`` (last resort)."""
+    """``text`` cut with an ellipsis so that it fits ``width`` at ``size`` (last resort).
+
+    The cut is found by halving, so a 10,000-character name costs a handful of width
+    measurements, not one per character.
+    """
     if text_width(text, size) <= width:
         return text
-    while text and text_width(text + "…", size) > width:
-        text = text[:-1]
-    return text + "…"
+    low, high = 0, len(text)  # text[:low] + "…" fits; text[:high] + "…" does not
+    if text_width("…", size) > width:
+        return "…"
+    while high - low > 1:
+        middle = (low + high) // 2
+        if text_width(text[:middle] + "…", size) <= width:
+            low = middle
+        else:
+            high = middle
+    return text[:low] + "…"
+
+
+#: The most of one text a document prints (a name and its card name, a reason …): what
+#: staff can enter is shorter (``brackets.engine.bounds``), but a value stored before the
+#: bounds still prints, clipped, instead of a table row taller than the page.
+PRINT_TEXT_MAX = bounds.NAME.max_length + bounds.CARD_NAME.max_length + bounds.REASON.max_length
+
+
+def clip(text: str, limit: int = bounds.NAME.max_length) -> str:
+    """``text`` of at most ``limit`` characters, the last one an ellipsis when cut."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 @cache

@@ -10,7 +10,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Spacer, Table, TableStyle
 
 from brackets.models import Role, Tournament
-from brackets.printing._rounds import p
+from brackets.printing._rounds import p, player_text
 from brackets.printing.base import PdfDocument, table_style
 from brackets.printing.registry import Choice, DocumentError, register
 from brackets.selectors.round_documents import RankingRow, final_ranking, round_choices
@@ -46,7 +46,7 @@ class FinalStandings(PdfDocument):
         rows: list[list[Any]] = [[p(h, "cell_center") for h in ["順位", "選手", "回戦", "成績"]]]
         commands: list[tuple[Any, ...]] = [("ALIGN", (0, 1), (0, -1), "CENTER")]
         for row in data:
-            rows.append([f"{row.place}", p(f"{row.name}（{row.card_name}）", "cell"),
+            rows.append([f"{row.place}", p(player_text(row.name, row.card_name), "cell"),
                          p(row.round_name, "cell_small"), p(row.detail, "cell_small")])
             if row.place <= 3:
                 commands.append(("BACKGROUND", (0, len(rows) - 1), (-1, len(rows) - 1), PODIUM))

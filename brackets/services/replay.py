@@ -6,38 +6,47 @@ round, keyed by card name and group label. Draws are *not* in the file: they are
 from the stored lottery seed, so a replay also checks that the draw is reproducible (a
 player listed in a group they were not drawn into is an error naming the key).
 
-:func:`tournament_summary` prints the derived state (groups, placements, 惜敗率, advancers,
-penalties, each player's remaining options); the replay command and the tests compare it
-with a run done through the pages.
+:func:`tournament_summary` (in :mod:`.replay_summary`) prints the derived state (groups,
+placements, 惜敗率, advancers, penalties, each player's remaining options); the replay
+command and the tests compare it with a run done through the pages.
 """
 
 from __future__ import annotations
 
 import datetime
-from collections.abc import Mapping
-from decimal import Decimal
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from decimal import InvalidOperation
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from brackets import engine_adapter as ea
-from brackets.adapters.rounds import round_rules
-from brackets.engine import RuleRefusal
+from brackets.engine import RuleRefusal, bounds
 from brackets.errors import Refused
+from brackets.messages import error_text
 from brackets.models import Entrant, Group, QmaVersion, Round, Seat, SpecialFact, Tournament
 from brackets.selectors import rounds as sel
+from brackets.services import entrant_rules
 from brackets.services import rounds as svc
+from brackets.services.entrants import entrant_register
+from brackets.services.replay_summary import tournament_summary
+
+__all__ = ["ReplayError", "check_depth", "check_header", "tournament_play_export",
+           "tournament_replay", "tournament_summary"]
 
 FILE_FORMAT = "kyushu-tournament"
 FILE_VERSION = 1
 PLAY_VERSION = 1
 
-ENTRANT_FIELDS = {
-    "id", "name", "reading", "card_name", "home_store", "q_level", "seed", "fee_paid",
-    "checked_in", "notes", "shura_titles", "shura_local_wins", "shura_invited",
-    "shura_voluntary", "shura_extra_lots", "past_win_lots", "opt_up", "revision",
-    "created_at", "updated_at",
-}
+#: The keys an entrant record may carry: every field the tournament file writes for an
+#: entrant (docs/tournament-file.md), so a file from ``tournament_export`` replays as it is.
+#: What staff typed is read (:data:`TYPED_FIELDS`, checked as the desk checks it); ids,
+#: revisions, time stamps and the derived search keys are re-made by the services.
+ENTRANT_FIELDS = frozenset(
+    {"id"} | {f.name for f in Entrant._meta.concrete_fields if f.name != "tournament"})
+TYPED_FIELDS = frozenset(entrant_rules.ENTRANT_FIELDS)
 
 
 class ReplayError(Refused):
@@ -69,13 +78,39 @@ def check_header(data: Any) -> None:
     version = data.get("version")
     if not isinstance(version, int) or version < 1 or version > FILE_VERSION:
         raise ReplayError("version", f"this app reads versions 1..{FILE_VERSION}, got {version!r}")
+    # ``play`` is versioned on its own (docs/replay.md): a higher play_version is a file
+    # from a newer app, whose play this one would misread.
+    play_version = data.get("play_version", PLAY_VERSION)
+    if (not isinstance(play_version, int) or isinstance(play_version, bool)
+            or not 1 <= play_version <= PLAY_VERSION):
+        raise ReplayError("play_version", f"this app reads play versions 1..{PLAY_VERSION}, "
+                                          f"got {play_version!r}")
+
+
+def check_depth(text: str) -> None:
+    """Refuse a file nested deeper than ``bounds.JSON_DEPTH`` before it is parsed."""
+    try:
+        bounds.text_depth(text)
+    except RuleRefusal as exc:
+        raise ReplayError("(top)", f"nested deeper than {bounds.JSON_DEPTH.high} levels "
+                                   f"({error_text(exc)})") from exc
 
 
 @transaction.atomic
 def tournament_replay(*, data: Mapping[str, Any], by: Any = None,
                       slug: str | None = None) -> Tournament:
-    """Create the tournament of ``data`` and play it through the services."""
+    """Create the tournament of ``data`` and play it through the services.
+
+    Every value goes through the checks the desk and the tablets apply (entrants through
+    :func:`~brackets.services.entrants.entrant_register`, every fact through its
+    service); a value of the wrong shape anywhere is a :class:`ReplayError` naming the
+    section it was in, never a traceback.
+    """
     check_header(data)
+    try:
+        bounds.json_depth(data)
+    except RuleRefusal as exc:
+        raise ReplayError("(top)", error_text(exc)) from exc
     catalog_slug = _need(data, "catalog", "", str)
     version = QmaVersion.objects.filter(slug=catalog_slug).first()
     if version is None:
@@ -86,7 +121,48 @@ def tournament_replay(*, data: Mapping[str, Any], by: Any = None,
         if version is None:
             raise ReplayError("catalog", f"unknown catalog {catalog_slug!r}")
     t = _need(data, "tournament", "", dict)
-    tournament = Tournament.objects.create(
+    if slug is None:
+        _need(t, "slug", "tournament", str)
+    for key in ("name", "preset", "lottery_seed"):
+        _need(t, key, "tournament", str)
+    records = _need(data, "records", "", dict)
+    rows = _need(records, "entrant", "records", list)
+    with _shape("tournament"):
+        tournament = _tournament(t, version, slug, rows)
+    by_card: dict[str, Entrant] = {}
+    roster = entrant_rules.Roster.load(tournament)
+    for i, row in enumerate(rows):
+        where = f"records.entrant[{i}]"
+        with _shape(where):
+            entrant = _entrant_register(tournament, row, where, by, roster)
+        by_card[entrant.card_name] = entrant
+    play = data.get("play", [])
+    if not isinstance(play, list):
+        raise ReplayError("play", "expected a list of rounds")
+    _play(tournament, data, play, by_card, by)
+    return tournament
+
+
+@contextmanager
+def _shape(where: str) -> Iterator[None]:
+    """A value of the wrong shape under ``where`` (a number where a list belongs, a list
+    too short …) becomes a :class:`ReplayError` naming ``where``."""
+    try:
+        yield
+    except (TypeError, ValueError, AttributeError, KeyError, IndexError,
+            InvalidOperation, OverflowError) as exc:
+        raise ReplayError(where, f"a value of the wrong shape ({type(exc).__name__}: "
+                                 f"{str(exc)[:200]})") from exc
+
+
+def _tournament(t: Mapping[str, Any], version: QmaVersion, slug: str | None,
+                rows: list[Any]) -> Tournament:
+    """The tournament row, checked as the tournament form checks it. A file without
+    ``capacity`` or ``seed_slots`` (a hand-written one) gets room for its entrants."""
+    seeds = [r.get("seed") for r in rows if isinstance(r, dict)]
+    numbers = [s for s in seeds if isinstance(s, int) and not isinstance(s, bool)]
+    general = sum(1 for s in seeds if s is None)
+    tournament = Tournament(
         slug=slug or _need(t, "slug", "tournament", str),
         name=_need(t, "name", "tournament", str),
         date=datetime.date.fromisoformat(t["date"]) if t.get("date") else None,
@@ -94,33 +170,47 @@ def tournament_replay(*, data: Mapping[str, Any], by: Any = None,
         preset=_need(t, "preset", "tournament", str),
         lottery_seed=_need(t, "lottery_seed", "tournament", str),
         two_person_confirmation=bool(t.get("two_person_confirmation", False)),
-        seed_slots=int(t.get("seed_slots", 8)), capacity=int(t.get("capacity", 64)),
+        seed_slots=_whole(t, "seed_slots", max([8, *numbers])),
+        capacity=_whole(t, "capacity", max(64, general)),
         preset_settings=_preset_settings(t),
     )
-    records = _need(data, "records", "", dict)
-    rows = _need(records, "entrant", "records", list)
-    by_card: dict[str, Entrant] = {}
-    for i, row in enumerate(rows):
-        where = f"records.entrant[{i}]"
-        if not isinstance(row, dict):
-            raise ReplayError(where, "an object is expected here")
-        unknown = sorted(set(row) - ENTRANT_FIELDS)
-        if unknown:
-            raise ReplayError(f"{where}.{unknown[0]}", "unknown field (file from a newer app?)")
-        fields = {k: v for k, v in row.items()
-                  if k not in ("id", "created_at", "updated_at", "revision")}
-        _need(row, "name", where, str)
-        card = _need(row, "card_name", where, str)
-        if card in by_card:
-            raise ReplayError(f"{where}.card_name", f"card name {card!r} appears twice")
-        entrant = Entrant(tournament=tournament, **fields)
-        entrant.save()
-        by_card[card] = entrant
-    play = data.get("play", [])
-    if not isinstance(play, list):
-        raise ReplayError("play", "expected a list of rounds")
-    _play(tournament, data, play, by_card, by)
+    try:
+        tournament.full_clean()
+    except ValidationError as exc:
+        field, messages = next(iter(exc.message_dict.items()))
+        raise ReplayError(f"tournament.{field}", " ".join(messages)) from exc
+    tournament.save()
     return tournament
+
+
+def _whole(t: Mapping[str, Any], key: str, default: int) -> int:
+    value = t.get(key, default)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ReplayError(f"tournament.{key}", "expected int")
+    return value
+
+
+def _entrant_register(tournament: Tournament, row: Any, where: str, by: Any,
+                      roster: entrant_rules.Roster) -> Entrant:
+    """One entrant record through the desk's own registration (the same checks)."""
+    if not isinstance(row, dict):
+        raise ReplayError(where, "an object is expected here")
+    unknown = sorted(set(row) - ENTRANT_FIELDS)
+    if unknown:
+        raise ReplayError(f"{where}.{unknown[0]}", "unknown field (file from a newer app?)")
+    _need(row, "name", where, str)
+    card = _need(row, "card_name", where, str)
+    fields = {k: v for k, v in row.items() if k in TYPED_FIELDS}
+    try:
+        return entrant_register(tournament=tournament, by=by, data=fields, action="import",
+                                roster=roster)
+    except ValidationError as exc:
+        field, messages = next(iter(exc.message_dict.items()))
+        key = where if field == "__all__" else f"{where}.{field}"
+        if field == "card_name" and any(card in m for m in messages):
+            raise ReplayError(key, f"card name {card!r} appears twice ({' '.join(messages)})"
+                              ) from exc
+        raise ReplayError(key, " ".join(messages)) from exc
 
 
 def _preset_settings(t: Mapping[str, Any]) -> dict[str, Any]:
@@ -149,6 +239,10 @@ def _wrap(where: str, func: Any, **kwargs: Any) -> Any:
         return None
     except svc.RoundError as exc:
         raise ReplayError(where, exc.message) from exc
+    except RuleRefusal as exc:
+        raise ReplayError(where, error_text(exc)) from exc
+    except Refused as exc:
+        raise ReplayError(where, getattr(exc, "message", str(exc))) from exc
 
 
 def _play(tournament: Tournament, data: Mapping[str, Any], play: list[Any],
@@ -156,23 +250,33 @@ def _play(tournament: Tournament, data: Mapping[str, Any], play: list[Any],
     lots = data.get("shura_lots", {})
     if not isinstance(lots, dict):
         raise ReplayError("shura_lots", "expected an object")
-    rounds = svc.rounds_configure(tournament=tournament, by=by)
+    rounds = _wrap("tournament.preset", svc.rounds_configure, tournament=tournament, by=by)
     for card, drawn in lots.items():
         where = f"shura_lots.{card}"
-        entrant = _entrant(by_card, card, where)
-        if drawn == "app":
-            _wrap(where, svc.shura_lots_draw, tournament=tournament, entrant=entrant, by=by)
-        else:
-            genres = _need(drawn, "genres", where, list)
-            _wrap(where, svc.shura_lots_draw, tournament=tournament, entrant=entrant, by=by,
-                  genres=genres, formats=drawn.get("formats", []))
+        with _shape(where):
+            entrant = _entrant(by_card, card, where)
+            if drawn == "app":
+                _wrap(where, svc.shura_lots_draw, tournament=tournament, entrant=entrant,
+                      by=by)
+            else:
+                genres = _texts(_need(drawn, "genres", where, list), f"{where}.genres")
+                formats = _texts(drawn.get("formats", []), f"{where}.formats")
+                _wrap(where, svc.shura_lots_draw, tournament=tournament, entrant=entrant,
+                      by=by, genres=genres, formats=formats)
     for index, step in enumerate(play):
         where = f"play[{index}]"
-        number = _need(step, "round", where, int)
-        rnd = next((r for r in rounds if r.number == number), None)
-        if rnd is None:
-            raise ReplayError(f"{where}.round", f"the preset has no round {number}")
-        _play_round(tournament, rnd, step, where, by_card, by)
+        with _shape(where):
+            number = _need(step, "round", where, int)
+            rnd = next((r for r in rounds if r.number == number), None)
+            if rnd is None:
+                raise ReplayError(f"{where}.round", f"the preset has no round {number}")
+            _play_round(tournament, rnd, step, where, by_card, by)
+
+
+def _texts(values: Any, where: str) -> list[str]:
+    if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
+        raise ReplayError(where, "expected a list of names")
+    return values
 
 
 def _play_round(tournament: Tournament, rnd: Round, step: Mapping[str, Any], where: str,
@@ -217,7 +321,10 @@ def _play_round(tournament: Tournament, rnd: Round, step: Mapping[str, Any], whe
         w = f"{where}.groups.{label}"
         if label not in groups:
             raise ReplayError(w, f"{rnd.name} has no group {label!r} in the draw")
-        _play_group(groups[label], gdata, w, by_card, by)
+        if not isinstance(gdata, dict):
+            raise ReplayError(w, "an object is expected here")
+        with _shape(w):
+            _play_group(groups[label], gdata, w, by_card, by)
     _wrap(f"{where}.round", svc.round_close, round=rnd, by=by)
     _wrap(f"{where}.round", svc.round_advance, round=rnd, by=by)
 
@@ -273,99 +380,10 @@ def _play_group(group: Group, gdata: Mapping[str, Any], where: str,
     _wrap(f"{where}.results", svc.results_save, group=group, by=by, rows=rows)
 
 
-# ------------------------------------------------------------------ summary
-
-
-def _dec(value: Decimal | None) -> str | None:
-    return None if value is None else f"{value}"
-
-
-def tournament_summary(tournament: Tournament) -> dict[str, Any]:
-    """Each round's groups, placements, 惜敗率, advancers, penalties, and every player's
-    remaining options, keyed by card name (stable across databases)."""
-    catalog = ea.catalog_for(tournament.version_id)
-    entrants = {e.id: e for e in Entrant.objects.filter(tournament=tournament)}
-    card = {ea.player_key(i): e.card_name for i, e in entrants.items()}
-    out: dict[str, Any] = {"tournament": tournament.name, "lottery_seed": tournament.lottery_seed,
-                           "preset": tournament.preset, "rounds": []}
-    lots = sel.lots_of(tournament, list(entrants))
-    out["shura_lots"] = {entrants[i].card_name: {"genres": d["genres"], "formats": d["formats"]}
-                         for i, d in sorted(lots.items())}
-    for rnd in sel.tournament_rounds(tournament):
-        rv = sel.round_view(rnd)
-        groups = []
-        for gv in rv.groups:
-            g: dict[str, Any] = {"label": gv.label, "rule": gv.group.rule,
-                                 "status": gv.status,
-                                 "seats": {str(s.number): (s.entrant.card_name if s.entrant
-                                                           else "dummy") for s in gv.seats}}
-            if gv.result is not None:
-                g["placements"] = [
-                    {"player": card[p.player], "place": p.place, "score": _dec(p.score),
-                     "screen_score": _dec(p.screen_score), "penalty": _dec(p.penalty),
-                     "ratio": _dec(gv.ratios[p.player].display()),
-                     "disqualified": p.disqualified} for p in gv.result.players]
-            g["selections"] = {
-                entrants[s.entrant_id].card_name: [x.genre, x.format, x.difficulty]
-                for s in gv.seats if s.entrant_id and (x := gv.facts.selections.get(s.number))}
-            g["penalties"] = [{"seat": n, "points": _dec(pts), "reason": reason}
-                              for n, pts, reason in gv.facts.penalties]
-            groups.append(g)
-        advancers = sel.advancers_of(rnd)
-        rules = round_rules(rnd)
-        # The summary keeps the kinds docs/replay.md publishes (``series`` …).
-        entry: dict[str, Any] = {"number": rnd.number, "name": rnd.name,
-                                 "kind": rules.published_kind,
-                                 "status": rnd.status, "groups": groups,
-                                 "advancers": None if advancers is None else
-                                 [entrants[a].card_name for a in advancers]}
-        step = rnd.steps.filter(action="advance", undone_by__isnull=True).order_by("-id").first()
-        if step is not None:
-            entry["wildcards"] = [card[p] for p in step.data.get("wildcards", [])]
-            if "final_order" in step.data:
-                entry["final_order"] = [card[p] for p in step.data["final_order"]]
-        if rv.all_done and not rules.spec.is_last:
-            entry["ratio_table"] = [
-                {"rule": rule, "cut": outcome.cut,
-                 "rows": [{"player": card[r.standing.player], "group": r.standing.group,
-                           "place": r.standing.place, "ratio": _dec(r.standing.ratio.display()),
-                           "rank": r.rank, "status": r.status} for r in outcome.table]}
-                for rule, outcome in sel.advancement_preview(rnd, rv)]
-        out["rounds"].append(entry)
-    out["remaining"] = _remaining(tournament, entrants, catalog)
-    return out
-
-
-def _remaining(tournament: Tournament, entrants: Mapping[int, Entrant],
-               catalog: Any) -> dict[str, Any]:
-    """Every player's remaining options for the main window (the engine's summary)."""
-    history = sel.selection_history(tournament, list(entrants))
-    lots = sel.lots_of(tournament, list(entrants))
-    restriction, preset, settings = "basic", tournament.preset, tournament.preset_settings
-    rounds = sel.tournament_rounds(tournament)
-    if rounds:
-        first = round_rules(rounds[0])
-        restriction, preset, settings = "preset", first.preset_slug, dict(first.settings)
-    out = {}
-    for eid, e in sorted(entrants.items()):
-        rules = ea.player_rules(restriction, ea.rules_input_from_entrant(e, lots.get(eid)),
-                                preset, settings=settings)
-        hist = ea.history_of((h.selection, h.round_name, h.window, h.recorded)
-                             for h in history.get(eid, []))
-        choices = ea.choices_for(catalog, rules, hist, ea.match_rules(label="", window="main"))
-        summary = choices.summary()
-        out[e.card_name] = {"legal_genres": summary["legal_genres"],
-                            "legal_units": summary["legal_units"],
-                            "genre_fallback": summary["genre_fallback"],
-                            "format_fallback": summary["format_fallback"]}
-    return out
-
-
 def tournament_play_export(tournament: Tournament) -> dict[str, Any]:
     """The tournament as a replayable file (entrants + ``play``), for tests and archives."""
     entrants = list(Entrant.objects.filter(tournament=tournament).order_by("id"))
-    fields = [f for f in ENTRANT_FIELDS if f not in ("id", "created_at", "updated_at",
-                                                     "revision")]
+    fields = TYPED_FIELDS  # what replay reads back: the desk's fields
     records = [{"id": i + 1, **{f: getattr(e, f) for f in sorted(fields)}}
                for i, e in enumerate(entrants)]
     card = {e.id: e.card_name for e in entrants}

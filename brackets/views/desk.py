@@ -23,6 +23,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 from django_tables2 import RequestConfig
 
+from brackets.engine import bounds
 from brackets.exporters import entrants_xlsx
 from brackets.exporters.entrant_import import (
     IGNORE,
@@ -106,7 +107,8 @@ class EntrantForm(forms.Form):
     )
     shura_voluntary = forms.BooleanField(label=gettext_lazy("修羅の道（自主）"), required=False)
     shura_extra_lots = forms.IntegerField(
-        label=gettext_lazy("追加くじ（自己申告）"), required=False, min_value=0
+        label=gettext_lazy("追加くじ（自己申告）"), required=False,
+        min_value=bounds.EXTRA_LOTS.low, max_value=bounds.EXTRA_LOTS.high,
     )
     past_win_lots = forms.IntegerField(
         label=gettext_lazy("過去優勝時のくじ数"), required=False, min_value=0,

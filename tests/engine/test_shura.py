@@ -77,6 +77,23 @@ def test_h4_more_than_four_lots_is_refused() -> None:
         lots_owed(ShuraDeclaration(extra_lots=-1))
 
 
+@pytest.mark.parametrize("extra", [5, 10_000_000, 3_000_000_000])
+def test_h4_huge_extra_lot_count_is_refused_before_any_list_is_built(extra: int) -> None:
+    """Issue 19, defect 2: the lot list was built before the cap (100,000,000 took 1.5 GB
+    before being refused). The cap comes first: refusing costs no memory."""
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        with pytest.raises(EngineError) as err:
+            lots_owed(ShuraDeclaration(volunteer=True, extra_lots=extra))
+        _now, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert err.value.code == "too_many_lots"
+    assert peak < 1_000_000
+
+
 def test_h4_shura_forces_bomber_and_bans_drawn_genres() -> None:
     owed = lots_owed(ShuraDeclaration(national_title=True))
     drawn = draw_lots(Lottery("seed", "shura"), C, "p1", genre_lots=owed.genre_lots)

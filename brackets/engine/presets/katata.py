@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
+from ..bounds import PENALTY
 from ..catalog import Selection
 from ..errors import RuleRefusal
 from ..restrictions import PlayerRules, QThresholds
@@ -39,7 +40,8 @@ class KatataKansai5Qualifier(PresetDefinition):
                                              "the group winner, whatever the count.",
                 item_type=int),
         Setting("penalty", Decimal(400), "H7: points off an illegal selection made while a "
-                                         "legal one existed.", minimum=0),
+                                         "legal one existed.", minimum=0,
+                maximum=PENALTY.high),
         Setting("final_restricted", True, "H2: restrictions continue into the final "
                                           "('以降の試合')."),
         Setting("draw", "random", "Group draws (not stated on the page): recorded lottery.",

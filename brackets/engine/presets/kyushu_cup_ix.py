@@ -10,6 +10,7 @@ from dataclasses import replace
 from decimal import Decimal
 from typing import Any
 
+from ..bounds import PENALTY
 from ..catalog import Catalog, Selection
 from ..draws import group_count
 from ..errors import RuleRefusal
@@ -62,7 +63,7 @@ class KyushuCupIX(PresetDefinition):
                 "an illegal one is refused (or penalised with `penalty`).",
                 ("refuse", "penalty")),
         Setting("penalty", Decimal(400), "Points off when illegal_selection is 'penalty'.",
-                minimum=0),
+                minimum=0, maximum=PENALTY.high),
         Setting("max_seeds", 8, "Seeds join round 2 (定員64名＋シード権保持者、最大8名).",
                 minimum=0),
         Setting("catalog_version", "qma-2016", "Catalog the event was played on."),

@@ -23,7 +23,7 @@ class Setting:
     # fewest items. A list's items must be of ``item_type`` and distinct (a tie-break
     # chain naming 惜敗率 twice, or round 2 listed twice, is a typing mistake).
     minimum: int | None = None
-    maximum: int | None = None
+    maximum: int | Decimal | None = None
     item_type: type | None = None
 
     def validate(self, value: Any) -> Any:

@@ -21,7 +21,8 @@ from django.utils.dateparse import parse_date, parse_datetime
 from django.utils.translation import gettext
 
 from brackets.adapters.rounds import rules_from_stored, upgrade_record
-from brackets.engine import EngineError
+from brackets.engine import EngineError, RuleRefusal, bounds
+from brackets.exporters.tournament_file.checks import facts_check
 from brackets.exporters.tournament_file.layout import (
     CATALOG_MODELS,
     FORMAT,
@@ -34,13 +35,28 @@ from brackets.exporters.tournament_file.layout import (
 from brackets.models import Membership, QmaVersion, Role, Round, Tournament
 
 
+def _too_deep() -> TournamentFileError:
+    return TournamentFileError(gettext(
+        "ファイルが壊れています（入れ子が{limit}段より深くなっています）。"
+        "書き出し直したファイルを使ってください。").format(limit=bounds.JSON_DEPTH.high))
+
+
 def _load(data: bytes | str | Mapping[str, Any]) -> dict[str, Any]:
     if isinstance(data, Mapping):
+        try:
+            bounds.json_depth(data)
+        except RuleRefusal:
+            raise _too_deep() from None
         return dict(data)
     try:
         text = data.decode("utf-8-sig") if isinstance(data, bytes) else data
+        # Counted on the text first: Python's parser would run out of stack on a hostile
+        # file nested 100,000 deep.
+        bounds.text_depth(text)
         parsed = json.loads(text)
-    except (UnicodeDecodeError, ValueError):
+    except RuleRefusal:
+        raise _too_deep() from None
+    except (UnicodeDecodeError, ValueError, RecursionError):
         raise TournamentFileError(gettext(
             "ファイルが壊れています（JSONとして読めません）。書き出し直したファイルを使ってください。"
         )) from None
@@ -73,8 +89,14 @@ def check_header(data: Mapping[str, Any]) -> int:
 
 
 #: Keys files of earlier versions carry that are derived now, not facts: read and ignored
-#: (a selection's violations and penalty, derived by the engine since 0010).
+#: (a selection's violations and penalty, derived by the engine since 0012).
 RETIRED_KEYS: dict[str, set[str]] = {"selectionfact": {"violations", "penalty"}}
+
+
+def _shown(value: Any) -> str:
+    """A file value short enough to quote in a message."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:40] + "…"
 
 
 class _BadValue(Exception):
@@ -100,7 +122,8 @@ class _Importer:
 
     def fail(self, where: str, why: str) -> TournamentFileError:
         return TournamentFileError(
-            gettext("ファイルが壊れています（{where}：{why}）。").format(where=where, why=why))
+            gettext("ファイルが壊れています（{where}：{why}）。").format(where=where, why=why),
+            where=where)
 
     def section(self, name: str, kind: type) -> Any:
         value = self.data.get(name)
@@ -140,41 +163,68 @@ class _Importer:
             raise self.fail(where, gettext("カタログに {name} がありません").format(name=repr(name))) from None
 
     def convert(self, field: models.Field[Any, Any], value: Any, where: str) -> Any:
-        """A file value back to what the model field holds; a bad value fails loudly."""
+        """A file value back to what the model field holds; a bad value fails loudly, and a
+        value outside the field's bounds fails with what the bound is."""
         if value is None:
             if not field.null:
                 raise self.fail(where, gettext("空にできない項目が空です"))
             return None
         try:
-            if isinstance(field, models.DecimalField):
-                if not isinstance(value, (str, int)) or isinstance(value, bool):
-                    raise _BadValue
-                return Decimal(str(value))
-            if isinstance(field, models.DateTimeField):
-                parsed = parse_datetime(value) if isinstance(value, str) else None
-                if parsed is None:
-                    raise _BadValue
-                return parsed if timezone.is_aware(parsed) else timezone.make_aware(
-                    parsed, datetime.UTC)
-            if isinstance(field, models.DateField):
-                day = parse_date(value) if isinstance(value, str) else None
-                if day is None:
-                    raise _BadValue
-                return day
-            if isinstance(field, models.BooleanField):
-                if not isinstance(value, bool):
-                    raise _BadValue
-                return value
-            if isinstance(field, (models.IntegerField, models.AutoField)):
-                if not isinstance(value, int) or isinstance(value, bool):
-                    raise _BadValue
-                return value
-            if isinstance(field, (models.CharField, models.TextField)):
-                if not isinstance(value, str):
-                    raise _BadValue
-                return value
-        except (_BadValue, ValueError, InvalidOperation, TypeError):
-            raise self.fail(where, gettext("値 {value} が正しくありません").format(value=repr(value))) from None
+            converted = self._converted(field, value)
+        except (_BadValue, ValueError, InvalidOperation, TypeError, OverflowError):
+            raise self.fail(where, gettext("値 {value} が正しくありません").format(
+                value=_shown(value))) from None
+        if isinstance(converted, str) and "\x00" in converted:
+            # PostgreSQL cannot store NUL in text; no desk field can type one.
+            raise self.fail(where, gettext("値に使えない文字（NUL）が含まれています"))
+        if isinstance(field, models.JSONField) and "\\u0000" in json.dumps(converted):
+            raise self.fail(where, gettext("値に使えない文字（NUL）が含まれています"))
+        if isinstance(field, (models.DecimalField, models.IntegerField, models.CharField,
+                              models.TextField)):
+            return self.bounded(field, converted, where)
+        return converted
+
+    @staticmethod
+    def _converted(field: models.Field[Any, Any], value: Any) -> Any:
+        if isinstance(field, models.DecimalField):
+            if not isinstance(value, (str, int)) or isinstance(value, bool):
+                raise _BadValue
+            return Decimal(str(value))
+        if isinstance(field, models.DateTimeField):
+            parsed = parse_datetime(value) if isinstance(value, str) else None
+            if parsed is None:
+                raise _BadValue
+            return parsed if timezone.is_aware(parsed) else timezone.make_aware(
+                parsed, datetime.UTC)
+        if isinstance(field, models.DateField):
+            day = parse_date(value) if isinstance(value, str) else None
+            if day is None:
+                raise _BadValue
+            return day
+        if isinstance(field, models.BooleanField):
+            if not isinstance(value, bool):
+                raise _BadValue
+            return value
+        if isinstance(field, (models.IntegerField, models.AutoField)):
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise _BadValue
+            return value
+        if isinstance(field, (models.CharField, models.TextField)):
+            if not isinstance(value, str):
+                raise _BadValue
+            return value
+        return value
+
+    def bounded(self, field: models.Field[Any, Any], value: Any, where: str) -> Any:
+        """``value`` once it passes the field's validators: the ranges and lengths of
+        ``brackets.engine.bounds`` the models read, the same the desk and tablets obey."""
+        try:
+            field.run_validators(value)
+            if field.choices and value not in {key for key, _label in field.flatchoices}:
+                raise ValidationError(gettext("{value} は選べる値ではありません").format(
+                    value=_shown(value)))
+        except ValidationError as exc:
+            raise self.fail(where, " ".join(exc.messages)) from None
         return value
 
     def tournament(self) -> Tournament:
@@ -229,8 +279,10 @@ class _Importer:
             where = f"staff[{index}]"
             if not isinstance(row, dict) or row.get("role") not in Role.values:
                 raise self.fail(where, gettext("役割が正しくありません"))
-            Membership.objects.get_or_create(tournament=tournament,
-                                             user=self.user(row.get("user"), where),
+            user = self.user(row.get("user"), f"{where}.user")
+            if user is None:
+                raise self.fail(f"{where}.user", gettext("ユーザー名がありません"))
+            Membership.objects.get_or_create(tournament=tournament, user=user,
                                              role=row["role"])
 
     def records(self, tournament: Tournament) -> None:
@@ -265,9 +317,15 @@ class _Importer:
             where = f"records.{key}[{index}].spec"
             try:
                 row = upgrade_record(row)
-                rules_from_stored(row.get("spec"), int(row.get("number") or 0))
-            except (EngineError, TypeError, ValueError, AttributeError) as exc:
+                rules = rules_from_stored(row.get("spec"), int(row.get("number") or 0))
+            except (EngineError, TypeError, ValueError, AttributeError, KeyError) as exc:
                 raise self.fail(where, gettext("形式が違います")) from exc
+            # The row's kind is the one its rules were created with (rounds_configure).
+            kind = row.get("kind", "groups")
+            if kind != rules.spec.kind:
+                raise self.fail(f"records.{key}[{index}].kind", gettext(
+                    "回戦の種類 {kind} は回戦の設定（{expected}）と合いません").format(
+                        kind=_shown(kind), expected=rules.spec.kind))
             out.append(row)
         return out
 
@@ -395,5 +453,5 @@ def tournament_file_import(*, data: bytes | str | Mapping[str, Any], slug: str |
         tournament = importer.tournament()
         importer.staff(tournament)
         importer.records(tournament)
+        facts_check(tournament)  # the rules across records (checks.py)
     return tournament
-

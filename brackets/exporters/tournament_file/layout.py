@@ -39,9 +39,12 @@ EXCLUDED_MODEL_NAMES = frozenset({"tournament", "membership", "submission", "qma
 class TournamentFileError(Refused):
     """The file cannot be imported; ``message`` says why in Japanese, for the organiser."""
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, where: str = "") -> None:
         super().__init__(message)
         self.message = message
+        #: The key of the file the refusal is about (``records.resultfact[3].score``), when
+        #: there is one: the command prints ``FILE: where: message``.
+        self.where = where
 
 
 

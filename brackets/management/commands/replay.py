@@ -17,7 +17,12 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from brackets.services.replay import ReplayError, tournament_replay, tournament_summary
+from brackets.services.replay import (
+    ReplayError,
+    check_depth,
+    tournament_replay,
+    tournament_summary,
+)
 
 
 class _Rollback(Exception):
@@ -39,8 +44,14 @@ class Command(BaseCommand):
             text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
         except OSError as exc:
             raise CommandError(f"cannot read {path}: {exc}", returncode=2) from exc
+        except UnicodeDecodeError as exc:
+            raise CommandError(f"{path}: byte {exc.start}: not UTF-8 text", returncode=2
+                               ) from exc
         try:
+            check_depth(text)
             data = json.loads(text)
+        except ReplayError as exc:
+            raise CommandError(f"{path}: {exc.where}: {exc.message}", returncode=2) from exc
         except json.JSONDecodeError as exc:
             raise CommandError(f"{path}: line {exc.lineno}, column {exc.colno}: {exc.msg}",
                                returncode=2) from exc

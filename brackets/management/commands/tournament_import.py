@@ -1,7 +1,8 @@
 """``manage.py tournament_import FILE [--slug NEW]``: create a tournament from its file.
 
 All or nothing: a newer format version or a damaged file is refused with the reason and
-the database is left unchanged. See docs/tournament-file.md.
+the database is left unchanged: the command prints ``FILE: key: message`` and exits with
+status 2. See docs/tournament-file.md.
 """
 
 from __future__ import annotations
@@ -24,9 +25,11 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         path = Path(options["file"])
         if not path.is_file():
-            raise CommandError(f"ファイル {path} がありません。")
+            raise CommandError(f"ファイル {path} がありません。", returncode=2)
         try:
             tournament = tournament_file_import(data=path.read_bytes(), slug=options["slug"])
         except TournamentFileError as exc:
-            raise CommandError(exc.message) from None
+            # As replay prints it: FILE: key: message (exit status 2).
+            where = f"{exc.where}: " if exc.where else ""
+            raise CommandError(f"{path}: {where}{exc.message}", returncode=2) from None
         self.stdout.write(f"{tournament.name}（{tournament.slug}）を読み込みました。")

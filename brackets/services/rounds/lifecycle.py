@@ -29,7 +29,7 @@ from brackets.engine import (
     partner_match,
     seeds_round,
 )
-from brackets.labels import listed
+from brackets.labels import GROUP_LETTERS, group_label, listed
 from brackets.models import (
     Entrant,
     Group,
@@ -44,12 +44,12 @@ from brackets.models import (
 from brackets.selectors import rounds as sel
 from brackets.services.rounds._write import RoundError, _engine_text
 
-GROUP_LABELS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+GROUP_LABELS = GROUP_LETTERS
+
 
 def label_for(index: int) -> str:
-    if index < len(GROUP_LABELS):
-        return GROUP_LABELS[index]
-    return f"{GROUP_LABELS[index // len(GROUP_LABELS) - 1]}{GROUP_LABELS[index % len(GROUP_LABELS)]}"
+    """The draw's label for its ``index``-th group (A … Z, AA …, AAA …: labels.group_label)."""
+    return group_label(index)
 
 
 # ------------------------------------------------------------------ round lifecycle

@@ -16,7 +16,7 @@ from django.db import connection, transaction
 from django.utils.translation import gettext as _
 
 from brackets import engine_adapter as ea
-from brackets.engine import EngineError, Lottery, RuleRefusal, Selection
+from brackets.engine import EngineError, Lottery, RuleRefusal, Selection, bounds
 from brackets.labels import listed
 from brackets.messages import violation_text
 from brackets.models import (
@@ -220,21 +220,54 @@ def _results_check(g: Group, gv: sel.GroupView, rows: Mapping[int, tuple[Any, An
     return parsed
 
 
+def recorded_facts_check(gv: sel.GroupView, catalog: Any) -> None:
+    """The checks a group's recorded facts pass when a tablet enters them, for facts that
+    arrive another way (a tournament file): every set is in the catalog, and the results
+    pass :func:`results_save`'s own check (every seat once, placements 1..n used once,
+    the engine's score range and consistency). Raises :class:`RoundError`."""
+    if gv.error:
+        raise RoundError(gv.error, field="score")
+    for number, chosen in sorted(gv.facts.selections.items()):
+        try:
+            catalog.validate(chosen)
+        except RuleRefusal as exc:
+            raise RoundError(_("サテ{n}の「{genre} / {format} / {difficulty}」はこの大会のカタログに"
+                               "ありません。").format(n=number, genre=chosen.genre,
+                                                    format=chosen.format,
+                                                    difficulty=chosen.difficulty),
+                             field="genre") from exc
+    rows = {n: (score, place) for n, (score, place) in gv.facts.results.items()}
+    if rows:
+        _results_check(gv.group, gv, rows)
+
+
 def penalty_add(*, group: Group, by: Any, seat_number: int, points: Any, reason: str,
                 base_version: int | None = None, key: str = "") -> PenaltyFact:
     """A penalty with its reason (H7: −400 by default); placements are re-derived."""
     if not reason.strip():
         raise RoundError(_("理由を入力してください。"), field="reason")
+    _check_reason(reason)
     with match_write(group, by=by, kind="penalty", touched={("penalty", seat_number)},
                      base_version=base_version, key=key) as g:
         seat = _seat(g, seat_number)
         if seat.entrant_id is None:
             raise RoundError(_("ダミーにはペナルティを付けられません。"), field="seat")
-        value = parse_score(points, seat_number)
-        if value <= 0:
-            raise RoundError(_("減点は正の数で入力してください。"), field="points")
+        try:
+            # The one range of a penalty (engine bounds): the column holds every value in
+            # it, so no page that reads the penalty back can fail on it.
+            value = bounds.PENALTY.check("penalty", points)
+        except RuleRefusal as exc:
+            raise RoundError(_engine_text(exc), field="points") from exc
         return PenaltyFact.objects.create(group=g, seat=seat, points=value,
                                           reason=reason.strip(), by=by, base_version=g.version)
+
+
+def _check_reason(reason: str) -> None:
+    """A reason longer than its column is refused with its length, never cut."""
+    try:
+        bounds.REASON.check("reason", reason.strip())
+    except RuleRefusal as exc:
+        raise RoundError(_engine_text(exc), field="reason") from exc
 
 
 def penalty_revoke(*, group: Group, by: Any, penalty_id: int, reason: str,
@@ -253,6 +286,7 @@ def disqualification_add(*, group: Group, by: Any, seat_number: int, reason: str
     """Disqualify (H8) or lift it; lower players move up in this match only."""
     if not reason.strip():
         raise RoundError(_("理由を入力してください。"), field="reason")
+    _check_reason(reason)
     with match_write(group, by=by, kind="dq", touched={("dq", seat_number)},
                      base_version=base_version, key=key) as g:
         seat = _seat(g, seat_number)
@@ -270,6 +304,7 @@ def rematch_record(*, group: Group, by: Any, reason: str, base_version: int | No
     selections are kept so a changed selection gets the H7 penalty."""
     if not reason.strip():
         raise RoundError(_("理由を入力してください。"), field="reason")
+    _check_reason(reason)
     with match_write(group, by=by, kind="rematch", base_version=base_version, key=key) as g:
         gv = sel.group_view(g)
         aborted = {str(n): [s.genre, s.format, s.difficulty]

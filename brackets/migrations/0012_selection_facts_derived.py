@@ -27,7 +27,7 @@ def backwards(apps: Any, schema_editor: Any) -> None:
 
 
 class Migration(migrations.Migration):
-    dependencies = [("brackets", "0010_public_copy")]
+    dependencies = [("brackets", "0011_bounds")]
 
     operations = [
         # Listed first so that going back runs it last, once the columns are back.

@@ -20,6 +20,17 @@ class Text(forms.CharField):
         super().__init__(required=False, strip=False, **kwargs)
 
 
+class SubmitKey(forms.CharField):
+    """The page's idempotency key (a missing one reads as ``""``): at most as long as the
+    ``Submission`` table keeps (64), so a forged longer one is refused with a message
+    rather than by the database."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(required=False, strip=False, max_length=64, error_messages={
+            "max_length": _("送信内容が正しくありません（キーが長すぎます）。ページを読み込み直してください。")},
+            **kwargs)
+
+
 class Posted(forms.Field):
     """The posted text as is, or ``None`` when the field was not posted at all (a results
     row is only a row when its seat posted a score)."""

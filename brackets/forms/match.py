@@ -13,7 +13,7 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from brackets.forms.fields import Flag, Number, Posted, RefusalForm, Text, Version
+from brackets.forms.fields import Flag, Number, Posted, RefusalForm, SubmitKey, Text, Version
 
 SEATS = range(1, 5)  # a group has at most four seats (H1)
 
@@ -28,7 +28,7 @@ class SelectionForm(RefusalForm):
     difficulty = Text()
     confirm_illegal = Flag()
     version = Version()
-    key = Text()
+    key = SubmitKey()
 
     def clean_set(self) -> tuple[str, str]:
         genre, _sep, fmt = self.cleaned_data["set"].partition("|")
@@ -43,7 +43,7 @@ class ResultsForm(RefusalForm):
     error comes first) is the group's to say."""
 
     version = Version()
-    key = Text()
+    key = SubmitKey()
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -65,7 +65,7 @@ class MatchActionForm(RefusalForm):
     seat = Number(blank_as_missing=True)
     reason = Text()
     version = Version()
-    key = Text()
+    key = SubmitKey()
 
 
 class PenaltyForm(MatchActionForm):

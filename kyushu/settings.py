@@ -14,6 +14,7 @@ static files served by the app itself. The environment can change:
 
 from __future__ import annotations
 
+import datetime
 import math
 import os
 import secrets
@@ -92,6 +93,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_tables2",
     "brackets",
+    # django-axes: failed logins are counted per username and address, and locked out.
+    "axes",
 ]
 
 MIDDLEWARE = [
@@ -107,6 +110,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 # Requests run their view one at a time in arrival order (Python computes in one thread at
@@ -211,10 +216,32 @@ else:
 # Django's ModelBackend with the logged-in user read by a prebuilt statement (every staff
 # request reads it; see brackets/perf/lean.py). A session naming another backend path logs
 # in again once.
-AUTHENTICATION_BACKENDS = ["brackets.perf.auth_backend.LeanModelBackend"]
+# django-axes' backend comes first: it refuses a locked-out username and address before any
+# password is checked.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "brackets.perf.auth_backend.LeanModelBackend",
+]
 
+# Login throttling (django-axes): 10 wrong passwords for one username from one address lock
+# that pair out for 15 minutes; a right password before that clears the count. The
+# organiser lifts a staff member's lockout on the staff page (スタッフ → ロック解除), anyone
+# at the laptop with `manage.py axes_reset_username NAME` (README).
+AXES_FAILURE_LIMIT = 10
+AXES_COOLOFF_TIME = datetime.timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "brackets.views.accounts.login_locked"
+# No reverse proxy stands in front of the venue's server (and django-ipware is not
+# installed), so django-axes reads the client's address from REMOTE_ADDR.
+
+# Django's validators for every new staff password (the staff page, `manage.py up` and
+# `demo` generate passwords that pass them).
 AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
 LANGUAGE_CODE = "ja"

@@ -15,6 +15,7 @@ from brackets.models import Membership, Role, Round, Tournament
 from brackets.perf.page_cache import public_page
 from brackets.permissions import role_required, user_roles
 from brackets.selectors import rounds as sel
+from brackets.services.logins import locked_usernames
 from brackets.services.preset_settings import settings_preset_changed
 from brackets.services.tournaments import staff_add, staff_remove, tournament_create
 
@@ -73,7 +74,8 @@ def staff_list(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     return render(
         request,
         "brackets/staff.html",
-        {"tournament": tournament, "form": form, "members": members},
+        {"tournament": tournament, "form": form, "members": members,
+         "locked": locked_usernames(tournament=tournament)},
     )
 
 

@@ -61,6 +61,34 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in raw.split(",") if item.strip()]
 
 
+def private_dir(path: Path) -> Path:
+    """``path`` as a folder only this user can enter (0700) when it is made here: it holds
+    the database (session keys, every entrant) and the secret key."""
+    if not path.exists():
+        path.mkdir(parents=True, mode=0o700)
+        try:
+            path.chmod(0o700)  # mkdir's mode is cut by the umask
+        except OSError:  # Windows file systems may refuse; the folder is still local.
+            pass
+    return path
+
+
+def private_file(path: Path) -> Path:
+    """``path`` readable by this user only (0600): made empty with that mode when missing
+    (SQLite takes an empty file for a new database and gives its -wal and -shm files the
+    same mode), and tightened when an earlier version left it readable by everyone."""
+    private_dir(path.parent)
+    try:
+        os.close(os.open(path, os.O_CREAT | os.O_WRONLY | os.O_EXCL, 0o600))
+    except FileExistsError:
+        pass
+    try:
+        path.chmod(0o600)
+    except OSError:  # not ours to change, or a Windows file system
+        pass
+    return path
+
+
 def secret_key() -> str:
     """The environment's key, or one generated on first run and kept out of git."""
     from_env = os.environ.get("DJANGO_SECRET_KEY")
@@ -69,13 +97,8 @@ def secret_key() -> str:
     key_file = VAR_DIR / "secret_key"
     if key_file.exists():
         return key_file.read_text().strip()
-    VAR_DIR.mkdir(parents=True, exist_ok=True)
     key = secrets.token_urlsafe(50)
-    key_file.write_text(key)
-    try:
-        key_file.chmod(0o600)
-    except OSError:  # Windows file systems may refuse; the key is still local.
-        pass
+    private_file(key_file).write_text(key)
     return key
 
 
@@ -164,6 +187,8 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    if str(DATABASES["default"]["NAME"]) not in ("", ":memory:"):
+        private_file(Path(DATABASES["default"]["NAME"]))
     # WAL lets the public pages read while a tablet writes; the timeout makes concurrent
     # writers wait for the lock instead of failing with "database is locked".
     DATABASES["default"]["OPTIONS"] = {

@@ -132,8 +132,8 @@ class RoundForm(forms.Form):
 def buzzer_round_new(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """Create one round by hand (settings JSON + seating)."""
     initial: dict[str, Any] = {}
-    template = request.GET.get("from")
-    if template:
+    template = request.GET.get("from", "")
+    if template.isascii() and template.isdigit():  # a link's round id; anything else: a blank form
         source = BuzzerRound.objects.filter(tournament=tournament, pk=template).first()
         if source is not None:
             initial = {

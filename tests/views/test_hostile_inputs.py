@@ -61,3 +61,12 @@ def test_deeply_nested_buzzer_config_says_what_is_wrong(tournament: Tournament,
     response = client_for(cast["organiser"]).post(
         url, {"name": "2R", "config": '{"a":' * 50 + "1" + "}" * 50, "players": "甲"})
     assert "入れ子が深すぎます" in response.content.decode()
+
+
+@pytest.mark.parametrize("template", ["abc", " ", "Infinity", "9" * 40, "１"])
+def test_new_buzzer_round_from_a_template_that_is_not_an_id_is_a_blank_form(
+        tournament: Tournament, cast: dict[str, Any], template: str) -> None:
+    url = reverse("buzzer_round_new", kwargs={"slug": tournament.slug})
+    response = client_for(cast["organiser"]).get(url, {"from": template})
+    assert response.status_code == 200
+    assert not response.context["form"].initial

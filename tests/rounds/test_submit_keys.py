@@ -140,3 +140,25 @@ def test_revoking_a_penalty_twice_is_refused(group: Group, cast: dict[str, Any])
     with pytest.raises(svc.RoundError):
         svc.penalty_revoke(group=group, by=cast["bracket"], penalty_id=p.id, reason="誤り")
     assert PenaltyFact.objects.count() == 2
+
+
+def test_a_buzzer_key_resent_with_another_tap_is_refused(tournament: Any) -> None:
+    """The written-entry form re-sent with other marks under its key said 記録しました and
+    kept the first marks."""
+    from brackets.models import BuzzerEvent
+    from brackets.selectors.buzzer import round_state
+    from brackets.services.buzzer import BuzzerRefused, buzzer_event_append
+    from tests.buzzer_web.factories import make_round
+
+    round_ = make_round(tournament)
+    first = buzzer_event_append(round=round_, data={"kind": "correct", "player": "s3"},
+                                expected_seq=0, idempotency_key="tap-1")
+    again = buzzer_event_append(round=round_, data={"kind": "correct", "player": "s3"},
+                                expected_seq=0, idempotency_key="tap-1")
+    assert again.duplicate and again.record.pk == first.record.pk
+    with pytest.raises(BuzzerRefused) as refused:
+        buzzer_event_append(round=round_, data={"kind": "correct", "player": "s2"},
+                            expected_seq=0, idempotency_key="tap-1")
+    assert refused.value.code == "stale" and "記録していません" in refused.value.message
+    assert BuzzerEvent.objects.filter(round=round_).count() == 1
+    assert round_state(round_).players["s2"].correct == 0

@@ -12,8 +12,6 @@ stale (:class:`RepeatedKey`), never taken for the double tap it is not.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import threading
 from collections.abc import Iterator
 from collections.abc import Set as AbstractSet
@@ -37,22 +35,12 @@ from brackets.models import (
 )
 from brackets.perf import lean, revision
 from brackets.selectors import rounds as sel
+from brackets.services.submit_keys import KEY_MAX_LENGTH, content_digest
 
 # SQLite has one writer at a time and its busy handler retries by sleeping, which starves
 # some tablets for seconds under load. Match writes in one server process take turns on
 # this lock instead (PostgreSQL needs no such thing: rows are locked per group).
 _SQLITE_WRITES = threading.Lock()
-
-
-#: The longest submit key the ``Submission`` table holds (forms bound theirs to it).
-KEY_MAX_LENGTH = 64
-
-
-def content_digest(kind: str, content: Any) -> str:
-    """A digest of what one submit carries (its kind and values, not its key or version):
-    two submits with one key are the same tap exactly when their digests are equal."""
-    text = json.dumps([kind, content], sort_keys=True, default=str, ensure_ascii=False)
-    return hashlib.sha256(text.encode()).hexdigest()
 
 
 @contextmanager

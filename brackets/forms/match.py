@@ -63,7 +63,9 @@ class MatchActionForm(RefusalForm):
     empty seat means none), the reason, the tap's key and the page's version."""
 
     seat = Number(blank_as_missing=True)
-    reason = Text()
+    # As long as the facts keep (PenaltyFact, DisqualificationFact, RematchFact: 200).
+    reason = Text(max_length=200, error_messages={
+        "max_length": _("理由は200文字以内で入力してください。")})
     version = Version()
     key = SubmitKey()
 

@@ -70,3 +70,19 @@ def test_new_buzzer_round_from_a_template_that_is_not_an_id_is_a_blank_form(
     response = client_for(cast["organiser"]).get(url, {"from": template})
     assert response.status_code == 200
     assert not response.context["form"].initial
+
+
+@pytest.mark.parametrize("action", ["penalty", "dq", "rematch"])
+def test_a_reason_longer_than_the_facts_keep_is_refused(group: Group, cast: dict[str, Any],
+                                                        action: str) -> None:
+    """On PostgreSQL a 300-character reason was a 500 (the column holds 200)."""
+    from brackets.models import DisqualificationFact, PenaltyFact, RematchFact
+
+    url = reverse("match_action", kwargs={"slug": group.round.tournament.slug,
+                                          "group_id": group.id})
+    response = client_for(cast["bracket"]).post(
+        url, {"action": action, "seat": "1", "points": "400", "reason": "x" * 300})
+    assert response.status_code == 400
+    assert "200文字以内" in response.content.decode()
+    assert not (PenaltyFact.objects.exists() or DisqualificationFact.objects.exists()
+                or RematchFact.objects.exists())

@@ -7,7 +7,7 @@ class Migration(migrations.Migration):
     taken for a double tap."""
 
     dependencies = [
-        ("brackets", "0009_round_spec_typed"),
+        ("brackets", "0011_selection_facts_derived"),
     ]
 
     operations = [

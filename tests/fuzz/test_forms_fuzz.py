@@ -285,7 +285,7 @@ def _sweep_long_text(name: str, url: str, client: Client, fields: dict[str, list
 AREAS = {
     "organiser": ["tournament_new", "tournament_edit", "staff_list", "staff_delete",
                   "staff_unlock", "preset_settings", "tournament_import", "document_download",
-                  "document_list", "tournament_dashboard", "home"],
+                  "document_list", "tournament_dashboard", "home", "public_copy_push"],
     "desk": ["desk", "desk_entrant_new", "desk_entrant_edit", "desk_check_in", "desk_fee",
              "desk_import", "desk_import_preview", "desk_export", "shura_desk"],
     "rounds": ["rounds_index", "round_detail", "round_special", "round_advance_preview",

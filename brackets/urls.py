@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from brackets.views import core
+from brackets.views import accounts, core
 from brackets.views import documents as documents_views
 
 urlpatterns = [
@@ -20,6 +20,11 @@ urlpatterns = [
         "t/<slug:slug>/staff/<int:membership_id>/delete/",
         core.staff_delete,
         name="staff_delete",
+    ),
+    path(
+        "t/<slug:slug>/staff/<int:membership_id>/unlock/",
+        accounts.staff_unlock,
+        name="staff_unlock",
     ),
     path("p/<slug:slug>/", core.public_tournament_home, name="public_tournament"),
     path("t/<slug:slug>/documents/", documents_views.document_list, name="document_list"),

@@ -14,6 +14,7 @@ static files served by the app itself. The environment can change:
 
 from __future__ import annotations
 
+import datetime
 import math
 import os
 import secrets
@@ -60,6 +61,34 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in raw.split(",") if item.strip()]
 
 
+def private_dir(path: Path) -> Path:
+    """``path`` as a folder only this user can enter (0700) when it is made here: it holds
+    the database (session keys, every entrant) and the secret key."""
+    if not path.exists():
+        path.mkdir(parents=True, mode=0o700)
+        try:
+            path.chmod(0o700)  # mkdir's mode is cut by the umask
+        except OSError:  # Windows file systems may refuse; the folder is still local.
+            pass
+    return path
+
+
+def private_file(path: Path) -> Path:
+    """``path`` readable by this user only (0600): made empty with that mode when missing
+    (SQLite takes an empty file for a new database and gives its -wal and -shm files the
+    same mode), and tightened when an earlier version left it readable by everyone."""
+    private_dir(path.parent)
+    try:
+        os.close(os.open(path, os.O_CREAT | os.O_WRONLY | os.O_EXCL, 0o600))
+    except FileExistsError:
+        pass
+    try:
+        path.chmod(0o600)
+    except OSError:  # not ours to change, or a Windows file system
+        pass
+    return path
+
+
 def secret_key() -> str:
     """The environment's key, or one generated on first run and kept out of git."""
     from_env = os.environ.get("DJANGO_SECRET_KEY")
@@ -68,13 +97,8 @@ def secret_key() -> str:
     key_file = VAR_DIR / "secret_key"
     if key_file.exists():
         return key_file.read_text().strip()
-    VAR_DIR.mkdir(parents=True, exist_ok=True)
     key = secrets.token_urlsafe(50)
-    key_file.write_text(key)
-    try:
-        key_file.chmod(0o600)
-    except OSError:  # Windows file systems may refuse; the key is still local.
-        pass
+    private_file(key_file).write_text(key)
     return key
 
 
@@ -92,6 +116,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_tables2",
     "brackets",
+    # django-axes: failed logins are counted per username and address, and locked out.
+    "axes",
 ]
 
 MIDDLEWARE = [
@@ -105,6 +131,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 # Threads running the ordinary (sync) requests of `manage.py up`, queued in arrival order
@@ -156,6 +184,8 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    if str(DATABASES["default"]["NAME"]) not in ("", ":memory:"):
+        private_file(Path(DATABASES["default"]["NAME"]))
     # WAL lets the public pages read while a tablet writes; the timeout makes concurrent
     # writers wait for the lock instead of failing with "database is locked".
     DATABASES["default"]["OPTIONS"] = {
@@ -209,10 +239,32 @@ else:
 # Django's ModelBackend with the logged-in user read by a prebuilt statement (every staff
 # request reads it; see brackets/perf/lean.py). A session naming another backend path logs
 # in again once.
-AUTHENTICATION_BACKENDS = ["brackets.perf.auth_backend.LeanModelBackend"]
+# django-axes' backend comes first: it refuses a locked-out username and address before any
+# password is checked.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "brackets.perf.auth_backend.LeanModelBackend",
+]
 
+# Login throttling (django-axes): 10 wrong passwords for one username from one address lock
+# that pair out for 15 minutes; a right password before that clears the count. The
+# organiser lifts a staff member's lockout on the staff page (スタッフ → ロック解除), anyone
+# at the laptop with `manage.py axes_reset_username NAME` (README).
+AXES_FAILURE_LIMIT = 10
+AXES_COOLOFF_TIME = datetime.timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "brackets.views.accounts.login_locked"
+# No reverse proxy stands in front of the venue's server (and django-ipware is not
+# installed), so django-axes reads the client's address from REMOTE_ADDR.
+
+# Django's validators for every new staff password (the staff page, `manage.py up` and
+# `demo` generate passwords that pass them).
 AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
 LANGUAGE_CODE = "ja"

@@ -55,6 +55,11 @@ MATRIX: dict[str, Entry] = {
         method="POST",
         kwargs=lambda w: {"slug": w["tournament"].slug, "membership_id": w["spare_membership"].id},
     ),
+    "staff_unlock": Entry(
+        ORGANISER,
+        method="POST",
+        kwargs=lambda w: {"slug": w["tournament"].slug, "membership_id": w["spare_membership"].id},
+    ),
     "public_tournament": Entry(PUBLIC),
     "document_list": Entry(STAFF),
     # One view serves every document; each document's own role is walked in

@@ -30,6 +30,7 @@ from brackets.engine import (
 from brackets.labels import MODE_LABELS, label
 from brackets.models import Entrant, Tournament
 from brackets.models.entrants import CARD_NAME_MAX, Q_LEVEL_MAX
+from brackets.text import visible_text
 
 #: The fields staff edit, in form order; a revision snapshot holds exactly these.
 ENTRANT_FIELDS: tuple[str, ...] = (
@@ -83,7 +84,8 @@ def _clean_data(data: Mapping[str, Any], base: Mapping[str, Any]) -> dict[str, A
             merged[name] = data[name]
     for name in TEXT_FIELDS:
         value = merged.get(name)
-        merged[name] = "" if value is None else str(value).strip()
+        merged[name] = "" if value is None else visible_text(str(value),
+                                                             multiline=name == "notes")
     merged["reading"] = unicodedata.normalize("NFKC", merged["reading"])
     for name in BOOL_FIELDS:
         merged[name] = bool(merged.get(name))

@@ -32,6 +32,7 @@ from brackets.adapters.entrants import (
 )
 from brackets.engine import bounds
 from brackets.errors import Refused
+from brackets.exporters.cells import looks_like_formula
 from brackets.models import Entrant, EntrantImport, Tournament
 
 MAX_BYTES = 5 * 1024 * 1024
@@ -388,6 +389,9 @@ class PreviewRow:
     data: dict[str, Any] = field(default_factory=dict)
     errors: list[tuple[str, str]] = field(default_factory=list)  # (column, reason)
     already: bool = False
+    # (column, value) cells a spreadsheet would run as a formula (cells.looks_like_formula):
+    # imported as typed, shown to staff before they confirm.
+    formula_cells: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def status(self) -> str:
@@ -414,6 +418,10 @@ class Preview:
     @property
     def already_count(self) -> int:
         return sum(1 for row in self.rows if row.already)
+
+    @property
+    def formula_rows(self) -> list[PreviewRow]:
+        return [row for row in self.rows if row.formula_cells]
 
     @property
     def unknown_columns(self) -> list[str]:
@@ -462,6 +470,8 @@ def preview_rows(*, tournament: Tournament, batch: EntrantImport) -> Preview:
             value = cells[i] if i < len(cells) else ""
             if target in (IGNORE, "?"):
                 continue
+            if looks_like_formula(value):
+                row.formula_cells.append((headers[i], value))
             if target == NOTES_APPEND:
                 if value:
                     notes_extra.append(f"{headers[i]}: {value}")

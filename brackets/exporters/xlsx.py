@@ -3,8 +3,9 @@
 Exports hand it the rows of a screen table (``Table.as_values()``: the header first), so
 the file has exactly the screen's columns and rows; this module only decides how a sheet
 looks: a bold shaded frozen header with filters, numbers kept as numbers (0.00 for
-decimals, so scores and 惜敗率 sort and sum in Excel), and column widths that fit Japanese
-text (full-width characters count two columns).
+decimals, so scores and 惜敗率 sort and sum in Excel), text that looks like a formula kept
+as text (``cells.keep_as_text``), and column widths that fit Japanese text (full-width
+characters count two columns).
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from decimal import Decimal
 from typing import Any
+
+from brackets.exporters.cells import keep_as_text
 
 CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 MAX_WIDTH = 60
@@ -50,9 +53,10 @@ def _fill_sheet(sheet: Any, rows: Iterable[Sequence[Any]]) -> None:
         for cell in sheet[1]:
             cell.font = Font(bold=True)
             cell.fill = PatternFill("solid", fgColor="DDEBF7")
-    for row in sheet.iter_rows(min_row=2):
+    for row in sheet.iter_rows(min_row=1):
         for cell in row:
-            if isinstance(cell.value, float):
+            keep_as_text(cell)
+            if cell.row > 1 and isinstance(cell.value, float):
                 cell.number_format = "0.00"
     for index, width in widths.items():
         sheet.column_dimensions[get_column_letter(index)].width = min(MAX_WIDTH, width + 3)

@@ -10,6 +10,8 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from brackets.engine import bounds
+
 CHECK_INPUT = _("入力を確認してください。")  # what a malformed post has always been told
 
 
@@ -18,6 +20,17 @@ class Text(forms.CharField):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(required=False, strip=False, **kwargs)
+
+
+class SubmitKey(forms.CharField):
+    """The page's idempotency key (a missing one reads as ``""``): at most as long as the
+    ``Submission`` table keeps, so a forged longer one is refused with a message
+    rather than by the database."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(required=False, strip=False, max_length=bounds.SUBMIT_KEY.max_length, error_messages={
+            "max_length": _("送信内容が正しくありません（キーが長すぎます）。ページを読み込み直してください。")},
+            **kwargs)
 
 
 class Posted(forms.Field):

@@ -14,7 +14,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from brackets.engine import bounds
-from brackets.forms.fields import Flag, Number, Posted, RefusalForm, Text, Version
+from brackets.forms.fields import Flag, Number, Posted, RefusalForm, SubmitKey, Text, Version
 
 SEATS = range(1, 5)  # a group has at most four seats (H1)
 
@@ -29,7 +29,7 @@ class SelectionForm(RefusalForm):
     difficulty = Text()
     confirm_illegal = Flag()
     version = Version()
-    key = Text()
+    key = SubmitKey()
 
     def clean_set(self) -> tuple[str, str]:
         genre, _sep, fmt = self.cleaned_data["set"].partition("|")
@@ -44,7 +44,7 @@ class ResultsForm(RefusalForm):
     error comes first) is the group's to say."""
 
     version = Version()
-    key = Text()
+    key = SubmitKey()
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -66,7 +66,7 @@ class MatchActionForm(RefusalForm):
     seat = Number(blank_as_missing=True)
     reason = Text(max_length=bounds.REASON.max_length)
     version = Version()
-    key = Text()
+    key = SubmitKey()
 
 
 class PenaltyForm(MatchActionForm):

@@ -6,9 +6,11 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth import get_user_model
+from django.contrib.auth.password_validation import validate_password
 from django.utils.translation import gettext_lazy as _
 
 from brackets.models import Role, Tournament
+from brackets.text import visible_text
 
 
 class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
@@ -62,10 +64,34 @@ class StaffForm(forms.Form):
             css = "form-select" if isinstance(field.widget, forms.Select) else "form-control"
             field.widget.attrs.setdefault("class", css)
 
+    def clean_username(self) -> str:
+        """A login name as people type it: no invisible characters, no spaces or markup
+        (Django's own username rule: letters, digits and @ . + - _)."""
+        username = visible_text(self.cleaned_data["username"])
+        if any(ch.isspace() for ch in self.cleaned_data["username"]):
+            username = " "  # a space or tab inside the name: refused below, not dropped
+        if not username:
+            raise forms.ValidationError(_("ユーザー名を入力してください。"))
+        try:
+            get_user_model().username_validator(username)
+        except forms.ValidationError:
+            raise forms.ValidationError(_(
+                "ユーザー名に使えるのは文字・数字と @ . + - _ だけです（空白や < > などの記号は使えません）。"
+            )) from None
+        return username
+
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         username = data.get("username")
         if username and not get_user_model().objects.filter(username=username).exists():
-            if not data.get("password"):
+            password = data.get("password")
+            if not password:
                 self.add_error("password", _("新しいアカウントにはパスワードが必要です。"))
+            else:
+                # Django's validators (settings.AUTH_PASSWORD_VALIDATORS), the user's name
+                # included so a password like the username is refused.
+                try:
+                    validate_password(password, user=get_user_model()(username=username))
+                except forms.ValidationError as exc:
+                    self.add_error("password", exc)
         return data

@@ -142,6 +142,9 @@ class BuzzerEvent(models.Model):
     kind = models.CharField(_("種類"), max_length=30)
     data = models.JSONField(_("内容"))
     idempotency_key = models.CharField(_("操作キー"), max_length=64, blank=True)
+    # A digest of the tap sent with the key (services/submit_keys.py): the same key with
+    # another tap is refused as stale, not taken for a double tap.
+    submit_digest = models.CharField(max_length=64, blank=True, default="")
     by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,

@@ -255,9 +255,12 @@ class ConfirmationFact(MatchFact):
 
 
 class Submission(models.Model):
-    """An idempotency key per form: a double-tapped submit records once."""
+    """An idempotency key per form: a double-tapped submit records once. ``digest`` is a
+    digest of what the submit carried, so the same key with other content is told apart
+    from a double tap (services/rounds/_write.py)."""
 
     key = models.CharField(max_length=bounds.SUBMIT_KEY.max_length, unique=True)
+    digest = models.CharField(max_length=64, blank=True, default="")
     group = models.ForeignKey(Group, null=True, on_delete=models.CASCADE, related_name="+")
     kind = models.CharField(max_length=30)
     result_version = models.PositiveIntegerField(default=0)

@@ -55,6 +55,7 @@ from brackets.selectors.buzzer import (
     round_specs,
     round_state,
 )
+from brackets.services.submit_keys import KEY_MAX_LENGTH, content_digest
 
 
 class BuzzerRefused(Refused):
@@ -295,15 +296,18 @@ def buzzer_event_append(
     had seen; ``None`` skips the check (scripts). Refusals raise :class:`BuzzerRefused`
     and store nothing.
     """
-    key = (idempotency_key or "")[:64]
+    key = (idempotency_key or "")[:KEY_MAX_LENGTH]
+    digest = content_digest("buzzer", {k: v for k, v in data.items()
+                                       if k not in ("key", "expected_seq")}) if key else ""
     try:
         with transaction.atomic():
-            return _append(round, data, expected_seq, by, key)
+            return _append(round, data, expected_seq, by, key, digest)
     except IntegrityError:
         # Another process appended the same seq (or the same key) between our read and write.
         if key:
             earlier = BuzzerEvent.objects.filter(round=round, idempotency_key=key).first()
             if earlier is not None:
+                _refuse_other_tap(earlier, digest)
                 return Appended(earlier, round_state(round), True)
         seq = BuzzerEvent.objects.filter(round=round).count()
         raise BuzzerRefused(
@@ -311,8 +315,20 @@ def buzzer_event_append(
         ) from None
 
 
+def _refuse_other_tap(earlier: BuzzerEvent, digest: str) -> None:
+    """A key already recorded with another tap: the form was sent again from a screen
+    loaded before its first save, changed; refused, never reported as recorded."""
+    if earlier.submit_digest and earlier.submit_digest != digest:
+        raise BuzzerRefused(
+            "stale",
+            _("この画面からは既に別の入力が記録されています。今回の入力は記録していません。画面を更新してください。"),
+            BuzzerEvent.objects.filter(round_id=earlier.round_id).count(),
+        )
+
+
 def _append(
-    round_: BuzzerRound, data: Mapping[str, Any], expected_seq: int | None, by: Any, key: str
+    round_: BuzzerRound, data: Mapping[str, Any], expected_seq: int | None, by: Any, key: str,
+    digest: str = "",
 ) -> Appended:
     # Lock the round row: appends to one round happen one at a time on PostgreSQL (SQLite
     # already serialises writers with IMMEDIATE transactions).
@@ -320,6 +336,7 @@ def _append(
     if key:
         earlier = BuzzerEvent.objects.filter(round=locked, idempotency_key=key).first()
         if earlier is not None:
+            _refuse_other_tap(earlier, digest)
             return Appended(earlier, round_state(locked), True)
     records = round_log(locked)
     seq = len(records)
@@ -345,6 +362,7 @@ def _append(
         kind=event.kind,
         data=event.to_dict(),
         idempotency_key=key,
+        submit_digest=digest,
         by=by if getattr(by, "is_authenticated", False) else None,
     )
     status = BuzzerRound.Status.FINISHED if new_state.over else BuzzerRound.Status.LIVE

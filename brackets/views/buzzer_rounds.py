@@ -48,6 +48,20 @@ def buzzer_index(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     )
 
 
+#: A round's settings are a few levels deep (a format's options); anything deeper is not a
+#: round's settings, and a very deep one would exhaust the parser's recursion.
+CONFIG_MAX_DEPTH = 8
+
+
+def _depth(value: Any) -> int:
+    """How deeply lists and objects nest in parsed JSON (a scalar is 0)."""
+    if isinstance(value, dict):
+        return 1 + max((_depth(v) for v in value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max((_depth(v) for v in value), default=0)
+    return 0
+
+
 class RoundForm(forms.Form):
     """A hand-made round: settings as the engine's RoundConfig JSON, players one per line."""
 
@@ -55,6 +69,7 @@ class RoundForm(forms.Form):
     group_name = forms.CharField(label=gettext_lazy("組"), max_length=50, required=False)
     config = forms.CharField(
         label=gettext_lazy("ルール設定（JSON）"),
+        max_length=20_000,
         widget=forms.Textarea(attrs={"rows": 6, "class": "form-control font-monospace"}),
         help_text=gettext_lazy("プリセットのラウンドをコピーして数字だけ変えられます"),
     )
@@ -75,10 +90,17 @@ class RoundForm(forms.Form):
     def clean_config(self) -> RoundConfig:
         try:
             data = json.loads(self.cleaned_data["config"])
+        except RecursionError:
+            raise forms.ValidationError(_("ルール設定のJSONの入れ子が深すぎます。")) from None
+        except ValueError:
+            raise forms.ValidationError(_("ルール設定のJSONが読めません。")) from None
+        if _depth(data) > CONFIG_MAX_DEPTH:
+            raise forms.ValidationError(_("ルール設定のJSONの入れ子が深すぎます。"))
+        try:
             if not isinstance(data, dict):
                 raise TypeError
             return RoundConfig.from_dict(data)
-        except (ValueError, TypeError, KeyError):
+        except (ValueError, TypeError, KeyError, AttributeError):
             raise forms.ValidationError(_("ルール設定のJSONが読めません。")) from None
         except EngineError as error:
             raise forms.ValidationError(error_text(error)) from None
@@ -110,8 +132,8 @@ class RoundForm(forms.Form):
 def buzzer_round_new(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """Create one round by hand (settings JSON + seating)."""
     initial: dict[str, Any] = {}
-    template = request.GET.get("from")
-    if template:
+    template = request.GET.get("from", "")
+    if template.isascii() and template.isdigit():  # a link's round id; anything else: a blank form
         source = BuzzerRound.objects.filter(tournament=tournament, pk=template).first()
         if source is not None:
             initial = {

@@ -15,6 +15,7 @@ from brackets.models import Membership, Role, Round, Tournament
 from brackets.perf.page_cache import public_page
 from brackets.permissions import role_required, user_roles
 from brackets.selectors import rounds as sel
+from brackets.services.logins import locked_usernames
 from brackets.services.preset_settings import settings_preset_changed
 from brackets.services.tournaments import staff_add, staff_remove, tournament_create
 
@@ -52,6 +53,9 @@ def tournament_edit(request: HttpRequest, tournament: Tournament) -> HttpRespons
     old_preset = tournament.preset
     form = TournamentForm(request.POST or None, instance=tournament)
     if request.method == "POST" and form.is_valid():
+        if not form.has_changed():
+            messages.info(request, _("大会設定に変更はありません。"))
+            return redirect("tournament_dashboard", slug=tournament.slug)
         form.save()
         # Rule settings belong to a preset: switching it starts from the new one's defaults.
         settings_preset_changed(tournament=tournament, by=request.user, old_preset=old_preset)
@@ -66,14 +70,22 @@ def tournament_edit(request: HttpRequest, tournament: Tournament) -> HttpRespons
 def staff_list(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     form = StaffForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        staff_add(tournament=tournament, **form.cleaned_data)
-        messages.success(request, _("スタッフを追加しました。"))
+        data = form.cleaned_data
+        already = Membership.objects.filter(tournament=tournament, role=data["role"],
+                                            user__username=data["username"]).exists()
+        staff_add(tournament=tournament, **data)
+        if already:
+            messages.info(request, _("%(name)s は既にこの役割です。変更はありません。")
+                          % {"name": data["username"]})
+        else:
+            messages.success(request, _("スタッフを追加しました。"))
         return redirect("staff_list", slug=tournament.slug)
     members = Membership.objects.filter(tournament=tournament).select_related("user")
     return render(
         request,
         "brackets/staff.html",
-        {"tournament": tournament, "form": form, "members": members},
+        {"tournament": tournament, "form": form, "members": members,
+         "locked": locked_usernames(tournament=tournament)},
     )
 
 

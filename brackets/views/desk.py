@@ -350,7 +350,7 @@ def desk_entrant_edit(request: HttpRequest, tournament: Tournament, entrant_id: 
         base_revision = form.cleaned_data.get("revision") or entrant.revision
         mine = form.data_for_service()
         try:
-            entrant_update(
+            updated = entrant_update(
                 tournament=tournament,
                 entrant_id=entrant.pk,
                 by=request.user,
@@ -382,7 +382,10 @@ def desk_entrant_edit(request: HttpRequest, tournament: Tournament, entrant_id: 
         except ValidationError as error:
             _apply_service_errors(form, error)
         else:
-            messages.success(request, _("%(name)s さんの情報を保存しました。") % {"name": mine["name"]})
+            if updated.revision == base_revision:  # an edit that changes nothing stores nothing
+                messages.info(request, _("%(name)s さんの情報に変更はありません。") % {"name": updated.name})
+            else:
+                messages.success(request, _("%(name)s さんの情報を保存しました。") % {"name": mine["name"]})
             return redirect("desk", slug=tournament.slug)
     return _form_page(
         request,

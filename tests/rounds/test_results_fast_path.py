@@ -157,12 +157,18 @@ def test_a_refused_save_keeps_nothing(fresh_group: Group, cast: dict[str, Any]) 
 def test_a_double_tap_records_once_and_its_key_names_the_new_version(
         fresh_group: Group, cast: dict[str, Any]) -> None:
     """The key is inserted before the version check, so the second tap of one form is a
-    duplicate (not mistaken for another tablet's save), and nothing of it is written."""
+    duplicate (not mistaken for another tablet's save), and nothing of it is written; the
+    same key with other rows (issue 19: a corrected form re-sent) is refused as stale, and
+    nothing of it is written either."""
     base = fresh_group.version
     version = svc.results_save(group=fresh_group, by=cast["bracket"], rows=GOOD, key="tap",
                                base_version=base)
     before = ResultFact.objects.count()
     with pytest.raises(svc.Duplicate):
+        svc.results_save(group=_loaded(fresh_group), by=cast["bracket"],
+                         rows=GOOD, key="tap", base_version=base)
+    assert ResultFact.objects.count() == before
+    with pytest.raises(svc.RepeatedKey):
         svc.results_save(group=_loaded(fresh_group), by=cast["bracket"],
                          rows={**GOOD, 1: ("312.00", 1)}, key="tap", base_version=base)
     assert ResultFact.objects.count() == before

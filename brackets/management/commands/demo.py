@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import datetime
 import random
-import secrets
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,7 +23,7 @@ from brackets.models import Entrant, QmaVersion, Rank, Role, Tournament
 from brackets.presets import preset_choices
 from brackets.services.catalog import catalog_load_builtin
 from brackets.services.entrants import entrant_register, kana_fold
-from brackets.services.tournaments import staff_add
+from brackets.services.tournaments import generated_password, staff_add
 
 DEMO_SLUG = "demo"
 DEMO_SIZE = 72
@@ -171,7 +170,7 @@ class Command(BaseCommand):
         for username, role in (("desk", Role.DESK), ("bracket", Role.BRACKET)):
             password = ""
             if not user_model.objects.filter(username=username).exists():
-                password = secrets.token_urlsafe(9)
+                password = generated_password(username)
             staff_add(tournament=tournament, username=username, role=role, password=password)
             assert created.accounts is not None
             created.accounts[username] = password

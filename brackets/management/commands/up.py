@@ -8,7 +8,6 @@ tablets can join.
 
 from __future__ import annotations
 
-import secrets
 import socket
 from typing import Any
 
@@ -19,6 +18,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from brackets.services.catalog import catalog_load_builtin
+from brackets.services.tournaments import generated_password
 
 ORGANISER_USERNAME = "organiser"
 
@@ -81,7 +81,7 @@ class Command(BaseCommand):
         user_model = get_user_model()
         if user_model.objects.filter(is_superuser=True).exists():
             return
-        password = secrets.token_urlsafe(9)
+        password = generated_password(ORGANISER_USERNAME)
         user_model.objects.create_superuser(ORGANISER_USERNAME, "", password)
         banner = "=" * 60
         self.stdout.write(banner)

@@ -17,7 +17,13 @@ advancement, lots, rule choice, cards, bans, partners and dice all come from
 
 from __future__ import annotations
 
-from brackets.services.rounds._write import Duplicate, RoundError, StaleVersion, match_write
+from brackets.services.rounds._write import (
+    Duplicate,
+    RepeatedKey,
+    RoundError,
+    StaleVersion,
+    match_write,
+)
 from brackets.services.rounds.lifecycle import (
     GROUP_LABELS,
     label_for,
@@ -60,6 +66,7 @@ from brackets.services.rounds.specials import (
 __all__ = [
     "GROUP_LABELS",
     "Duplicate",
+    "RepeatedKey",
     "RoundError",
     "StaleVersion",
     "ban_record",

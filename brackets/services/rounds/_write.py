@@ -4,7 +4,10 @@ Every write on a match locks its group row, records the form's idempotency key, 
 the version the tablet saw (``base_version``) and bumps it: a stale save whose fields
 overlap with what changed meanwhile is refused with the changes (:class:`StaleVersion`); one
 that touches other fields is merged. A form's idempotency key (``key``) makes a
-double-tapped submit record once (:class:`Duplicate`, which views treat as success).
+double-tapped submit record once (:class:`Duplicate`, which views treat as success); the
+key is stored with a digest of what was submitted, so the same key sent again with other
+content (a corrected form re-sent from a page loaded before the first save) is refused as
+stale (:class:`RepeatedKey`), never taken for the double tap it is not.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from brackets.models import (
 )
 from brackets.perf import lean, revision
 from brackets.selectors import rounds as sel
+from brackets.services.submit_keys import KEY_MAX_LENGTH, content_digest
 
 # SQLite has one writer at a time and its busy handler retries by sleeping, which starves
 # some tablets for seconds under load. Match writes in one server process take turns on
@@ -40,9 +44,10 @@ _SQLITE_WRITES = threading.Lock()
 
 
 @contextmanager
-def _serialised() -> Iterator[None]:
+def _serialised(key: str = "", digest: str = "") -> Iterator[None]:
     """Take turns on the process-wide SQLite write lock (outside the transaction), and turn
-    a repeated idempotency key into :class:`Duplicate`."""
+    a repeated idempotency key into :class:`Duplicate` (same content) or
+    :class:`RepeatedKey` (other content)."""
     try:
         if connection.vendor != "sqlite" or connection.in_atomic_block:
             yield
@@ -51,6 +56,11 @@ def _serialised() -> Iterator[None]:
                 yield
     except IntegrityError as exc:
         if "submission" in str(exc).lower():
+            # The failed insert rolled back to before the write (its own transaction or
+            # savepoint), so the first submit's row can be read here.
+            first = Submission.objects.filter(key=key).values_list("digest", flat=True).first()
+            if first is not None and first and first != digest:
+                raise RepeatedKey() from exc
             raise Duplicate() from exc
         raise
 
@@ -78,6 +88,15 @@ class Duplicate(Exception):
     """The same form was submitted twice; the first submit was recorded."""
 
 
+class RepeatedKey(RoundError):
+    """A submit key already recorded with other content: the form was sent again from a
+    page loaded before its first save, changed. Nothing of it is saved."""
+
+    def __init__(self) -> None:
+        super().__init__(_("この画面からは既に別の内容が保存されています。今回の変更は保存していません。"
+                           "ページを読み込み直して、最新の内容を確認してから入力してください。"))
+
+
 def _engine_text(exc: EngineError) -> str:
     """The staff wording of an engine refusal (``messages.ERROR_TEXT``), with the
     players it names shown by name: the engine only knows entrant keys."""
@@ -92,8 +111,8 @@ WHOLE_MATCH: Touched = frozenset({("all", 0)})
 
 @contextmanager
 def match_write(group: Group, *, by: Any, kind: str, touched: Touched = WHOLE_MATCH,
-                base_version: int | None = None, key: str = "", requires_input: bool = True,
-                confirming: int | None = None) -> Iterator[Group]:
+                base_version: int | None = None, key: str = "", content: Any = None,
+                requires_input: bool = True, confirming: int | None = None) -> Iterator[Group]:
     """The one write path of a match; the body writes its facts on the locked group it gets.
 
     In order: take the SQLite write lock, open the transaction, lock the group row, record
@@ -101,15 +120,21 @@ def match_write(group: Group, *, by: Any, kind: str, touched: Touched = WHOLE_MA
     ``base_version`` (the version the tablet saw) and merge or refuse (:class:`StaleVersion`
     when what changed meanwhile overlaps ``touched``), run the body, then move the group's
     version and the tournament's revision. A refusal anywhere rolls back everything,
-    the key included; a repeated key raises :class:`Duplicate`.
+    the key included; a repeated key raises :class:`Duplicate` when ``content`` (what the
+    submit carries, stored as a digest with the key) is the same as the first time, and
+    :class:`RepeatedKey` when it is not.
 
     ``requires_input=False``: K7 cards and K8 bans are recorded whatever the round's status
     (their own rules refuse them once selections exist or the bans are revealed).
     ``confirming``: a confirmation attests exactly this version of the result, so any save
     since refuses it, and it leaves the version where it is (nothing is derived from it).
     """
-    with _serialised(), transaction.atomic():
-        g = _lock(group, key, kind, by)
+    if len(key) > KEY_MAX_LENGTH:
+        raise RoundError(_("送信内容が正しくありません（キーが長すぎます）。ページを読み込み直してください。"),
+                         field="key")
+    digest = content_digest(kind, content) if key else ""
+    with _serialised(key, digest), transaction.atomic():
+        g = _lock(group, key, kind, by, digest)
         if confirming is not None:
             if confirming != g.version:
                 raise StaleVersion([_("確認中に結果が更新されました。最新の内容を確認してください。")])
@@ -126,7 +151,7 @@ def match_write(group: Group, *, by: Any, kind: str, touched: Touched = WHOLE_MA
         _finish(g)
 
 
-def _lock(group: Group, key: str, kind: str, by: Any) -> Group:
+def _lock(group: Group, key: str, kind: str, by: Any, digest: str = "") -> Group:
     """Lock the group and record the submit's key.
 
     The key is inserted at once instead of looked up first: a second submit of the same
@@ -147,7 +172,7 @@ def _lock(group: Group, key: str, kind: str, by: Any) -> Group:
     locked.round.tournament = group.round.tournament
     if key:
         # No signals (as bulk_create); _finish moves the tournament's revision itself.
-        lean.insert([Submission(key=key, group=locked, kind=kind,
+        lean.insert([Submission(key=key, group=locked, kind=kind, digest=digest,
                                 result_version=locked.version + 1, by=by)])
     return locked
 

@@ -50,7 +50,8 @@ def selection_save(*, group: Group, by: Any, seat_number: int, genre: str, forma
     then recorded as accepted (its violations and penalty are derived on reading:
     :meth:`~brackets.selectors.rounds.MatchSnapshot.selection_check`)."""
     with match_write(group, by=by, kind="selection", touched={("selection", seat_number)},
-                     base_version=base_version, key=key) as g:
+                     base_version=base_version, key=key,
+                     content=[seat_number, genre, format, difficulty, confirm_illegal]) as g:
         return _selection_write(g, by=by, seat_number=seat_number, genre=genre, format=format,
                                 difficulty=difficulty, confirm_illegal=confirm_illegal)
 
@@ -154,7 +155,9 @@ class _Prepared:
 def _results_write(*, group: Group, by: Any, rows: Mapping[int, tuple[Any, Any]],
                    base_version: int | None, key: str, prepared: _Prepared | None) -> int:
     with match_write(group, by=by, kind="results", touched={("result", n) for n in rows},
-                     base_version=base_version, key=key) as g:
+                     base_version=base_version, key=key,
+                     content=sorted((n, str(s).strip(), str(p).strip())
+                                    for n, (s, p) in rows.items())) as g:
         if prepared is not None and prepared.version == g.version:
             read, gv, parsed = prepared.rows, prepared.view, prepared.parsed
             _refuse_unneeded_game(sel.match_snapshot(gv))
@@ -248,7 +251,8 @@ def penalty_add(*, group: Group, by: Any, seat_number: int, points: Any, reason:
         raise RoundError(_("理由を入力してください。"), field="reason")
     _check_reason(reason)
     with match_write(group, by=by, kind="penalty", touched={("penalty", seat_number)},
-                     base_version=base_version, key=key) as g:
+                     base_version=base_version, key=key,
+                     content=[seat_number, str(points).strip(), reason.strip()]) as g:
         seat = _seat(g, seat_number)
         if seat.entrant_id is None:
             raise RoundError(_("ダミーにはペナルティを付けられません。"), field="seat")
@@ -273,8 +277,13 @@ def _check_reason(reason: str) -> None:
 def penalty_revoke(*, group: Group, by: Any, penalty_id: int, reason: str,
                    base_version: int | None = None, key: str = "") -> PenaltyFact:
     """Lift a penalty: a revoked copy supersedes it."""
-    with match_write(group, by=by, kind="penalty", base_version=base_version, key=key) as g:
-        old = PenaltyFact.objects.get(id=penalty_id, group=g)
+    with match_write(group, by=by, kind="penalty", base_version=base_version, key=key,
+                     content=["revoke", penalty_id, reason]) as g:
+        old = PenaltyFact.objects.filter(id=penalty_id, group=g, revoked=False,
+                                         superseded_by__isnull=True).first()
+        if old is None:
+            raise RoundError(_("取り消すペナルティがこの組にありません。ページを読み込み直してください。"),
+                             field="penalty")
         return PenaltyFact.objects.create(group=g, seat=old.seat, points=old.points,
                                           reason=reason or old.reason, revoked=True,
                                           supersedes=old, by=by, base_version=g.version)
@@ -288,7 +297,8 @@ def disqualification_add(*, group: Group, by: Any, seat_number: int, reason: str
         raise RoundError(_("理由を入力してください。"), field="reason")
     _check_reason(reason)
     with match_write(group, by=by, kind="dq", touched={("dq", seat_number)},
-                     base_version=base_version, key=key) as g:
+                     base_version=base_version, key=key,
+                     content=[seat_number, reason.strip(), revoke]) as g:
         seat = _seat(g, seat_number)
         if seat.entrant_id is None:
             raise RoundError(_("ダミーは失格にできません。"), field="seat")
@@ -305,7 +315,8 @@ def rematch_record(*, group: Group, by: Any, reason: str, base_version: int | No
     if not reason.strip():
         raise RoundError(_("理由を入力してください。"), field="reason")
     _check_reason(reason)
-    with match_write(group, by=by, kind="rematch", base_version=base_version, key=key) as g:
+    with match_write(group, by=by, kind="rematch", base_version=base_version, key=key,
+                     content=reason.strip()) as g:
         gv = sel.group_view(g)
         aborted = {str(n): [s.genre, s.format, s.difficulty]
                    for n, s in gv.facts.selections.items()}

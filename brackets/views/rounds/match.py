@@ -265,10 +265,11 @@ def match_page(request: HttpRequest, tournament: Tournament, group_id: int) -> H
 def _refused(request: HttpRequest, tournament: Tournament, group: Group,
              exc: svc.RoundError) -> HttpResponse:
     """The match page again, with what staff typed and the error beside it (HTTP 400, or
-    409 for a stale version). Nothing was saved. ``page_url`` lets match.js put the match
+    409 for a stale version or a submit key already saved with other content). Nothing was
+    saved. ``page_url`` lets match.js put the match
     page's own URL in the address bar (history.replaceState), so reloading it is a plain
     GET instead of a re-post of the refused form."""
-    status = 409 if isinstance(exc, svc.StaleVersion) else 400
+    status = 409 if isinstance(exc, (svc.StaleVersion, svc.RepeatedKey)) else 400
     return _match_response(request, tournament, group.id, cache=False, status=status,
                            error=exc.message, error_field=exc.field,
                            changes=getattr(exc, "changes", []), posted=request.POST,
@@ -292,13 +293,15 @@ def _form_refused(request: HttpRequest, tournament: Tournament, group: Group,
 
 def _write_answer(request: HttpRequest, tournament: Tournament, group: Group,
                   write: Callable[[], Any], *, malformed: str = "") -> HttpResponse:
-    """Run one match write and answer as every match post does: saved (or a repeated tap,
-    already recorded) → the page with 「保存しました」; a refusal → the page with the error;
+    """Run one match write and answer as every match post does: saved (or a repeated tap
+    with the same content, already recorded) → the page with 「保存しました」; a refusal
+    (a repeated key with other content included: ``svc.RepeatedKey``) → the page with the
+    error;
     a ValueError only the service could see → refused with ``malformed`` (when given)."""
     try:
         write()
     except svc.Duplicate:
-        pass  # the first tap was recorded: same outcome as a save
+        pass  # the same tap again (same key, same content): recorded once, said the same way
     except svc.RoundError as exc:
         return _refused(request, tournament, group, exc)
     except ValueError:

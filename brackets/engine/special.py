@@ -52,17 +52,10 @@ class RuleAssignment:
         return [c.player for c in self.choices if c.assigned == rule]
 
 
-def require_one_each(players: Sequence[str], given: Collection[str], *,
-                     missing: tuple[str, str], outsider: tuple[str, str]) -> None:
-    """Everyone exactly one: each of ``players`` has handed in a form (K6 wish, K8 ban) and
-    nobody else has. ``missing`` and ``outsider`` are the (code, text) of the refusal; its
-    ``players`` are the missing ones in the order given, or the outsiders sorted."""
-    absent = [p for p in players if p not in given]
-    if absent:
-        raise RuleRefusal(missing[0], missing[1], players=absent)
-    extra = sorted(set(given) - set(players))
-    if extra:
-        raise RuleRefusal(outsider[0], outsider[1], players=extra)
+def everyone_exactly_one(players: Sequence[str], given: Collection[str]) -> tuple[list[str], list[str]]:
+    """Everyone exactly one (K6 wishes, K8 bans): the ``players`` who have handed in no
+    form, in the order given, and the sorted names of forms from anyone else."""
+    return [p for p in players if p not in given], sorted(set(given) - set(players))
 
 
 def assign_rules(
@@ -93,8 +86,12 @@ def assign_rules(
             capacity=total,
             players=len(order),
         )
-    require_one_each(order, wishes, missing=("wish_missing", "players without a rule-selection form"),
-                     outsider=("wish_from_outsider", "forms from players not in this round"))
+    absent, outsiders = everyone_exactly_one(order, wishes)
+    if absent:
+        raise RuleRefusal("wish_missing", "players without a rule-selection form", players=absent)
+    if outsiders:
+        raise RuleRefusal("wish_from_outsider", "forms from players not in this round",
+                          players=outsiders)
     rules = list(capacities)
     room = dict(capacities)
     choices: list[RuleChoice] = []
@@ -220,9 +217,12 @@ def reveal_bans(
     ``genres`` (the catalog's genres) validates what was written. Two players naming the
     same genre ban it once.
     """
-    require_one_each(sorted(set(players)), written,
-                     missing=("ban_missing", "not every player has written a ban"),
-                     outsider=("ban_from_outsider", "bans from players not in the match"))
+    absent, outsiders = everyone_exactly_one(sorted(set(players)), written)
+    if absent:
+        raise RuleRefusal("ban_missing", "not every player has written a ban", players=absent)
+    if outsiders:
+        raise RuleRefusal("ban_from_outsider", "bans from players not in the match",
+                          players=outsiders)
     if genres is not None:
         unknown = sorted({g for g in written.values() if g not in genres})
         if unknown:

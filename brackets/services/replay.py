@@ -23,12 +23,12 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from brackets import engine_adapter as ea
+from brackets.adapters import entrants as entrant_rules
 from brackets.engine import RuleRefusal, bounds
 from brackets.errors import Refused
 from brackets.messages import error_text
 from brackets.models import Entrant, Group, QmaVersion, Round, Seat, SpecialFact, Tournament
 from brackets.selectors import rounds as sel
-from brackets.services import entrant_rules
 from brackets.services import rounds as svc
 from brackets.services.entrants import entrant_register
 from brackets.services.replay_summary import tournament_summary

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from django.core.exceptions import ValidationError
 
+from brackets.adapters.entrants import entrant_validate
 from brackets.engine import bounds
 from brackets.models import Entrant, Tournament
-from brackets.services.entrant_rules import entrant_validate
 
 pytestmark = pytest.mark.django_db
 

@@ -23,8 +23,8 @@ def facts_check(tournament: Tournament) -> None:
     nothing.
     """
     from brackets import engine_adapter as ea
+    from brackets.adapters.entrants import shura_declaration, snapshot
     from brackets.selectors import rounds as sel
-    from brackets.services.entrant_rules import shura_declaration, snapshot
     from brackets.services.rounds import RoundError, recorded_facts_check
 
     def fail(where: str, why: str) -> TournamentFileError:

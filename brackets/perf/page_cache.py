@@ -27,9 +27,11 @@ from functools import wraps
 from typing import Any
 
 from django.core.cache import caches
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
+from django.utils.cache import patch_cache_control
+from django.utils.http import parse_etags, quote_etag
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
@@ -113,9 +115,11 @@ def public_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse
             return loaded(request, slug, *args, **kwargs)
         version = caches["default"].get(f"public-version:{slug}")
         if version is not None:
+            if _public_etag(version) in parse_etags(request.headers.get("If-None-Match", "")):
+                return _revalidated(HttpResponseNotModified(), version)
             page = caches["pages"].get(_public_key(request, version))
             if page is not None:
-                return HttpResponse(fill_holes(request, page))
+                return _revalidated(HttpResponse(fill_holes(request, page)), version)
         request.csrf_hole = True  # type: ignore[attr-defined]
         try:
             response = loaded(request, slug, *args, **kwargs)
@@ -136,6 +140,9 @@ def public_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse
         if response.status_code == 200 and response["Content-Type"] == "text/html; charset=utf-8":
             caches["pages"].set(_public_key(request, version), response.content, TTL_SECONDS)
         response.content = fill_holes(request, response.content)
+        if response.status_code == 200:
+            # ConditionalGetMiddleware answers a poller that sends it back with a 304.
+            _revalidated(response, version)
         return response
 
     wrapper.required_roles = ()  # type: ignore[attr-defined]
@@ -150,6 +157,25 @@ def revision_moved(tournament_id: int) -> None:
     slug = caches["default"].get(f"public-slug:{tournament_id}")
     if slug is not None:
         caches["default"].delete(f"public-version:{slug}")
+
+
+# A new process (a new release of the app) never answers 304 to a page an older one sent.
+_BOOT = uuid.uuid4().hex[:8]
+
+
+def _public_etag(version: str) -> str:
+    """A visitor's page changes only with the tournament's revision and the language (the
+    URL is the browser's own key). The page's CSRF token differs per response but stays
+    valid, so a page kept on a 304 still posts."""
+    return quote_etag(f"{version}.{get_language()}.{_BOOT}")
+
+
+def _revalidated(response: HttpResponse, version: str) -> HttpResponse:
+    """The public ETag, and "ask before reusing it" so a poll is a 304 while nothing
+    changed and the new page as soon as something did."""
+    response["ETag"] = _public_etag(version)
+    patch_cache_control(response, private=True, no_cache=True)
+    return response
 
 
 def _public_key(request: HttpRequest, version: str) -> str:

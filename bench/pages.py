@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import os
+import re
 import statistics
 import sys
 import tempfile
@@ -50,11 +51,12 @@ from django.urls import reverse
 from brackets.models import Entrant, Group, Membership, QmaVersion, Role, Seat, Tournament
 from brackets.services import rounds as svc
 from brackets.services.catalog import catalog_load_builtin
+from brackets.views.public import PAGE_GROUPS
 
 FORM_ENCODED = "application/x-www-form-urlencoded"
 
 
-def prepare(count: int) -> tuple[Tournament, Any]:
+def prepare(count: int, played: float = 0.5) -> tuple[Tournament, Any]:
     slug = f"bench-pages-{count}-{uuid.uuid4().hex[:6]}"
     tournament = Tournament.objects.create(
         slug=slug, name="ベンチ大会", version=QmaVersion.objects.get(slug="qma-2016"),
@@ -68,7 +70,7 @@ def prepare(count: int) -> tuple[Tournament, Any]:
     svc.round_draw(round=rounds[0], by=user)
     svc.round_start(round=rounds[0], by=user)
     groups = list(Group.objects.filter(round=rounds[0]).order_by("number"))
-    for g in groups[: len(groups) // 2]:
+    for g in groups[: int(len(groups) * played)]:
         for seat in Seat.objects.filter(group=g, entrant__isnull=False):
             svc.selection_save(group=g, by=user, seat_number=seat.number, genre="芸能",
                                format="四択", difficulty="HARD")
@@ -118,7 +120,9 @@ def measure(count: int, runs: int) -> None:
     staff.force_login(user)
     public = Client()
     groups = list(Group.objects.filter(round__tournament=tournament).order_by("number"))
-    free = groups[len(groups) // 2:]
+    # The saves go to the groups of one page (for a paged round, the page measured).
+    first_free = len(groups) // 2
+    free = groups[first_free:first_free + PAGE_GROUPS]
     url = reverse("public_round", args=[slug, 1])
 
     def save(i: int) -> Any:
@@ -131,13 +135,25 @@ def measure(count: int, runs: int) -> None:
 
     raw, packed = sizes(public, url)
     print(f"{count} entrants ({len(groups)} groups), {django.db.connection.vendor}:")
-    print(f"  public round page: {raw / 1024:7.1f} KB raw, {packed / 1024:6.1f} KB gzip")
-    pages = Client().get(url).get("X-Round-Pages")
+    print(f"  public round page, half the groups played: {raw / 1024:7.1f} KB raw, "
+          f"{packed / 1024:6.1f} KB gzip")
+    pages = max((int(p) for p in re.findall(r'href="\?page=(\d+)"',
+                                            public.get(url).content.decode())), default=0)
     if pages:
         biggest = max((sizes(public, f"{url}?page={p}") for p in range(1, int(pages) + 1)),
                       key=lambda s: s[0])
         print(f"  largest of its {pages} pages: {biggest[0] / 1024:7.1f} KB raw, "
               f"{biggest[1] / 1024:6.1f} KB gzip")
+    done, _user = prepare(count, played=1.0)
+    done_url = reverse("public_round", args=[done.slug, 1])
+    raw, packed = sizes(public, done_url)
+    print(f"  public round page, every group played:     {raw / 1024:7.1f} KB raw, "
+          f"{packed / 1024:6.1f} KB gzip")
+    if pages:
+        raw, packed = sizes(public, f"{done_url}?page=table")
+        print(f"  its 全体の成績 section (every group played): {raw / 1024:7.1f} KB raw, "
+              f"{packed / 1024:6.1f} KB gzip")
+        url = f"{url}?page={first_free // PAGE_GROUPS + 1}"
     hit = timed(lambda i: public.get(url), runs)
     etag = public.get(url).get("ETag")
     revalidate = (timed(lambda i: public.get(url, HTTP_IF_NONE_MATCH=etag), runs)
@@ -154,6 +170,10 @@ def measure(count: int, runs: int) -> None:
     posted = timed(save, runs)
     match_url = reverse("match_page", args=[slug, free[2].id])
     match_after = timed(lambda i: staff.get(match_url), runs, before=lambda i: save(1))
+    if pages:
+        table_url = reverse("public_round", args=[slug, 1]) + "?page=table"
+        table = timed(lambda i: public.get(table_url), runs, before=after_save)
+        print(f"  全体の成績 section rebuilt after one save:  {table:8.2f} ms")
     print(f"  public round page, unchanged (cache hit):   {hit:8.2f} ms")
     print(f"  public round page, 304 revalidation:        {revalidate:8.2f} ms")
     print(f"  public round page rebuilt after one save:   {rebuilt:8.2f} ms")

@@ -14,12 +14,9 @@ import threading
 from typing import Any
 
 from django.core.cache import cache
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
-from django.urls import reverse
-from django.utils.html import escape
-from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
@@ -27,12 +24,11 @@ from brackets import engine_adapter as ea
 from brackets import tables_rounds as rt
 from brackets.adapters.rounds import round_rules
 from brackets.labels import MODE_LABELS, translated
-from brackets.models import Entrant, Round, SpecialFact, Tournament
+from brackets.models import Entrant, Group, Round, SpecialFact, Tournament
 from brackets.perf.page_cache import public_page
 from brackets.selectors import players as player_sel
 from brackets.selectors import rounds as sel
-from brackets.templatetags.rounds_tags import pair_role_badge
-from brackets.views.group_cards import GroupCard, render_cards
+from brackets.views import public_cards as cards
 
 POLL_SECONDS = 3
 # Up to this many rows, the projector's 惜敗率 table is set in larger type (fits 1080p).
@@ -103,87 +99,18 @@ def _pair_rows(g: sel.GroupView, names: dict[str, str]) -> list[dict[str, Any]]:
     return rows
 
 
-def _pair_card_rows(rows: list[dict[str, Any]], url: Any, gone: set[str]) -> str:
-    out = []
-    for r in rows:
-        role = r["role"]
-        cls = {"winner": "table-success fw-bold", "partner": "partner-row text-muted"}.get(
-            role, "")
-        # Beside the winner and loser, "contender" says nothing: only the others are marked.
-        badge = "" if role == "contender" else pair_role_badge(role)
-        score = "" if r["score"] is None else str(r["score"])
-        if role == "partner" and score:
-            score = f'<small>{score}</small>'
-        quit_badge = (f' <span class="badge text-bg-dark withdrawn-badge">'
-                      f'{escape(_("棄権"))}</span>' if r["player"] in gone else "")
-        out.append(f'<tr class="{cls}"><td>{badge}</td><td><a href="{url(r["player"])}">'
-                   f'{escape(r["name"])}</a>{quit_badge}</td><td class="num">{score}</td></tr>')
-    return "".join(out)
-
-
 def _player_url(tournament: Tournament) -> Any:
-    base = reverse("public_player", args=[tournament.slug, 0])[: -len("0/")]
-    return lambda player: f"{base}{player}/"
+    return cards.player_url(tournament)
 
 
 def _group_cards_html(payload: dict[str, Any]) -> str:
-    """Every group box of a round, in the card the staff round page shows too; the rows
-    are built in Python: a round of 256 groups is the largest fragment of the public
-    pages, and per-cell template tags dominate its cost."""
-    tournament, names = payload["tournament"], payload["names"]
-    url = _player_url(tournament)
-    adv, wild = set(payload["advancers"]), set(payload["wildcards"])
-    gone = payload["withdrawn"]
-    quit_badge = (f' <span class="badge text-bg-dark withdrawn-badge">'
-                  f'{escape(_("棄権"))}</span>')
-    labels = sel.STATUS_LABELS
-    cards: list[GroupCard] = []
-    for g in payload["rv"].groups:
-        if g.status == sel.UNUSED:
-            continue
-        out: list[str] = []
-        caption = ""
-        if payload["pair"]:
-            # Bootstrap shows a table's caption (first child) under its rows.
-            if any(r["role"] == "partner" for r in payload["pair_rows"][g.group.id]):
-                caption = _("パートナーの順位は数えません。")
-            out.append(_pair_card_rows(payload["pair_rows"][g.group.id], url, gone))
-        elif g.result is not None:
-            for p in g.result.players:
-                cls = ("table-warning" if p.player in wild else "table-success"
-                       ) if p.player in adv else ""
-                extra = ' <span class="wildcard-mark">WC</span>' if p.player in wild else ""
-                if p.disqualified:
-                    extra += f' <span class="badge text-bg-danger">{escape(_("失格"))}</span>'
-                if p.player in gone:
-                    extra += quit_badge
-                pen = (f' <small class="text-danger">(−{p.penalty})</small>'
-                       if p.penalty else "")
-                ratio = g.ratios.get(p.player)
-                out.append(
-                    f'<tr class="{cls}"><td>{p.place}</td><td><a href="{url(p.player)}">'
-                    f'{escape(names.get(p.player, p.player))}</a>{extra}</td>'
-                    f'<td class="num">{p.score}{pen}</td><td class="num text-muted">'
-                    f'{"" if ratio is None else ratio}</td></tr>')
-        else:
-            for seat in g.seats:
-                if seat.entrant_id is None:
-                    who, cls = escape(_("ダミー")), "dummy-row"
-                else:
-                    who = (f'<a href="{url(seat.entrant_id)}">{escape(seat.entrant.name)}</a>')
-                    if ea.player_key(seat.entrant_id) in gone:
-                        who += quit_badge
-                    cls = ""
-                chosen = g.selection_rows.get(seat.number)
-                shown = (escape(f"{chosen.genre}/{chosen.format}")
-                         if chosen is not None and g.status == sel.PLAYING else "")
-                out.append(f'<tr class="{cls}"><td class="text-muted">{escape(_("サテ"))}'
-                           f'{seat.number}</td><td>{who}</td><td class="small text-muted">'
-                           f'{shown}</td></tr>')
-        cards.append(GroupCard(label=g.label, status=g.status, status_label=labels[g.status],
-                               rows=mark_safe("".join(out)), css="public-group",
-                               rule=g.group.rule, dom_id=f"pg-{g.label}", caption=caption))
-    return render_cards(cards)
+    """Every group box of a round, in the card the staff round page shows too."""
+    ctx = cards.CardContext(
+        url=_player_url(payload["tournament"]), names=payload["names"],
+        advancers=frozenset(payload["advancers"]), wildcards=frozenset(payload["wildcards"]),
+        withdrawn=frozenset(payload["withdrawn"]),
+        pair_rows=payload["pair_rows"] if payload["pair"] else {})
+    return cards.cards_html(payload["rv"].groups, ctx)
 
 
 def _cross_tables_html(payload: dict[str, Any]) -> tuple[str, list[tuple[str, str]]]:
@@ -221,40 +148,83 @@ def _build_lock(name: str) -> threading.Lock:
         return _BUILDING.setdefault(name, threading.Lock())
 
 
-def _round_cached(tournament: Tournament, number: int, version: str) -> dict[str, Any]:
-    """The rendered round (name, nav, live body) for one version; built once per change."""
-    key = f"brackets:pub:round:{tournament.id}:{number}:{version}:{get_language()}"
+#: A round with more groups than this is shown a page of groups at a time (a 1,024-entrant
+#: round 1 has 256: ~460 KB of HTML for a phone to lay out), plus a section for what only
+#: the whole round tells (the cross-group table, wildcards, advancers).
+PAGE_GROUPS = 32
+TABLE_SECTION = "table"
+
+
+def _page_of(request: HttpRequest) -> str:
+    page = request.GET.get("page", "")
+    return page if page == TABLE_SECTION or page.isdigit() else ""
+
+
+def _round_cached(tournament: Tournament, number: int, version: str,
+                  page: str = "") -> dict[str, Any]:
+    """The rendered round (name, nav, live body) for one version and page; built once
+    per change."""
+    key = f"brackets:pub:round:{tournament.id}:{number}:{page}:{version}:{get_language()}"
     hit = cache.get(key)
     if hit is not None:
         return dict(hit)
-    with _build_lock(f"round:{tournament.id}:{number}"):
+    with _build_lock(f"round:{tournament.id}:{number}:{page}"):
         hit = cache.get(key)
         if hit is not None:
             return dict(hit)
-        return _round_build(tournament, number, version, key)
+        built = _round_build(tournament, number, version, page)
+        cache.set(key, built, 300)
+        return built
 
 
 def _round_build(tournament: Tournament, number: int, version: str,
-                 key: str) -> dict[str, Any]:
+                 page: str) -> dict[str, Any]:
     rnd = get_object_or_404(Round, tournament=tournament, number=number)
-    payload = {**_round_payload(tournament, rnd), "version": version}
-    payload["cards_html"] = _group_cards_html(payload)
-    payload["cross_html"], payload["wild_html"] = _cross_tables_html(payload)
+    rnd.tournament = tournament
+    spec = round_rules(rnd).spec
+    in_order = Group.objects.filter(round=rnd).order_by("number")
+    labels = list(in_order.values_list("label", flat=True))
+    pages = -(-len(labels) // PAGE_GROUPS)
+    paged = pages > 1 and not (spec.is_pair or spec.is_series)
     built = {
-        "name": rnd.name,
+        "name": rnd.name, "pages": pages if paged else 0,
         "nav": render_to_string("brackets/public/_round_nav.html",
                                 {"tournament": tournament, "round": rnd,
                                  "rounds": sel.tournament_rounds(tournament)}),
-        "body": render_to_string("brackets/public/_round_live.html", payload),
     }
-    cache.set(key, built, 300)
+    if paged and page != TABLE_SECTION:
+        number_ = int(page or 1)
+        if not 1 <= number_ <= pages:
+            raise Http404("no such page")
+        shown = list(in_order[(number_ - 1) * PAGE_GROUPS:number_ * PAGE_GROUPS])
+        built["body"] = render_to_string("brackets/public/_round_live.html", {
+            "tournament": tournament, "round": rnd, "version": version, "page": number_,
+            "pages": _page_links(labels, pages), "paged": True,
+            "cards_html": cards.cached_cards_html(tournament, rnd, shown)})
+        return built
+    payload = {**_round_payload(tournament, rnd), "version": version}
+    payload["cards_html"] = "" if paged else _group_cards_html(payload)
+    payload["cross_html"], payload["wild_html"] = _cross_tables_html(payload)
+    if paged:
+        payload.update(page=TABLE_SECTION, pages=_page_links(labels, pages), paged=True)
+    built["body"] = render_to_string("brackets/public/_round_live.html", payload)
     return built
+
+
+def _page_links(labels: list[str], pages: int) -> list[tuple[str, str]]:
+    """(page, label) per page of groups: the labels of its first and last group, so a
+    player finds their group's page by its name."""
+    out = []
+    for index in range(pages):
+        chunk = labels[index * PAGE_GROUPS:(index + 1) * PAGE_GROUPS]
+        out.append((str(index + 1), f"{chunk[0]}–{chunk[-1]}"))
+    return out
 
 
 @public_page
 def public_round(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
     version = sel.tournament_version(tournament)
-    built = _round_cached(tournament, number, version)
+    built = _round_cached(tournament, number, version, _page_of(request))
     return render(request, "brackets/public/round.html",
                   {"tournament": tournament, "number": number, **built})
 
@@ -265,7 +235,7 @@ def public_round_live(request: HttpRequest, tournament: Tournament,
     version = sel.tournament_version(tournament)
     if _live(request, version):
         return HttpResponse(status=204)
-    return HttpResponse(_round_cached(tournament, number, version)["body"])
+    return HttpResponse(_round_cached(tournament, number, version, _page_of(request))["body"])
 
 
 @public_page

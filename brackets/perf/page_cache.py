@@ -99,12 +99,20 @@ def csrf_hole(request: HttpRequest) -> dict[str, str]:
     return {"csrf_token": CSRF_HOLE} if getattr(request, "csrf_hole", False) else {}
 
 
-def public_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+def public_page(view: Callable[..., HttpResponse] | None = None, *,
+                version: Callable[..., str | None] | None = None) -> Any:
     """``permissions.public_tournament`` plus a cache of the whole response for visitors.
 
     Only for pages that show nothing but what the tournament's revision covers (rounds,
     results, entrants; not the buzzer rounds, whose taps are not revisions). A logged-in
-    viewer or a pending message skips the cache: those pages differ per person."""
+    viewer or a pending message skips the cache: those pages differ per person.
+
+    ``version(request, slug, *args)``, if given, names what this one page shows (or None
+    for the revision): the page is cached and revalidated (ETag) under it instead, so a
+    save elsewhere in the tournament leaves it cached. It must cover everything the page
+    shows and be read before the page is built."""
+    if view is None:
+        return lambda view: public_page(view, version=version)
     loaded = public_tournament(view)
 
     @wraps(view)
@@ -113,40 +121,71 @@ def public_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse
                      and "messages" not in request.COOKIES)
         if not cacheable:
             return loaded(request, slug, *args, **kwargs)
-        version = caches["default"].get(f"public-version:{slug}")
-        if version is not None:
-            if _public_etag(version) in parse_etags(request.headers.get("If-None-Match", "")):
-                return _revalidated(HttpResponseNotModified(), version)
-            page = caches["pages"].get(_public_key(request, version))
-            if page is not None:
-                return _revalidated(HttpResponse(fill_holes(request, page)), version)
-        request.csrf_hole = True  # type: ignore[attr-defined]
-        try:
-            response = loaded(request, slug, *args, **kwargs)
-        finally:
-            # An error page (404 for an unknown slug) is rendered after this returns:
-            # it gets the visitor's own token.
-            request.csrf_hole = False  # type: ignore[attr-defined]
+        own = version(request, slug, *args, **kwargs) if version is not None else None
+        if own is not None:
+            return _served(request, own, lambda: _built(loaded, request, slug, args, kwargs))
+        trusted = caches["default"].get(f"public-version:{slug}")
+        if trusted is not None:
+            hit = _cached_response(request, trusted)
+            if hit is not None:
+                return hit
+        response = _built(loaded, request, slug, args, kwargs)
         if response.streaming:
             return response
         # The revision as loaded before the page was built: a write during the build
         # leaves the page under the older revision, never a stale page under a newer one.
-        version = tournament_version(request.tournament)
-        caches["default"].set_many({f"public-version:{slug}": version,
+        revision = tournament_version(request.tournament)
+        caches["default"].set_many({f"public-version:{slug}": revision,
                                     f"public-slug:{request.tournament.pk}": slug},
                                    PUBLIC_FRESH_SECONDS)
-        # Kept as the bytes sent (a round page is ~300 KB: no decoding, escaping or
-        # re-encoding per hit, only the token put in).
-        if response.status_code == 200 and response["Content-Type"] == "text/html; charset=utf-8":
-            caches["pages"].set(_public_key(request, version), response.content, TTL_SECONDS)
-        response.content = fill_holes(request, response.content)
-        if response.status_code == 200:
-            # ConditionalGetMiddleware answers a poller that sends it back with a 304.
-            _revalidated(response, version)
-        return response
+        return _kept(request, response, revision)
 
     wrapper.required_roles = ()  # type: ignore[attr-defined]
     return wrapper
+
+
+def _built(loaded: Callable[..., HttpResponse], request: HttpRequest, slug: str,
+           args: Any, kwargs: Any) -> HttpResponse:
+    """The page rendered for the visitors' cache: with the CSRF hole, not this token."""
+    request.csrf_hole = True  # type: ignore[attr-defined]
+    try:
+        return loaded(request, slug, *args, **kwargs)
+    finally:
+        # An error page (404 for an unknown slug) is rendered after this returns:
+        # it gets the visitor's own token.
+        request.csrf_hole = False  # type: ignore[attr-defined]
+
+
+def _cached_response(request: HttpRequest, version: str) -> HttpResponse | None:
+    """304 when the visitor has ``version`` already, the cached page, or None."""
+    if _public_etag(version) in parse_etags(request.headers.get("If-None-Match", "")):
+        return _revalidated(HttpResponseNotModified(), version)
+    page = caches["pages"].get(_public_key(request, version))
+    if page is not None:
+        return _revalidated(HttpResponse(fill_holes(request, page)), version)
+    return None
+
+
+def _served(request: HttpRequest, version: str,
+            build: Callable[[], HttpResponse]) -> HttpResponse:
+    hit = _cached_response(request, version)
+    if hit is not None:
+        return hit
+    response = build()
+    return response if response.streaming else _kept(request, response, version)
+
+
+def _kept(request: HttpRequest, response: HttpResponse, version: str) -> HttpResponse:
+    """Cache a built page under ``version`` and fill its holes for this visitor."""
+    # Kept as the bytes sent (a round page is ~300 KB: no decoding, escaping or
+    # re-encoding per hit, only the token put in).
+    if response.status_code == 200 and response["Content-Type"] == "text/html; charset=utf-8":
+        caches["pages"].set(_public_key(request, version), response.content, TTL_SECONDS)
+    response.content = fill_holes(request, response.content)
+    if response.status_code == 200:
+        # ConditionalGetMiddleware answers a poller that sends it back with a 304.
+        _revalidated(response, version)
+    return response
 
 
 def revision_moved(tournament_id: int) -> None:

@@ -11,6 +11,7 @@ endpoint answers 204 when the client already has the current version.
 from __future__ import annotations
 
 import threading
+from dataclasses import dataclass
 from typing import Any
 
 from django.core.cache import cache
@@ -179,36 +180,99 @@ def _round_cached(tournament: Tournament, number: int, version: str,
 
 def _round_build(tournament: Tournament, number: int, version: str,
                  page: str) -> dict[str, Any]:
+    """The round page, or a paged round's 全体の成績 section (its card pages are built
+    by :func:`_card_page_built`)."""
     rnd = get_object_or_404(Round, tournament=tournament, number=number)
     rnd.tournament = tournament
-    spec = round_rules(rnd).spec
-    in_order = Group.objects.filter(round=rnd).order_by("number")
-    labels = list(in_order.values_list("label", flat=True))
-    pages = -(-len(labels) // PAGE_GROUPS)
-    paged = pages > 1 and not (spec.is_pair or spec.is_series)
-    built = {
-        "name": rnd.name, "pages": pages if paged else 0,
-        "nav": render_to_string("brackets/public/_round_nav.html",
-                                {"tournament": tournament, "round": rnd,
-                                 "rounds": sel.tournament_rounds(tournament)}),
-    }
-    if paged and page != TABLE_SECTION:
-        number_ = int(page or 1)
-        if not 1 <= number_ <= pages:
-            raise Http404("no such page")
-        shown = list(in_order[(number_ - 1) * PAGE_GROUPS:number_ * PAGE_GROUPS])
-        built["body"] = render_to_string("brackets/public/_round_live.html", {
-            "tournament": tournament, "round": rnd, "version": version, "page": number_,
-            "pages": _page_links(labels, pages), "paged": True,
-            "cards_html": cards.cached_cards_html(tournament, rnd, shown)})
-        return built
+    labels, pages = _paging(rnd)
+    if pages and page != TABLE_SECTION:
+        raise Http404("no such page")
+    built = {"name": rnd.name, "nav": _nav(tournament, rnd, sel.tournament_rounds(tournament))}
     payload = {**_round_payload(tournament, rnd), "version": version}
-    payload["cards_html"] = "" if paged else _group_cards_html(payload)
+    payload["cards_html"] = "" if pages else _group_cards_html(payload)
     payload["cross_html"], payload["wild_html"] = _cross_tables_html(payload)
-    if paged:
+    if pages:
         payload.update(page=TABLE_SECTION, pages=_page_links(labels, pages), paged=True)
     built["body"] = render_to_string("brackets/public/_round_live.html", payload)
     return built
+
+
+def _paging(rnd: Round) -> tuple[list[str], int]:
+    """The round's group labels and its number of card pages (0: one page for all)."""
+    spec = round_rules(rnd).spec
+    if spec.is_pair or spec.is_series:  # a few games, whose cards read each other
+        return [], 0
+    labels = list(Group.objects.filter(round=rnd).order_by("number")
+                  .values_list("label", flat=True))
+    pages = -(-len(labels) // PAGE_GROUPS)
+    return labels, pages if pages > 1 else 0
+
+
+def _nav(tournament: Tournament, rnd: Round, rounds: list[Round]) -> str:
+    return render_to_string("brackets/public/_round_nav.html",
+                            {"tournament": tournament, "round": rnd, "rounds": rounds})
+
+
+@dataclass
+class CardPage:
+    """One page of a paged round's group cards, with the version of what it shows."""
+
+    round: Round
+    number: int
+    labels: list[str]
+    groups: list[Group]
+    rounds: list[Round]
+    cards: cards.PageCards
+    version: str
+
+
+def _card_page(tournament: Tournament, number: int, page: str) -> CardPage | None:
+    """The card page ``page`` of round ``number``, or None when the round is not paged,
+    the 全体の成績 section is asked for, or there is no such page (the round path
+    answers those)."""
+    if page == TABLE_SECTION:
+        return None
+    rnd = Round.objects.filter(tournament=tournament, number=number).first()
+    if rnd is None:
+        return None
+    rnd.tournament = tournament
+    labels, pages = _paging(rnd)
+    index = int(page or 1)
+    if not pages or not 1 <= index <= pages:
+        return None
+    groups = list(Group.objects.filter(round=rnd).order_by("number")
+                  [(index - 1) * PAGE_GROUPS:index * PAGE_GROUPS])
+    page_cards = cards.page_cards(tournament, rnd, groups)
+    rounds = sel.tournament_rounds(tournament)
+    # Everything the page shows besides its cards: the round's name and status, the
+    # tournament's name, the rounds in the nav, the page links.
+    shown = (page_cards.version, rnd.pk, rnd.status, rnd.name, tournament.name,
+             [(r.pk, r.number, r.name) for r in rounds], labels, index, get_language())
+    return CardPage(round=rnd, number=index, labels=labels, groups=groups, rounds=rounds,
+                    cards=page_cards, version="rp." + cards._digest(shown))
+
+
+def _card_page_version(request: HttpRequest, slug: str, number: int) -> str | None:
+    """public_page's key for a card page: it moves only when the page's groups do, not
+    with every save in the tournament (16 tablets save several times a second)."""
+    tournament = Tournament.objects.filter(slug=slug).first()
+    page = _card_page(tournament, number, _page_of(request)) if tournament else None
+    request.card_page = page  # type: ignore[attr-defined]
+    return page.version if page is not None else None
+
+
+def _card_page_built(tournament: Tournament, page: CardPage) -> dict[str, Any]:
+    body = render_to_string("brackets/public/_round_live.html", {
+        "tournament": tournament, "round": page.round, "version": page.version,
+        "page": page.number, "pages": _page_links(page.labels, -(-len(page.labels) // PAGE_GROUPS)),
+        "paged": True, "cards_html": cards.cached_cards_html(tournament, page.groups, page.cards)})
+    return {"name": page.round.name, "nav": _nav(tournament, page.round, page.rounds), "body": body}
+
+
+def _card_page_of(request: HttpRequest, tournament: Tournament,
+                  number: int) -> CardPage | None:
+    page = getattr(request, "card_page", None)
+    return page if page is not None else _card_page(tournament, number, _page_of(request))
 
 
 def _page_links(labels: list[str], pages: int) -> list[tuple[str, str]]:
@@ -221,17 +285,26 @@ def _page_links(labels: list[str], pages: int) -> list[tuple[str, str]]:
     return out
 
 
-@public_page
+@public_page(version=_card_page_version)
 def public_round(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
-    version = sel.tournament_version(tournament)
-    built = _round_cached(tournament, number, version, _page_of(request))
+    page = _card_page_of(request, tournament, number)
+    if page is not None:
+        built = _card_page_built(tournament, page)
+    else:
+        built = _round_cached(tournament, number, sel.tournament_version(tournament),
+                              _page_of(request))
     return render(request, "brackets/public/round.html",
                   {"tournament": tournament, "number": number, **built})
 
 
-@public_page
+@public_page(version=_card_page_version)
 def public_round_live(request: HttpRequest, tournament: Tournament,
                       number: int) -> HttpResponse:
+    page = _card_page_of(request, tournament, number)
+    if page is not None:
+        if _live(request, page.version):
+            return HttpResponse(status=204)
+        return HttpResponse(_card_page_built(tournament, page)["body"])
     version = sel.tournament_version(tournament)
     if _live(request, version):
         return HttpResponse(status=204)

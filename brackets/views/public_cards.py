@@ -127,26 +127,38 @@ def cards_html(views: Iterable[sel.GroupView], ctx: CardContext) -> str:
     return render_cards(public_card(g, ctx) for g in views if g.status != sel.UNUSED)
 
 
-def cached_cards_html(tournament: Tournament, rnd: Round, groups: list[Group]) -> str:
-    """The cards of ``groups`` (one round, not a pair or series round), each from the
-    cache when what it shows is unchanged; only the others' facts are read."""
+@dataclass(frozen=True)
+class PageCards:
+    """The cards of some groups of one round: each card's cache key (naming all it
+    shows), what they share, and ``version``, which moves exactly when one of them does."""
+
+    keys: dict[int, str]
+    ctx: CardContext
+    version: str
+
+
+def page_cards(tournament: Tournament, rnd: Round, groups: list[Group]) -> PageCards:
+    """The cards' keys from a few plain-value queries (no fact is read): ``groups`` are
+    loaded in this request, so every fact a card is built from later is at least as new
+    as the version its key names."""
     ids = [g.id for g in groups]
-    seats: dict[int, list[Seat]] = defaultdict(list)
-    for seat in (Seat.objects.filter(group_id__in=ids, superseded_by__isnull=True)
-                 .select_related("entrant").order_by("group_id", "number", "id")):
-        seats[seat.group_id].append(seat)
+    seats: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
+    names: dict[str, str] = {}
+    for group_id, number, entrant_id, seat_id, name in (
+            Seat.objects.filter(group_id__in=ids, superseded_by__isnull=True)
+            .order_by("group_id", "number", "id")
+            .values_list("group_id", "number", "entrant_id", "id", "entrant__name")):
+        seats[group_id].append((number, entrant_id, seat_id, name or ""))
+        if entrant_id is not None:
+            names[ea.player_key(entrant_id)] = name
     gone = frozenset(ea.player_key(i) for i in sel.withdrawn_ids(tournament))
-    advancers = sel.advancers_of(rnd)
-    wildcards: list[str] = []
-    if advancers is not None:
-        step = rnd.steps.filter(action="advance", undone_by__isnull=True).order_by("-id").first()
-        wildcards = list(step.data.get("wildcards", [])) if step else []
-    ctx = CardContext(url=player_url(tournament),
-                      names={ea.player_key(s.entrant_id): s.entrant.name
-                             for gs in seats.values() for s in gs if s.entrant_id is not None},
-                      advancers=frozenset(ea.player_key(a) for a in advancers or []),
-                      wildcards=frozenset(str(w) for w in wildcards), withdrawn=gone,
-                      pair_rows={})
+    step = rnd.steps.filter(action="advance", undone_by__isnull=True).order_by("-id").first()
+    ctx = CardContext(url=player_url(tournament), names=names,
+                      advancers=frozenset(str(a) for a in step.data.get("advancers", []))
+                      if step else frozenset(),
+                      wildcards=frozenset(str(w) for w in step.data.get("wildcards", []))
+                      if step else frozenset(),
+                      withdrawn=gone, pair_rows={})
     confirmed: dict[int, int] = {}
     if tournament.two_person_confirmation:
         confirmed = dict(ConfirmationFact.objects.filter(group_id__in=ids)
@@ -157,21 +169,30 @@ def cached_cards_html(tournament: Tournament, rnd: Round, groups: list[Group]) -
               repr(rnd.spec), get_language())
     keys = {}
     for g in groups:
-        players = [(s.number, s.entrant_id, s.id, s.entrant.name if s.entrant_id else "")
-                   for s in seats.get(g.id, [])]
-        keys_of = {ea.player_key(p[1]) for p in players if p[1] is not None}
+        players = seats.get(g.id, [])
+        seated = {ea.player_key(p[1]) for p in players if p[1] is not None}
         shown = (g.id, g.version, g.label, g.rule, confirmed.get(g.id), players,
-                 sorted(keys_of & ctx.advancers), sorted(keys_of & ctx.wildcards),
-                 sorted(keys_of & gone), shared)
-        keys[g.id] = "brackets:pub:card:" + hashlib.blake2b(
-            repr(shown).encode(), digest_size=16).hexdigest()
+                 sorted(seated & ctx.advancers), sorted(seated & ctx.wildcards),
+                 sorted(seated & gone), shared)
+        keys[g.id] = "brackets:pub:card:" + _digest(shown)
+    return PageCards(keys=keys, ctx=ctx, version=_digest(list(keys.values())))
+
+
+def _digest(value: Any) -> str:
+    return hashlib.blake2b(repr(value).encode(), digest_size=16).hexdigest()
+
+
+def cached_cards_html(tournament: Tournament, groups: list[Group], page: PageCards) -> str:
+    """The cards of ``groups`` (one round, not a pair or series round), each from the
+    cache when what it shows is unchanged; only the others' facts are read."""
+    keys = page.keys
     found = cache.get_many(list(keys.values()))
     missing = [g for g in groups if keys[g.id] not in found]
     if missing:
         built = {}
         for view in sel.group_views(missing, tournament):
             built[keys[view.group.id]] = ("" if view.status == sel.UNUSED
-                                          else str(cards_html([view], ctx)))
+                                          else str(cards_html([view], page.ctx)))
         cache.set_many(built, CARD_SECONDS)
         found.update(built)
     return mark_safe("".join(found[keys[g.id]] for g in groups))

@@ -4,6 +4,7 @@ card is never older than the last write that changes it."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -108,3 +109,22 @@ def test_a_cached_card_shows_a_withdrawal_and_a_renamed_player(
     assert "改名した選手" in _page(tournament)
     assert ea.player_key(entrant.id) in sel.seated_names(
         sel.group_views([two_pages[0]], tournament))
+
+
+def test_a_card_page_is_revalidated_by_its_own_groups_not_the_tournament(
+        tournament: Tournament, cast: dict[str, Any], two_pages: list[Group]) -> None:
+    """A save on page 2 leaves page 1 as the phone has it (304); a save on page 1 shows
+    on the next poll, with no wait for the revision the other public pages trust."""
+    phone = client_for(None)
+    url = f"/p/{tournament.slug}/r/1/"
+    etag = phone.get(url)["ETag"]
+    svc.results_save(group=two_pages[3], by=cast["organiser"], rows=ROWS)
+    assert phone.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 304
+    svc.results_save(group=two_pages[0], by=cast["organiser"], rows=ROWS)
+    fresh = phone.get(url, HTTP_IF_NONE_MATCH=etag)
+    assert fresh.status_code == 200
+    assert "432.10" in fresh.content.decode()
+    shown = re.search(r'data-version="([^"]+)"', fresh.content.decode()).group(1)
+    assert phone.get(f"/p/{tournament.slug}/r/1/live/?v={shown}").status_code == 204
+    svc.results_save(group=two_pages[3], by=cast["organiser"], rows={**ROWS, 1: ("401.00", 1)})
+    assert phone.get(f"/p/{tournament.slug}/r/1/live/?v={shown}").status_code == 204

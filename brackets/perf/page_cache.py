@@ -121,10 +121,13 @@ def public_page(view: Callable[..., HttpResponse] | None = None, *,
                      and "messages" not in request.COOKIES)
         if not cacheable:
             return loaded(request, slug, *args, **kwargs)
-        own = version(request, slug, *args, **kwargs) if version is not None else None
-        if own is not None:
-            return _served(request, own, lambda: _built(loaded, request, slug, args, kwargs))
         trusted = caches["default"].get(f"public-version:{slug}")
+        if version is not None:
+            own = _page_version(request, slug, trusted, lambda: version(request, slug, *args,
+                                                                        **kwargs))
+            if own is not None:
+                return _served(request, own,
+                               lambda: _built(loaded, request, slug, args, kwargs))
         if trusted is not None:
             hit = _cached_response(request, trusted)
             if hit is not None:
@@ -142,6 +145,28 @@ def public_page(view: Callable[..., HttpResponse] | None = None, *,
 
     wrapper.required_roles = ()  # type: ignore[attr-defined]
     return wrapper
+
+
+def _page_version(request: HttpRequest, slug: str, trusted: str | None,
+                  read: Callable[[], str | None]) -> str | None:
+    """The page's own version: as read for the revision this process trusts (for up to
+    PUBLIC_FRESH_SECONDS, like every public page), else read again. ``read`` may leave
+    ``request.revision_read`` (the tournament's revision, read before the page's
+    version): the pair is then trusted until that revision moves."""
+    key = f"public-page:{trusted}:{get_language()}:{request.get_full_path()}"
+    if trusted is not None:
+        found = caches["default"].get(key)
+        if found is not None:
+            return str(found)
+    own = read()
+    revision = getattr(request, "revision_read", None)
+    if own is not None and revision is not None:
+        caches["default"].set_many({
+            f"public-version:{slug}": revision,
+            f"public-slug:{request.tournament_id_read}": slug,  # type: ignore[attr-defined]
+            f"public-page:{revision}:{get_language()}:{request.get_full_path()}": own},
+            PUBLIC_FRESH_SECONDS)
+    return own
 
 
 def _built(loaded: Callable[..., HttpResponse], request: HttpRequest, slug: str,

@@ -256,6 +256,10 @@ def _card_page_version(request: HttpRequest, slug: str, number: int) -> str | No
     """public_page's key for a card page: it moves only when the page's groups do, not
     with every save in the tournament (16 tablets save several times a second)."""
     tournament = Tournament.objects.filter(slug=slug).first()
+    if tournament is not None:
+        # Read before the page's version, so the pair is never newer than the revision.
+        request.revision_read = sel.tournament_version(tournament)  # type: ignore[attr-defined]
+        request.tournament_id_read = tournament.pk  # type: ignore[attr-defined]
     page = _card_page(tournament, number, _page_of(request)) if tournament else None
     request.card_page = page  # type: ignore[attr-defined]
     return page.version if page is not None else None

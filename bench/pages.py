@@ -51,7 +51,10 @@ from django.urls import reverse
 from brackets.models import Entrant, Group, Membership, QmaVersion, Role, Seat, Tournament
 from brackets.services import rounds as svc
 from brackets.services.catalog import catalog_load_builtin
-from brackets.views.public import PAGE_GROUPS
+try:
+    from brackets.views.public import PAGE_GROUPS
+except ImportError:  # a version of the app before paged round pages (for before/after)
+    PAGE_GROUPS = 32
 
 FORM_ENCODED = "application/x-www-form-urlencoded"
 

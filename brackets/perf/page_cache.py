@@ -157,14 +157,14 @@ def _page_version(request: HttpRequest, slug: str, trusted: str | None,
     if trusted is not None:
         found = caches["default"].get(key)
         if found is not None:
-            return str(found)
+            return str(found) or None  # "": a page with no version of its own
     own = read()
     revision = getattr(request, "revision_read", None)
-    if own is not None and revision is not None:
+    if revision is not None:
         caches["default"].set_many({
             f"public-version:{slug}": revision,
             f"public-slug:{request.tournament_id_read}": slug,  # type: ignore[attr-defined]
-            f"public-page:{revision}:{get_language()}:{request.get_full_path()}": own},
+            f"public-page:{revision}:{get_language()}:{request.get_full_path()}": own or ""},
             PUBLIC_FRESH_SECONDS)
     return own
 

@@ -51,6 +51,7 @@ from django.urls import reverse
 from brackets.models import Entrant, Group, Membership, QmaVersion, Role, Seat, Tournament
 from brackets.services import rounds as svc
 from brackets.services.catalog import catalog_load_builtin
+
 try:
     from brackets.views.public import PAGE_GROUPS
 except ImportError:  # a version of the app before paged round pages (for before/after)

@@ -74,3 +74,22 @@ def test_bracket_and_player_pages_revalidate_with_304(tournament: Tournament,
                 f"/p/{tournament.slug}/r/1/projector/"):
         etag = phone.get(url)["ETag"]
         assert phone.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 304, url
+
+
+def test_scoreboard_state_json_is_compressed_and_revalidated_but_its_stream_is_not_compressed(
+        tournament: Tournament, cast: dict[str, Any], settings: Any) -> None:
+    from tests.states import buzzer_round_running
+
+    settings.BUZZER_STREAM_SECONDS = 0.2
+    round_ = buzzer_round_running(tournament, cast["organiser"])
+    base = f"/p/{tournament.slug}/buzzer/{round_.pk}"
+    phone = client_for(None)
+    state = phone.get(f"{base}/state.json", HTTP_ACCEPT_ENCODING="gzip")
+    assert state.status_code == 200
+    assert "ETag" in state
+    again = phone.get(f"{base}/state.json", HTTP_IF_NONE_MATCH=state["ETag"])
+    assert again.status_code == 304
+    stream = phone.get(f"{base}/stream/", HTTP_ACCEPT_ENCODING="gzip")
+    assert stream["Content-Type"].startswith("text/event-stream")
+    assert not stream.has_header("Content-Encoding")
+    assert b"data:" in b"".join(stream.streaming_content)

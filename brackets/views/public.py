@@ -5,7 +5,14 @@ Freshness without cost: every page carries the tournament's change fingerprint
 (:func:`brackets.selectors.rounds.tournament_version`: the tournament's revision). The
 rendered fragment is cached under that fingerprint, so a new entry shows on the next poll
 (htmx, every few seconds) and an unchanged tournament costs only the fingerprint; the live
-endpoint answers 204 when the client already has the current version.
+endpoint answers 204 when the client already has the current version (and a full page
+answers 304 to a browser that has it: brackets/perf/page_cache.py).
+
+A big round (more than PAGE_GROUPS groups) comes a page of group cards at a time, plus a
+全体の成績 section for the round-wide tables. A card page is keyed by what it shows, not
+by the revision: each card under its group's version (brackets/views/public_cards.py), the
+page under the versions of its cards, so at a venue, where the revision moves with every
+tablet's save, a phone's poll of a page nobody saved on is still a cache hit or a 304.
 """
 
 from __future__ import annotations

@@ -123,6 +123,12 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Compressed HTML and JSON (static files come compressed from WhiteNoise above); why
+    # it is safe with CSRF tokens in the pages: brackets/perf/compression.py.
+    "brackets.perf.compression.CompressionMiddleware",
+    # ETag/304 for every GET: a poller that already has the page gets 304 with no body
+    # (public pages set a cheap ETag from what they show before building anything).
+    "django.middleware.http.ConditionalGetMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "brackets.hosted.middleware.PublicCopyMiddleware",

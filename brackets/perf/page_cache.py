@@ -28,9 +28,11 @@ from functools import wraps
 from typing import Any
 
 from django.core.cache import caches
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
+from django.utils.cache import patch_cache_control
+from django.utils.http import parse_etags, quote_etag
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
@@ -98,12 +100,20 @@ def csrf_hole(request: HttpRequest) -> dict[str, str]:
     return {"csrf_token": CSRF_HOLE} if getattr(request, "csrf_hole", False) else {}
 
 
-def public_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+def public_page(view: Callable[..., HttpResponse] | None = None, *,
+                version: Callable[..., str | None] | None = None) -> Any:
     """``permissions.public_tournament`` plus a cache of the whole response for visitors.
 
     Only for pages that show nothing but what the tournament's revision covers (rounds,
     results, entrants; not the buzzer rounds, whose taps are not revisions). A logged-in
-    viewer or a pending message skips the cache: those pages differ per person."""
+    viewer or a pending message skips the cache: those pages differ per person.
+
+    ``version(request, slug, *args)``, if given, names what this one page shows (or None
+    for the revision): the page is cached and revalidated (ETag) under it instead, so a
+    save elsewhere in the tournament leaves it cached. It must cover everything the page
+    shows and be read before the page is built."""
+    if view is None:
+        return lambda view: public_page(view, version=version)
     loaded = public_tournament(view)
 
     @wraps(view)
@@ -112,39 +122,109 @@ def public_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse
                      and "messages" not in request.COOKIES)
         if not cacheable:
             return loaded(request, slug, *args, **kwargs)
-        trusted = caches["default"].get(f"public-version:{slug}")
-        # The age counts from the revision's read, not from when it was stored: a page
-        # built for 300 ms must not stretch the promise to 1.3 s. Wall-clock time, because
-        # another server process may have read it.
-        if trusted is not None and time.time() - trusted[1] < PUBLIC_FRESH_SECONDS:
-            page = caches["pages"].get(_public_key(request, trusted[0]))
-            if page is not None:
-                return HttpResponse(fill_holes(request, page))
-        read_at = time.time()  # no later than the tournament's read just below
-        request.csrf_hole = True  # type: ignore[attr-defined]
-        try:
-            response = loaded(request, slug, *args, **kwargs)
-        finally:
-            # An error page (404 for an unknown slug) is rendered after this returns:
-            # it gets the visitor's own token.
-            request.csrf_hole = False  # type: ignore[attr-defined]
+        trusted = _trusted_revision(slug)
+        if version is not None:
+            own = _page_version(request, slug, trusted, lambda: version(request, slug, *args,
+                                                                        **kwargs))
+            if own is not None:
+                return _served(request, own,
+                               lambda: _built(loaded, request, slug, args, kwargs))
+        if trusted is not None:
+            hit = _cached_response(request, trusted)
+            if hit is not None:
+                return hit
+        read_at = time.time()  # no later than the tournament's read in the view
+        response = _built(loaded, request, slug, args, kwargs)
         if response.streaming:
             return response
         # The revision as loaded before the page was built: a write during the build
         # leaves the page under the older revision, never a stale page under a newer one.
-        version = tournament_version(request.tournament)
-        caches["default"].set_many({f"public-version:{slug}": (version, read_at),
+        revision = tournament_version(request.tournament)
+        caches["default"].set_many({f"public-version:{slug}": (revision, read_at),
                                     f"public-slug:{request.tournament.pk}": slug},
                                    PUBLIC_FRESH_SECONDS)
-        # Kept as the bytes sent (a round page is ~300 KB: no decoding, escaping or
-        # re-encoding per hit, only the token put in).
-        if response.status_code == 200 and response["Content-Type"] == "text/html; charset=utf-8":
-            caches["pages"].set(_public_key(request, version), response.content, TTL_SECONDS)
-        response.content = fill_holes(request, response.content)
-        return response
+        return _kept(request, response, revision)
 
     wrapper.required_roles = ()  # type: ignore[attr-defined]
     return wrapper
+
+
+def _page_version(request: HttpRequest, slug: str, trusted: str | None,
+                  read: Callable[[], str | None]) -> str | None:
+    """The page's own version: as read for the revision this process trusts (for up to
+    PUBLIC_FRESH_SECONDS, like every public page), else read again. ``read`` may leave
+    ``request.revision_read`` (the tournament's revision, read before the page's
+    version): the pair is then trusted until that revision moves."""
+    key = f"public-page:{trusted}:{get_language()}:{request.get_full_path()}"
+    if trusted is not None:
+        found = caches["default"].get(key)
+        if found is not None:
+            return str(found) or None  # "": a page with no version of its own
+    read_at = time.time()
+    own = read()
+    revision = getattr(request, "revision_read", None)
+    if revision is not None:
+        caches["default"].set_many({
+            f"public-version:{slug}": (revision, read_at),
+            f"public-slug:{request.tournament_id_read}": slug,  # type: ignore[attr-defined]
+            f"public-page:{revision}:{get_language()}:{request.get_full_path()}": own or ""},
+            PUBLIC_FRESH_SECONDS)
+    return own
+
+
+def _trusted_revision(slug: str) -> str | None:
+    """The revision the public pages of ``slug`` trust, if it was read less than
+    PUBLIC_FRESH_SECONDS ago. The age counts from the read, not from when it was stored: a
+    page built for 300 ms must not stretch the promise to 1.3 s. Wall-clock time, because
+    another server process may have read it."""
+    found = caches["default"].get(f"public-version:{slug}")
+    if found is None or time.time() - found[1] >= PUBLIC_FRESH_SECONDS:
+        return None
+    return str(found[0])
+
+
+def _built(loaded: Callable[..., HttpResponse], request: HttpRequest, slug: str,
+           args: Any, kwargs: Any) -> HttpResponse:
+    """The page rendered for the visitors' cache: with the CSRF hole, not this token."""
+    request.csrf_hole = True  # type: ignore[attr-defined]
+    try:
+        return loaded(request, slug, *args, **kwargs)
+    finally:
+        # An error page (404 for an unknown slug) is rendered after this returns:
+        # it gets the visitor's own token.
+        request.csrf_hole = False  # type: ignore[attr-defined]
+
+
+def _cached_response(request: HttpRequest, version: str) -> HttpResponse | None:
+    """304 when the visitor has ``version`` already, the cached page, or None."""
+    if _public_etag(version) in parse_etags(request.headers.get("If-None-Match", "")):
+        return _revalidated(HttpResponseNotModified(), version)
+    page = caches["pages"].get(_public_key(request, version))
+    if page is not None:
+        return _revalidated(HttpResponse(fill_holes(request, page)), version)
+    return None
+
+
+def _served(request: HttpRequest, version: str,
+            build: Callable[[], HttpResponse]) -> HttpResponse:
+    hit = _cached_response(request, version)
+    if hit is not None:
+        return hit
+    response = build()
+    return response if response.streaming else _kept(request, response, version)
+
+
+def _kept(request: HttpRequest, response: HttpResponse, version: str) -> HttpResponse:
+    """Cache a built page under ``version`` and fill its holes for this visitor."""
+    # Kept as the bytes sent (a round page is ~300 KB: no decoding, escaping or
+    # re-encoding per hit, only the token put in).
+    if response.status_code == 200 and response["Content-Type"] == "text/html; charset=utf-8":
+        caches["pages"].set(_public_key(request, version), response.content, TTL_SECONDS)
+    response.content = fill_holes(request, response.content)
+    if response.status_code == 200:
+        # ConditionalGetMiddleware answers a poller that sends it back with a 304.
+        _revalidated(response, version)
+    return response
 
 
 def revision_moved(tournament_id: int) -> None:
@@ -156,6 +236,25 @@ def revision_moved(tournament_id: int) -> None:
     slug = caches["default"].get(f"public-slug:{tournament_id}")
     if slug is not None:
         caches["default"].delete(f"public-version:{slug}")
+
+
+# A new process (a new release of the app) never answers 304 to a page an older one sent.
+_BOOT = uuid.uuid4().hex[:8]
+
+
+def _public_etag(version: str) -> str:
+    """A visitor's page changes only with the tournament's revision and the language (the
+    URL is the browser's own key). The page's CSRF token differs per response but stays
+    valid, so a page kept on a 304 still posts."""
+    return quote_etag(f"{version}.{get_language()}.{_BOOT}")
+
+
+def _revalidated(response: HttpResponse, version: str) -> HttpResponse:
+    """The public ETag, and "ask before reusing it" so a poll is a 304 while nothing
+    changed and the new page as soon as something did."""
+    response["ETag"] = _public_etag(version)
+    patch_cache_control(response, private=True, no_cache=True)
+    return response
 
 
 def _public_key(request: HttpRequest, version: str) -> str:

@@ -44,7 +44,9 @@ def public_buzzer_state(
     """The scoreboard state as plain JSON (the scoreboard's fallback poll; other tools)."""
     round_ = round_or_404(tournament, round_id)
     response = JsonResponse(safe_payload(round_), json_dumps_params={"ensure_ascii": False})
-    response["Cache-Control"] = "no-store"
+    # Asked again on every poll, and answered 304 while the state is the same (ETag from
+    # its content: ConditionalGetMiddleware).
+    response["Cache-Control"] = "no-cache"
     return response
 
 

@@ -5,21 +5,26 @@ Freshness without cost: every page carries the tournament's change fingerprint
 (:func:`brackets.selectors.rounds.tournament_version`: the tournament's revision). The
 rendered fragment is cached under that fingerprint, so a new entry shows on the next poll
 (htmx, every few seconds) and an unchanged tournament costs only the fingerprint; the live
-endpoint answers 204 when the client already has the current version.
+endpoint answers 204 when the client already has the current version (and a full page
+answers 304 to a browser that has it: brackets/perf/page_cache.py).
+
+A big round (more than PAGE_GROUPS groups) comes a page of group cards at a time, plus a
+全体の成績 section for the round-wide tables. A card page is keyed by what it shows, not
+by the revision: each card under its group's version (brackets/views/public_cards.py), the
+page under the versions of its cards, so at a venue, where the revision moves with every
+tablet's save, a phone's poll of a page nobody saved on is still a cache hit or a 304.
 """
 
 from __future__ import annotations
 
 import threading
+from dataclasses import dataclass
 from typing import Any
 
 from django.core.cache import cache
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
-from django.urls import reverse
-from django.utils.html import escape
-from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
@@ -27,12 +32,11 @@ from brackets import engine_adapter as ea
 from brackets import tables_rounds as rt
 from brackets.adapters.rounds import round_rules
 from brackets.labels import MODE_LABELS, translated
-from brackets.models import Entrant, Round, SpecialFact, Tournament
+from brackets.models import Entrant, Group, Round, SpecialFact, Tournament
 from brackets.perf.page_cache import public_page
 from brackets.selectors import players as player_sel
 from brackets.selectors import rounds as sel
-from brackets.templatetags.rounds_tags import pair_role_badge
-from brackets.views.group_cards import GroupCard, render_cards
+from brackets.views import public_cards as cards
 
 POLL_SECONDS = 3
 # Up to this many rows, the projector's 惜敗率 table is set in larger type (fits 1080p).
@@ -103,87 +107,18 @@ def _pair_rows(g: sel.GroupView, names: dict[str, str]) -> list[dict[str, Any]]:
     return rows
 
 
-def _pair_card_rows(rows: list[dict[str, Any]], url: Any, gone: set[str]) -> str:
-    out = []
-    for r in rows:
-        role = r["role"]
-        cls = {"winner": "table-success fw-bold", "partner": "partner-row text-muted"}.get(
-            role, "")
-        # Beside the winner and loser, "contender" says nothing: only the others are marked.
-        badge = "" if role == "contender" else pair_role_badge(role)
-        score = "" if r["score"] is None else str(r["score"])
-        if role == "partner" and score:
-            score = f'<small>{score}</small>'
-        quit_badge = (f' <span class="badge text-bg-dark withdrawn-badge">'
-                      f'{escape(_("棄権"))}</span>' if r["player"] in gone else "")
-        out.append(f'<tr class="{cls}"><td>{badge}</td><td><a href="{url(r["player"])}">'
-                   f'{escape(r["name"])}</a>{quit_badge}</td><td class="num">{score}</td></tr>')
-    return "".join(out)
-
-
 def _player_url(tournament: Tournament) -> Any:
-    base = reverse("public_player", args=[tournament.slug, 0])[: -len("0/")]
-    return lambda player: f"{base}{player}/"
+    return cards.player_url(tournament)
 
 
 def _group_cards_html(payload: dict[str, Any]) -> str:
-    """Every group box of a round, in the card the staff round page shows too; the rows
-    are built in Python: a round of 256 groups is the largest fragment of the public
-    pages, and per-cell template tags dominate its cost."""
-    tournament, names = payload["tournament"], payload["names"]
-    url = _player_url(tournament)
-    adv, wild = set(payload["advancers"]), set(payload["wildcards"])
-    gone = payload["withdrawn"]
-    quit_badge = (f' <span class="badge text-bg-dark withdrawn-badge">'
-                  f'{escape(_("棄権"))}</span>')
-    labels = sel.STATUS_LABELS
-    cards: list[GroupCard] = []
-    for g in payload["rv"].groups:
-        if g.status == sel.UNUSED:
-            continue
-        out: list[str] = []
-        caption = ""
-        if payload["pair"]:
-            # Bootstrap shows a table's caption (first child) under its rows.
-            if any(r["role"] == "partner" for r in payload["pair_rows"][g.group.id]):
-                caption = _("パートナーの順位は数えません。")
-            out.append(_pair_card_rows(payload["pair_rows"][g.group.id], url, gone))
-        elif g.result is not None:
-            for p in g.result.players:
-                cls = ("table-warning" if p.player in wild else "table-success"
-                       ) if p.player in adv else ""
-                extra = ' <span class="wildcard-mark">WC</span>' if p.player in wild else ""
-                if p.disqualified:
-                    extra += f' <span class="badge text-bg-danger">{escape(_("失格"))}</span>'
-                if p.player in gone:
-                    extra += quit_badge
-                pen = (f' <small class="text-danger">(−{p.penalty})</small>'
-                       if p.penalty else "")
-                ratio = g.ratios.get(p.player)
-                out.append(
-                    f'<tr class="{cls}"><td>{p.place}</td><td><a href="{url(p.player)}">'
-                    f'{escape(names.get(p.player, p.player))}</a>{extra}</td>'
-                    f'<td class="num">{p.score}{pen}</td><td class="num text-muted">'
-                    f'{"" if ratio is None else ratio}</td></tr>')
-        else:
-            for seat in g.seats:
-                if seat.entrant_id is None:
-                    who, cls = escape(_("ダミー")), "dummy-row"
-                else:
-                    who = (f'<a href="{url(seat.entrant_id)}">{escape(seat.entrant.name)}</a>')
-                    if ea.player_key(seat.entrant_id) in gone:
-                        who += quit_badge
-                    cls = ""
-                chosen = g.selection_rows.get(seat.number)
-                shown = (escape(f"{chosen.genre}/{chosen.format}")
-                         if chosen is not None and g.status == sel.PLAYING else "")
-                out.append(f'<tr class="{cls}"><td class="text-muted">{escape(_("サテ"))}'
-                           f'{seat.number}</td><td>{who}</td><td class="small text-muted">'
-                           f'{shown}</td></tr>')
-        cards.append(GroupCard(label=g.label, status=g.status, status_label=labels[g.status],
-                               rows=mark_safe("".join(out)), css="public-group",
-                               rule=g.group.rule, dom_id=f"pg-{g.label}", caption=caption))
-    return render_cards(cards)
+    """Every group box of a round, in the card the staff round page shows too."""
+    ctx = cards.CardContext(
+        url=_player_url(payload["tournament"]), names=payload["names"],
+        advancers=frozenset(payload["advancers"]), wildcards=frozenset(payload["wildcards"]),
+        withdrawn=frozenset(payload["withdrawn"]),
+        pair_rows=payload["pair_rows"] if payload["pair"] else {})
+    return cards.cards_html(payload["rv"].groups, ctx)
 
 
 def _cached(name: str, version: str, build: Any) -> str:
@@ -212,50 +147,169 @@ def _build_lock(name: str) -> threading.Lock:
         return _BUILDING.setdefault(name, threading.Lock())
 
 
-def _round_cached(tournament: Tournament, number: int, version: str) -> dict[str, Any]:
-    """The rendered round (name, nav, live body) for one version; built once per change."""
-    key = f"brackets:pub:round:{tournament.id}:{number}:{version}:{get_language()}"
+#: A round with more groups than this is shown a page of groups at a time (a 1,024-entrant
+#: round 1 has 256: ~460 KB of HTML for a phone to lay out), plus a section for what only
+#: the whole round tells (the cross-group table, wildcards, advancers).
+PAGE_GROUPS = 32
+TABLE_SECTION = "table"
+
+
+def _page_of(request: HttpRequest) -> str:
+    page = request.GET.get("page", "")
+    return page if page == TABLE_SECTION or page.isdigit() else ""
+
+
+def _round_cached(tournament: Tournament, number: int, version: str,
+                  page: str = "") -> dict[str, Any]:
+    """The rendered round (name, nav, live body) for one version and page; built once
+    per change."""
+    key = f"brackets:pub:round:{tournament.id}:{number}:{page}:{version}:{get_language()}"
     hit = cache.get(key)
     if hit is not None:
         return dict(hit)
-    with _build_lock(f"round:{tournament.id}:{number}"):
+    with _build_lock(f"round:{tournament.id}:{number}:{page}"):
         hit = cache.get(key)
         if hit is not None:
             return dict(hit)
-        return _round_build(tournament, number, version, key)
+        built = _round_build(tournament, number, version, page)
+        cache.set(key, built, 300)
+        return built
 
 
 def _round_build(tournament: Tournament, number: int, version: str,
-                 key: str) -> dict[str, Any]:
+                 page: str) -> dict[str, Any]:
+    """The round page, or a paged round's 全体の成績 section (its card pages are built
+    by :func:`_card_page_built`)."""
     rnd = get_object_or_404(Round, tournament=tournament, number=number)
+    rnd.tournament = tournament
+    labels, pages = _paging(rnd)
+    if pages and page != TABLE_SECTION:
+        raise Http404("no such page")
+    built = {"name": rnd.name, "nav": _nav(tournament, rnd, sel.tournament_rounds(tournament))}
     payload = {**_round_payload(tournament, rnd), "version": version}
-    payload["cards_html"] = _group_cards_html(payload)
-    built = {
-        "name": rnd.name,
-        "nav": render_to_string("brackets/public/_round_nav.html",
-                                {"tournament": tournament, "round": rnd,
-                                 "rounds": sel.tournament_rounds(tournament)}),
-        "body": render_to_string("brackets/public/_round_live.html", payload),
-    }
-    cache.set(key, built, 300)
+    payload["cards_html"] = "" if pages else _group_cards_html(payload)
+    if pages:
+        payload.update(page=TABLE_SECTION, pages=_page_links(labels, pages), paged=True)
+    built["body"] = render_to_string("brackets/public/_round_live.html", payload)
     return built
 
 
-@public_page
+def _paging(rnd: Round) -> tuple[list[str], int]:
+    """The round's group labels and its number of card pages (0: one page for all)."""
+    spec = round_rules(rnd).spec
+    if spec.is_pair or spec.is_series:  # a few games, whose cards read each other
+        return [], 0
+    labels = list(Group.objects.filter(round=rnd).order_by("number")
+                  .values_list("label", flat=True))
+    pages = -(-len(labels) // PAGE_GROUPS)
+    return labels, pages if pages > 1 else 0
+
+
+def _nav(tournament: Tournament, rnd: Round, rounds: list[Round]) -> str:
+    return render_to_string("brackets/public/_round_nav.html",
+                            {"tournament": tournament, "round": rnd, "rounds": rounds})
+
+
+@dataclass
+class CardPage:
+    """One page of a paged round's group cards, with the version of what it shows."""
+
+    round: Round
+    number: int
+    labels: list[str]
+    groups: list[Group]
+    rounds: list[Round]
+    cards: cards.PageCards
+    version: str
+
+
+def _card_page(tournament: Tournament, number: int, page: str) -> CardPage | None:
+    """The card page ``page`` of round ``number``, or None when the round is not paged,
+    the 全体の成績 section is asked for, or there is no such page (the round path
+    answers those)."""
+    if page == TABLE_SECTION:
+        return None
+    rnd = Round.objects.filter(tournament=tournament, number=number).first()
+    if rnd is None:
+        return None
+    rnd.tournament = tournament
+    labels, pages = _paging(rnd)
+    index = int(page or 1)
+    if not pages or not 1 <= index <= pages:
+        return None
+    groups = list(Group.objects.filter(round=rnd).order_by("number")
+                  [(index - 1) * PAGE_GROUPS:index * PAGE_GROUPS])
+    page_cards = cards.page_cards(tournament, rnd, groups)
+    rounds = sel.tournament_rounds(tournament)
+    # Everything the page shows besides its cards: the round's name and status, the
+    # tournament's name, the rounds in the nav, the page links.
+    shown = (page_cards.version, rnd.pk, rnd.status, rnd.name, tournament.name,
+             [(r.pk, r.number, r.name) for r in rounds], labels, index, get_language())
+    return CardPage(round=rnd, number=index, labels=labels, groups=groups, rounds=rounds,
+                    cards=page_cards, version="rp." + cards._digest(shown))
+
+
+def _card_page_version(request: HttpRequest, slug: str, number: int) -> str | None:
+    """public_page's key for a card page: it moves only when the page's groups do, not
+    with every save in the tournament (16 tablets save several times a second)."""
+    tournament = Tournament.objects.filter(slug=slug).first()
+    if tournament is not None:
+        # Read before the page's version, so the pair is never newer than the revision.
+        request.revision_read = sel.tournament_version(tournament)  # type: ignore[attr-defined]
+        request.tournament_id_read = tournament.pk  # type: ignore[attr-defined]
+    page = _card_page(tournament, number, _page_of(request)) if tournament else None
+    request.card_page = page  # type: ignore[attr-defined]
+    return page.version if page is not None else None
+
+
+def _card_page_built(tournament: Tournament, page: CardPage) -> dict[str, Any]:
+    body = render_to_string("brackets/public/_round_live.html", {
+        "tournament": tournament, "round": page.round, "version": page.version,
+        "page": page.number, "pages": _page_links(page.labels, -(-len(page.labels) // PAGE_GROUPS)),
+        "paged": True, "cards_html": cards.cached_cards_html(tournament, page.groups, page.cards)})
+    return {"name": page.round.name, "nav": _nav(tournament, page.round, page.rounds), "body": body}
+
+
+def _card_page_of(request: HttpRequest, tournament: Tournament,
+                  number: int) -> CardPage | None:
+    page = getattr(request, "card_page", None)
+    return page if page is not None else _card_page(tournament, number, _page_of(request))
+
+
+def _page_links(labels: list[str], pages: int) -> list[tuple[str, str]]:
+    """(page, label) per page of groups: the labels of its first and last group, so a
+    player finds their group's page by its name."""
+    out = []
+    for index in range(pages):
+        chunk = labels[index * PAGE_GROUPS:(index + 1) * PAGE_GROUPS]
+        out.append((str(index + 1), f"{chunk[0]}–{chunk[-1]}"))
+    return out
+
+
+@public_page(version=_card_page_version)
 def public_round(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
-    version = sel.tournament_version(tournament)
-    built = _round_cached(tournament, number, version)
+    page = _card_page_of(request, tournament, number)
+    if page is not None:
+        built = _card_page_built(tournament, page)
+    else:
+        built = _round_cached(tournament, number, sel.tournament_version(tournament),
+                              _page_of(request))
     return render(request, "brackets/public/round.html",
                   {"tournament": tournament, "number": number, **built})
 
 
-@public_page
+@public_page(version=_card_page_version)
 def public_round_live(request: HttpRequest, tournament: Tournament,
                       number: int) -> HttpResponse:
+    page = _card_page_of(request, tournament, number)
+    if page is not None:
+        if _live(request, page.version):
+            return HttpResponse(status=204)
+        return HttpResponse(_card_page_built(tournament, page)["body"])
     version = sel.tournament_version(tournament)
     if _live(request, version):
         return HttpResponse(status=204)
-    return HttpResponse(_round_cached(tournament, number, version)["body"])
+    return HttpResponse(_round_cached(tournament, number, version, _page_of(request))["body"])
 
 
 @public_page

@@ -148,7 +148,7 @@
   };
   Feed.prototype.poll = function () {
     var self = this;
-    fetch(this.stateUrl, { headers: { Accept: "application/json" }, cache: "no-store", credentials: "same-origin" })
+    fetch(this.stateUrl, { headers: { Accept: "application/json" }, cache: "no-cache", credentials: "same-origin" })
       .then(function (r) { return r.json(); })
       .then(function (data) { self.onState(data); })
       .catch(function () { self.onConn(false); });

@@ -10,7 +10,8 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from brackets.engine import bounds
+from brackets.engine import RuleRefusal, bounds
+from brackets.messages import engine_message
 
 CHECK_INPUT = _("入力を確認してください。")  # what a malformed post has always been told
 
@@ -20,6 +21,22 @@ class Text(forms.CharField):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(required=False, strip=False, **kwargs)
+
+
+class BoundedText(Text):
+    """Optional text checked against its bound in ``brackets.engine.bounds`` (``field``
+    names it there), refused with the same words a service's check would use."""
+
+    def __init__(self, field: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.bound_field = field
+
+    def validate(self, value: Any) -> None:
+        super().validate(value)
+        try:
+            bounds.BOUNDS[self.bound_field].check(self.bound_field, value)
+        except RuleRefusal as refusal:
+            raise ValidationError(engine_message(refusal.code, refusal.params)) from refusal
 
 
 class SubmitKey(forms.CharField):

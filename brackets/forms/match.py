@@ -13,8 +13,16 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from brackets.engine import bounds
-from brackets.forms.fields import Flag, Number, Posted, RefusalForm, SubmitKey, Text, Version
+from brackets.forms.fields import (
+    BoundedText,
+    Flag,
+    Number,
+    Posted,
+    RefusalForm,
+    SubmitKey,
+    Text,
+    Version,
+)
 
 SEATS = range(1, 5)  # a group has at most four seats (H1)
 
@@ -64,7 +72,7 @@ class MatchActionForm(RefusalForm):
     empty seat means none), the reason, the tap's key and the page's version."""
 
     seat = Number(blank_as_missing=True)
-    reason = Text(max_length=bounds.REASON.max_length)
+    reason = BoundedText("reason")
     version = Version()
     key = SubmitKey()
 

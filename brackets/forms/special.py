@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 
-from brackets.engine import bounds
-from brackets.forms.fields import CHECK_INPUT, Number, RefusalForm, Text, TextList
+from brackets.forms.fields import CHECK_INPUT, BoundedText, Number, RefusalForm, Text, TextList
 
 
 class RuleChoiceForm(RefusalForm):
@@ -59,7 +58,7 @@ class WithdrawalForm(RefusalForm):
     """棄権: who withdraws; the view refuses an empty reason once it knows who."""
 
     entrant = Number()
-    reason = Text(max_length=bounds.REASON.max_length)
+    reason = BoundedText("reason")
 
 
 class FinalSetupForm(RefusalForm):

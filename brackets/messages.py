@@ -208,6 +208,7 @@ ERROR_TEXT: dict[str, Any] = {
         _("形式くじ{lots}本は形式くじの種類（{pool}）より多くなっています"),
     ),
     "bad_lot_count": _("くじの本数はマイナスにできません。申告を見直してください"),
+    "too_many_format_lots": _("形式くじは{allowed}本まで引けます（申告{lots}本）。申告を見直してください"),
     "shura_not_in_preset": _("このルールプリセットには修羅くじがありません"),
     "bad_q_level": _("Qレベルは0以上で入力してください（{q_level}）"),
     "opt_up_not_stricter": _("プチ修羅の道は、階級で決まるモードより厳しいモードを選んでください"),

@@ -28,7 +28,8 @@ def shura_desk(request: HttpRequest, tournament: Tournament) -> HttpResponse:
                                         tournament=tournament)
             try:
                 svc.shura_lots_draw(tournament=tournament, entrant=entrant, by=request.user,
-                                    genres=form.physical_genres(), formats=form.formats())
+                                    genres=form.physical_genres(), formats=form.formats(),
+                                    format_lots=form.cleaned_data["format_lots"])
                 return redirect(reverse("shura_desk", kwargs={"slug": tournament.slug}))
             except svc.RoundError as exc:
                 error = exc.message
@@ -47,10 +48,15 @@ def shura_desk(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 
             # Why each lot is owed, in the desk's words (not the engine's codes).
             reasons = [LOT_REASONS.get(str(r), str(r)) for r in owed.reasons]
-            rows.append({"entrant": e, "owed": owed, "lots": lots.get(e.id), "reasons": reasons})
+            # H5: a past champion may add up to k format lots; the desk asks how many.
+            k = svc.shura_format_lots_allowed(tournament=tournament, entrant=e,
+                                              genre_lots=owed.genre_lots)
+            rows.append({"entrant": e, "owed": owed, "lots": lots.get(e.id), "reasons": reasons,
+                         "format_lots_allowed": k, "format_lot_choices": range(k + 1)})
     catalog = ea.catalog_for(tournament.version_id)
     return render(request, "brackets/rounds/shura.html",
                   {"tournament": tournament, "rows": rows, "error": error,
                    "lot_genres": catalog.lot_genres,
+                   "format_lot_pool": svc.shura_format_lot_pool(tournament=tournament),
                    "has_rounds": Round.objects.filter(tournament=tournament, number=1).exists()},
                   status=400 if error else 200)

@@ -124,10 +124,12 @@ from brackets.engine.restrictions import (
     usage,
 )
 from brackets.engine.results import (
+    DEFAULT_SCREEN_TIE_BREAK,
     MatchResult,
     Penalty,
     RematchCheck,
     ScoreRange,
+    ScreenTie,
     SeatEntry,
     check_rematch,
     match_result,
@@ -191,6 +193,7 @@ __all__ = [
     "ChoicesSummary",
     "ContendersSource",
     "Counting",
+    "DEFAULT_SCREEN_TIE_BREAK",
     "DiceDuel",
     "Draw",
     "DrawnLots",
@@ -227,6 +230,7 @@ __all__ = [
     "RuleRefusal",
     "RuleVariant",
     "ScoreRange",
+    "ScreenTie",
     "SeatEntry",
     "Selection",
     "SeriesState",

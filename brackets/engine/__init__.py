@@ -99,7 +99,7 @@ from brackets.engine.presets import (
     register_preset,
     shimonoseki_deck,
 )
-from brackets.engine.ratio import UNDEFINED, Ratio, group_ratios
+from brackets.engine.ratio import DISQUALIFIED, UNDEFINED, Ratio, group_ratios
 from brackets.engine.restrictions import (
     BASIC_RULE,
     Choices,
@@ -194,6 +194,7 @@ __all__ = [
     "ContendersSource",
     "Counting",
     "DEFAULT_SCREEN_TIE_BREAK",
+    "DISQUALIFIED",
     "DiceDuel",
     "Draw",
     "DrawnLots",

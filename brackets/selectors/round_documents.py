@@ -10,6 +10,7 @@ from typing import Any
 from django.utils.translation import gettext, gettext_noop
 
 from brackets.adapters.rounds import RoundRules, rules_from_stored
+from brackets.labels import ratio_text
 from brackets.models import Tournament
 
 
@@ -189,7 +190,7 @@ def round_document(tournament: Tournament, number: int) -> RoundDoc:
                 penalty=_money(placed.penalty) if placed and placed.penalty else "",
                 score=_money(placed.score) if placed else "",
                 place=placed.place if placed else None,
-                ratio=str(ratio) if ratio is not None and placed else "",
+                ratio=ratio_text(ratio, translate=False) if placed else "",
                 disqualified=bool(placed and placed.disqualified),
                 advanced=advanced_text(key),
                 used_genres=tuple(used["genres"]), used_groups=tuple(used["groups"])))
@@ -213,7 +214,8 @@ def round_document(tournament: Tournament, number: int) -> RoundDoc:
             table.append(StandingDoc(
                 order, row.group, row.place, int(row.player),
                 entrant.name if entrant else "?", entrant.card_name if entrant else "",
-                _money(row.score), str(row.ratio), advanced_text(row.player)))
+                _money(row.score), ratio_text(row.ratio, translate=False),
+                advanced_text(row.player)))
     summary = ""
     last_order: list[str] = []
     if spec.is_last:
@@ -329,7 +331,7 @@ def final_ranking(tournament: Tournament, *, translate: bool = False) -> list[Ra
             ranked.append((row.player, rnd.name,
                            t(gettext_noop("{group}組{place}位　{score}点　惜敗率{ratio}")).format(
                                group=row.group, place=row.place, score=_money(row.score),
-                               ratio=row.ratio)))
+                               ratio=ratio_text(row.ratio, translate=translate))))
         # Whoever the cross-group table leaves out (disqualified in a match, H8) still
         # played this round: ranked after its other non-advancers, never dropped.
         for gv in view.groups:

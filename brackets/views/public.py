@@ -26,7 +26,7 @@ from django.utils.translation import gettext as _
 from brackets import engine_adapter as ea
 from brackets import tables_rounds as rt
 from brackets.adapters.rounds import round_rules
-from brackets.labels import MODE_LABELS, translated
+from brackets.labels import MODE_LABELS, ratio_text, translated
 from brackets.models import Entrant, Round, SpecialFact, Tournament
 from brackets.perf.page_cache import public_page
 from brackets.selectors import players as player_sel
@@ -164,7 +164,7 @@ def _group_cards_html(payload: dict[str, Any]) -> str:
                     f'<tr class="{cls}"><td>{p.place}</td><td><a href="{url(p.player)}">'
                     f'{escape(names.get(p.player, p.player))}</a>{extra}</td>'
                     f'<td class="num">{p.score}{pen}</td><td class="num text-muted">'
-                    f'{"" if ratio is None else ratio}</td></tr>')
+                    f'{escape(ratio_text(ratio))}</td></tr>')
         else:
             for seat in g.seats:
                 if seat.entrant_id is None:

@@ -18,6 +18,7 @@ from brackets.adapters.rounds import round_rules
 from brackets.labels import (
     KIND_LABELS,
     RANKED_FINAL_LABEL,
+    ratio_text,
     translated,
 )
 from brackets.models import Role, Round, Tournament
@@ -93,8 +94,11 @@ def _staff_cards_html(tournament: Tournament, rv: sel.RoundView, names: dict[str
                 text = escape(_("勝ち：{name}").format(name=names.get(won[0], won[0])))
                 footers.append(Footer("small py-1 pair-outcome", text))
         elif g.result is not None:
-            parts = [f'{p.place}. {escape(names.get(p.player, p.player))} '
-                     f'<span class="text-muted">{g.ratios.get(p.player, "")}</span>'
+            dq = f' <span class="badge text-bg-danger dq-badge">{escape(_("失格"))}</span>'
+            parts = [f'{p.place}. {escape(names.get(p.player, p.player))}'
+                     f'{dq if p.disqualified else ""} <span class="text-muted">'
+                     f'{"" if p.disqualified else escape(ratio_text(g.ratios.get(p.player)))}'
+                     f'</span>'
                      for p in g.result.players]
             footers.append(Footer("small py-1", mark_safe(" · ".join(parts))))
         if g.error:

@@ -81,6 +81,17 @@ def tie_break_chain_text(chain: Sequence[str]) -> str:
     return " → ".join(str(TIE_BREAK_NAMES.get(slug, slug)) for slug in chain)
 
 
+def undefined_ratio_text(groups: Sequence[str] | None, chain: Sequence[str]) -> str:
+    """K3: why these groups' players (``None``: this group's) show 「—」, and what orders
+    them below the cut: the round's tie-break chain after 惜敗率."""
+    after = list(chain[chain.index("ratio") + 1:]) if "ratio" in chain else list(chain)
+    where = (_("この組") if groups is None
+             else str(_("{groups}組")).format(groups=str(_("・")).join(groups)))
+    return str(_("—：{where}は1位の得点が0点以下のため惜敗率がありません。追加勝ち抜けでは"
+                 "惜敗率のある選手の後に並び、その中は{chain}で決まります")).format(
+        where=where, chain=tie_break_chain_text(after or ["lottery"]))
+
+
 def screen_tie_text(tie: ScreenTie, names: Mapping[str, str] | None = None) -> str:
     """H9: the screen showed players on one placement; say so and what ordered them."""
     players = str(_("・")).join(str(_show(p, names)) for p in tie.players)

@@ -98,6 +98,10 @@ class RoundDoc:
     summary: str = ""
     #: Last rounds: entrant ids in the engine's final order (champion first), once decided.
     final_order: tuple[int, ...] = ()
+    #: How ``table`` is ordered, in the printed sheets' Japanese (its heading).
+    order_note: str = ""
+    #: K3: which groups have no 惜敗率 and what orders their players (``""``: none).
+    ratio_note: str = ""
 
     @property
     def title(self) -> str:
@@ -232,7 +236,9 @@ def round_document(tournament: Tournament, number: int) -> RoundDoc:
         advanced_confirmed=advancers is not None,
         dummy_set=rules.dummy_set, restriction="preset",
         per_group=int(rnd.advance_per_group), summary=summary,
-        final_order=tuple(int(x) for x in last_order))
+        final_order=tuple(int(x) for x in last_order),
+        order_note=sel.overall_order_note(rv, translate=False) if table else "",
+        ratio_note=sel.undefined_ratio_note(rv))
 
 
 def _pair_outcome(gv: Any, entrants: Any) -> str:

@@ -240,6 +240,8 @@ def _round_build(tournament: Tournament, number: int, version: str,
     payload = {**_round_payload(tournament, rnd), "version": version}
     payload["cards_html"] = _group_cards_html(payload)
     payload["cross_html"], payload["wild_html"] = _cross_tables_html(payload)
+    payload["cross_order"] = sel.overall_order_note(payload["rv"])
+    payload["ratio_note"] = sel.undefined_ratio_note(payload["rv"])
     built = {
         "name": rnd.name,
         "nav": render_to_string("brackets/public/_round_nav.html",

@@ -29,7 +29,13 @@ from brackets.engine import (
     check_rematch,
     group_ratios,
 )
-from brackets.messages import error_text, player_ids, screen_tie_text, violation_text
+from brackets.messages import (
+    error_text,
+    player_ids,
+    screen_tie_text,
+    undefined_ratio_text,
+    violation_text,
+)
 from brackets.models import (
     ConfirmationFact,
     DisqualificationFact,
@@ -389,11 +395,14 @@ def _verdict(facts: ea.GroupFacts, lottery: Lottery, chain: tuple[str, ...]
     if result is None:
         return None, {}, [], ""
     notes = [violation_text(w) for w in result.warnings]
+    ratios = group_ratios(result)
+    if any(r.undefined and not r.disqualified for r in ratios.values()):
+        notes.append(undefined_ratio_text(None, chain))
     if result.screen_ties:
         names = entrant_names(player_ids({"players": [p for t in result.screen_ties
                                                       for p in t.players]}))
         notes += [screen_tie_text(t, names) for t in result.screen_ties]
-    return result, group_ratios(result), notes, ""
+    return result, ratios, notes, ""
 
 
 def _status(view: GroupView, tournament: Tournament) -> str:

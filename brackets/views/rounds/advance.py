@@ -66,6 +66,8 @@ def round_advance_preview(request: HttpRequest, tournament: Tournament,
                               in rt.wildcard_tables(rv, outcomes, people=people)]
     cross = rt.cross_table(rv, outcomes, people=people)
     ctx["cross_table"] = rt.table_html(cross) if cross is not None and len(cross.data) else ""
+    ctx["cross_order"] = sel.overall_order_note(rv)
+    ctx["ratio_note"] = sel.undefined_ratio_note(rv)
     ctx["results_table"] = rt.table_html(rt.results_table(rv, advancers=advancers,
                                                           wildcards=wildcards))
     return render(request, "brackets/rounds/advance.html", ctx)

@@ -48,6 +48,12 @@ def test_k3_tablet_says_why_and_what_orders_them(zero_group: Group,
     assert f"この組は{WHY}" in html and CHAIN in html
 
 
+def test_k3_round_card_flags_the_group(zero_group: Group, cast: dict[str, Any]) -> None:
+    html = client_for(cast["organiser"]).get(
+        f"/t/{zero_group.round.tournament.slug}/rounds/1/").content.decode()
+    assert f"この組は{WHY}" in html and "ratio-undefined-note" in html
+
+
 def test_k3_public_round_page_and_result_sheet_flag_the_group(zero_group: Group) -> None:
     t = zero_group.round.tournament
     html = client_for(None).get(f"/p/{t.slug}/r/1/").content.decode()

@@ -21,6 +21,7 @@ from brackets.labels import (
     ratio_text,
     translated,
 )
+from brackets.messages import undefined_ratio_text
 from brackets.models import Role, Round, Tournament
 from brackets.perf.page_cache import render_page
 from brackets.permissions import role_required
@@ -101,6 +102,10 @@ def _staff_cards_html(tournament: Tournament, rv: sel.RoundView, names: dict[str
                      f'</span>'
                      for p in g.result.players]
             footers.append(Footer("small py-1", mark_safe(" · ".join(parts))))
+            if any(r.undefined and not r.disqualified for r in g.ratios.values()):
+                # K3, flagged: why this card shows 「—」 and what orders its players.
+                footers.append(Footer("small py-1 text-warning-emphasis ratio-undefined-note",
+                                      escape(undefined_ratio_text(None, rv.rules.tie_break))))
         if g.error:
             footers.append(Footer("text-danger small", g.error))
         cards.append(GroupCard(label=g.label, status=g.status,

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils import translation
 from django.utils.translation import gettext, gettext_noop
 
 from brackets.adapters.rounds import RoundRules, rules_from_stored
@@ -238,7 +239,13 @@ def round_document(tournament: Tournament, number: int) -> RoundDoc:
         per_group=int(rnd.advance_per_group), summary=summary,
         final_order=tuple(int(x) for x in last_order),
         order_note=sel.overall_order_note(rv, translate=False) if table else "",
-        ratio_note=sel.undefined_ratio_note(rv))
+        ratio_note=_printed(sel.undefined_ratio_note, rv))
+
+
+def _printed(build: Any, *args: Any) -> str:
+    """A worded note as the printed sheets print it: in Japanese, whoever prints."""
+    with translation.override("ja"):
+        return str(build(*args))
 
 
 def _pair_outcome(gv: Any, entrants: Any) -> str:

@@ -103,3 +103,15 @@ def test_h5_shura_desk_asks_how_many_format_lots_and_draws_that_many(
                          {"entrant": champion.id, "method": "app", "format_lots": "1"})
     assert response.status_code == 302
     assert len(_lots(tournament, champion)["formats"]) == 1
+
+
+@pytest.mark.django_db
+def test_h5_shura_desk_records_a_box_draw_with_fewer_format_lots(
+        tournament: Tournament, cast: dict[str, Any]) -> None:
+    champion, k = _past_champion(tournament, cast)
+    pool = svc.shura_format_lot_pool(tournament=tournament)
+    response = client_for(cast["desk"]).post(f"/t/{tournament.slug}/shura/", {
+        "entrant": champion.id, "method": "physical", "format_lots": str(k),
+        "genre": ["芸能", "社会", "スポーツ", "理系学問"], "format": [pool[1], "", ""]})
+    assert response.status_code == 302
+    assert _lots(tournament, champion)["formats"] == [pool[1]]

@@ -26,10 +26,13 @@ def shura_desk(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         else:
             entrant = get_object_or_404(Entrant, id=form.cleaned_data["entrant"],
                                         tournament=tournament)
+            genres = form.physical_genres()
+            # H5: the app draws the number declared; a box draw declares what it lists.
+            declared = form.cleaned_data["format_lots"] if genres is None else None
             try:
                 svc.shura_lots_draw(tournament=tournament, entrant=entrant, by=request.user,
-                                    genres=form.physical_genres(), formats=form.formats(),
-                                    format_lots=form.cleaned_data["format_lots"])
+                                    genres=genres, formats=form.formats(),
+                                    format_lots=declared)
                 return redirect(reverse("shura_desk", kwargs={"slug": tournament.slug}))
             except svc.RoundError as exc:
                 error = exc.message

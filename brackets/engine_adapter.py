@@ -26,6 +26,7 @@ from typing import Any
 
 from brackets.engine import (
     BASIC_RULE,
+    DEFAULT_SCREEN_TIE_BREAK,
     Catalog,
     Choices,
     DrawnLots,
@@ -177,8 +178,13 @@ def results_complete(facts: GroupFacts) -> bool:
     )
 
 
-def group_result(facts: GroupFacts, lottery: Lottery | None = None) -> MatchResult | None:
-    """The engine's result for a group, or ``None`` while scores are missing."""
+def group_result(facts: GroupFacts, lottery: Lottery | None = None,
+                 screen_tie_break: Sequence[str] = DEFAULT_SCREEN_TIE_BREAK
+                 ) -> MatchResult | None:
+    """The engine's result for a group, or ``None`` while scores are missing.
+
+    ``screen_tie_break`` is the round's chain for players the screen shows on one
+    placement (H9)."""
     if not results_complete(facts):
         return None
     by_number = {s.number: s for s in facts.seats}
@@ -197,6 +203,7 @@ def group_result(facts: GroupFacts, lottery: Lottery | None = None) -> MatchResu
         penalties=penalties,
         disqualified=[p for p in dq if p],
         lottery=lottery,
+        screen_tie_break=screen_tie_break,
     )
 
 

@@ -14,6 +14,7 @@ without import cycles.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import Any
 
 from django.utils.translation import gettext, gettext_noop
 
@@ -95,3 +96,24 @@ def translated(table: Mapping[str, str]) -> dict[str, str]:
 def listed(items: Iterable[str]) -> str:
     """Items joined as a list in running text: 「、」 in Japanese, ", " in English."""
     return gettext("、").join(items)
+
+
+#: What a 惜敗率 cell says when a player has no number (``Ratio.why``): disqualified in
+#: that match (H8), or the group's 1st scored ≤ 0 (K3, flagged beside the table).
+RATIO_LABELS: dict[str, str] = {
+    "disqualified": gettext_noop("失格"),
+    "reference_not_positive": "—",
+}
+
+
+def ratio_text(ratio: Any, *, translate: bool = True) -> str:
+    """A 惜敗率 as every page and document shows it: two decimals, 「失格」 (H8) or 「—」
+    (K3); ``""`` for no ratio object. ``translate=False`` keeps the printed sheets'
+    Japanese."""
+    if ratio is None or not hasattr(ratio, "display"):
+        return ""
+    shown = ratio.display()
+    if shown is not None:
+        return f"{shown}"
+    text = RATIO_LABELS.get(getattr(ratio, "why", ""), "—")
+    return gettext(text) if translate and text != "—" else text

@@ -11,12 +11,12 @@ logged and shown as a generic internal error, never as a rule.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from brackets.engine import EngineBug, EngineError, Violation
+from brackets.engine import EngineBug, EngineError, ScreenTie, Violation
 
 logger = logging.getLogger(__name__)
 
@@ -67,6 +67,39 @@ def violation_text(v: Violation, names: Mapping[str, str] | None = None) -> str:
         return template
 
 
+#: The tie-break slugs of a preset's chain (brackets.engine.advancement), as staff read them.
+TIE_BREAK_NAMES: Mapping[str, Any] = {
+    "ratio": _("惜敗率"), "score": _("得点"), "screen_score": _("画面の得点"),
+    "place": _("組内順位"), "previous_place": _("前回戦の順位"), "seed": _("シード順"),
+    "screen_order": _("画面の表示順"), "seat": _("サテ番号"),
+    "lottery": _("抽選（大会の抽選シードで記録）"),
+}
+
+
+def tie_break_chain_text(chain: Sequence[str]) -> str:
+    """A tie-break chain as staff read it: 「惜敗率 → 得点 → 抽選…」."""
+    return " → ".join(str(TIE_BREAK_NAMES.get(slug, slug)) for slug in chain)
+
+
+def undefined_ratio_text(groups: Sequence[str] | None, chain: Sequence[str]) -> str:
+    """K3: why these groups' players (``None``: this group's) show 「—」, and what orders
+    them below the cut: the round's tie-break chain after 惜敗率."""
+    after = list(chain[chain.index("ratio") + 1:]) if "ratio" in chain else list(chain)
+    where = (_("この組") if groups is None
+             else str(_("{groups}組")).format(groups=str(_("・")).join(groups)))
+    return str(_("—：{where}は1位の得点が0点以下のため惜敗率がありません。追加勝ち抜けでは"
+                 "惜敗率のある選手の後に並び、その中は{chain}で決まります")).format(
+        where=where, chain=tie_break_chain_text(after or ["lottery"]))
+
+
+def screen_tie_text(tie: ScreenTie, names: Mapping[str, str] | None = None) -> str:
+    """H9: the screen showed players on one placement; say so and what ordered them."""
+    players = str(_("・")).join(str(_show(p, names)) for p in tie.players)
+    decided = str(_("・")).join(str(TIE_BREAK_NAMES.get(s, s)) for s in tie.decided_by)
+    return str(_("画面で同じ{place}位：{players}の順に決めました（{decided}による）")).format(
+        place=tie.screen_place, players=players, decided=decided or _("抽選"))
+
+
 def _show(value: Any, names: Mapping[str, str] | None) -> Any:
     if isinstance(value, str) and names and value in names:
         return names[value]
@@ -97,7 +130,8 @@ ERROR_TEXT: dict[str, Any] = {
     "score_out_of_range": _("サテ{seat}の得点 {score} は {low}〜{high} の範囲外です"),
     "score_precision": _("サテ{seat}の得点は小数2桁までです"),
     "score_not_decimal": _("サテ{seat}の得点が数値ではありません"),
-    "placements_invalid": _("順位 {placements} は1位から順に付けてください（同じ順位の重複不可）"),
+    "placements_invalid": _("順位 {placements} は画面どおり1位から付けてください"
+                            "（同順位は1・2・2・4位のように、次の順位を飛ばします）"),
     "player_not_in_group": _("この組にいない選手の結果です"),
     "tie_needs_lottery": (
         _("{place}位で{players}さんが同率です：抽選を記録して順位を決めてください"),
@@ -217,6 +251,7 @@ ERROR_TEXT: dict[str, Any] = {
         _("形式くじ{lots}本は形式くじの種類（{pool}）より多くなっています"),
     ),
     "bad_lot_count": _("くじの本数はマイナスにできません。申告を見直してください"),
+    "too_many_format_lots": _("形式くじは{allowed}本まで引けます（申告{lots}本）。申告を見直してください"),
     "shura_not_in_preset": _("このルールプリセットには修羅くじがありません"),
     "bad_q_level": _("Qレベルは0以上で入力してください（{q_level}）"),
     "opt_up_not_stricter": _("プチ修羅の道は、階級で決まるモードより厳しいモードを選んでください"),

@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from brackets.engine import Ratio
+from brackets.labels import ratio_text
 
 NUMERIC = {"th": {"class": "num"}, "td": {"class": "num"}}
 NOWRAP = {"td": {"class": "text-nowrap"}}
@@ -173,15 +174,14 @@ class RoundTableBase(tables.Table):  # type: ignore[misc]
         return "" if value is None else value
 
     def render_ratio(self, value: Ratio | None) -> str:
-        """A 惜敗率 as people read it: two decimals, "—" when undefined (K3), blank if none."""
-        return "" if value is None else str(value)
+        """A 惜敗率 as people read it: two decimals, 「失格」 (H8), "—" when undefined (K3),
+        blank if none."""
+        return ratio_text(value)
 
     def value_ratio(self, value: Ratio | None) -> Decimal | str:
-        """A 惜敗率 for a spreadsheet: a number, or "—" when undefined."""
-        if value is None:
-            return ""
-        shown = value.display()
-        return "—" if shown is None else shown
+        """A 惜敗率 for a spreadsheet: a number, or the words of :func:`ratio_text`."""
+        shown = None if value is None else value.display()
+        return ratio_text(value) if shown is None else shown
 
 
 class CrossGroupTable(RoundTableBase):

@@ -101,7 +101,7 @@ from brackets.engine.presets import (
     register_preset,
     shimonoseki_deck,
 )
-from brackets.engine.ratio import UNDEFINED, Ratio, group_ratios
+from brackets.engine.ratio import DISQUALIFIED, UNDEFINED, Ratio, group_ratios
 from brackets.engine.restrictions import (
     BASIC_RULE,
     Choices,
@@ -126,10 +126,12 @@ from brackets.engine.restrictions import (
     usage,
 )
 from brackets.engine.results import (
+    DEFAULT_SCREEN_TIE_BREAK,
     MatchResult,
     Penalty,
     RematchCheck,
     ScoreRange,
+    ScreenTie,
     SeatEntry,
     check_rematch,
     match_result,
@@ -145,6 +147,7 @@ from brackets.engine.shura import (
     check_eligibility,
     draw_lots,
     format_lots_allowed,
+    format_lots_declared,
     lots_owed,
     shura_player_rules,
     validate_drawn,
@@ -192,6 +195,8 @@ __all__ = [
     "ChoicesSummary",
     "ContendersSource",
     "Counting",
+    "DEFAULT_SCREEN_TIE_BREAK",
+    "DISQUALIFIED",
     "DiceDuel",
     "Draw",
     "DrawnLots",
@@ -228,6 +233,7 @@ __all__ = [
     "RuleRefusal",
     "RuleVariant",
     "ScoreRange",
+    "ScreenTie",
     "SeatEntry",
     "Selection",
     "SeriesState",
@@ -262,6 +268,7 @@ __all__ = [
     "extra_card_rule",
     "final_setup",
     "format_lots_allowed",
+    "format_lots_declared",
     "game_needed",
     "games_scheduled",
     "get_preset",

@@ -422,7 +422,31 @@ def processing_order(
 
 
 def cross_group_table(
-    results: Mapping[str, MatchResult], context: TieContext | None = None
+    results: Mapping[str, MatchResult],
+    context: TieContext | None = None,
+    *,
+    advancing: int | Mapping[str, int] | None = None,
+    chain: Sequence[str] = ("ratio", "score", "lottery"),
 ) -> list[Standing]:
-    """Everyone of a round: winners by score, then each lower placement by 惜敗率."""
-    return processing_order(results, context=context)
+    """Everyone of a round (the overall list, 全体の成績), best first.
+
+    With ``advancing`` (the top k of each group, or k per group label for K6's rules):
+    group winners by score, each further advancing placement by 惜敗率, then every
+    non-advancer together by ``chain`` (the wildcard chain: 惜敗率 first, K4). That is
+    the wildcard table's order, so the overall list and the cut line read the same.
+    Without it, each placement by itself (winners by score, then 2nd, 3rd… by 惜敗率).
+    Disqualified players are left out.
+    """
+    if advancing is None:
+        return processing_order(results, context=context)
+
+    def top(row: Standing) -> int:
+        return advancing if isinstance(advancing, int) else advancing.get(row.group, 1)
+
+    rows = [r for r in standings(results) if not r.disqualified]
+    leading = [r.player for r in rows if r.place <= top(r)]
+    most = max((top(r) for r in rows), default=1)
+    tiers = [(1, ("score", "lottery"))] + [(k, tuple(chain)) for k in range(2, most + 1)]
+    ordered = processing_order(results, tiers=tiers, players=leading, context=context)
+    rest = [r for r in rows if r.place > top(r)]
+    return ordered + [row for row, _tied in rank_by_chain(rest, chain, context)]

@@ -11,6 +11,10 @@ displayed ratios are both 86.21 still compare correctly) and the display value, 
 three). When the reference score is ≤ 0 — possible after a −400 penalty — the ratio is
 *undefined*: a distinct value, never zero and never an exception, so the cross-group table
 can show and rank it explicitly (undefined ratios rank below every defined one).
+
+A disqualified player (H8) has no 惜敗率 in that match at all: 「失格」 is what their row
+says, not a number against the winner's score. Both kinds of "no ratio" carry their
+reason (:attr:`Ratio.why`), so every page and document says the same thing.
 """
 
 from __future__ import annotations
@@ -24,11 +28,23 @@ from .results import MatchResult
 HUNDRED = Fraction(100)
 
 
+#: Why a player has no 惜敗率: the group's 1st scored ≤ 0 (K3), or disqualified (H8).
+REFERENCE_NOT_POSITIVE = "reference_not_positive"
+DISQUALIFIED_NO_RATIO = "disqualified"
+
+
 @dataclass(frozen=True, order=False)
 class Ratio:
-    """One player's 惜敗率; ``exact is None`` means undefined (reference score ≤ 0)."""
+    """One player's 惜敗率; ``exact is None`` means none, for the reason in ``why``
+    (:data:`REFERENCE_NOT_POSITIVE` or :data:`DISQUALIFIED_NO_RATIO`; ``""`` when defined).
+    """
 
     exact: Fraction | None
+    why: str = ""
+
+    @property
+    def disqualified(self) -> bool:
+        return self.why == DISQUALIFIED_NO_RATIO
 
     @property
     def defined(self) -> bool:
@@ -56,7 +72,9 @@ class Ratio:
         )
 
     def sort_key(self) -> tuple[int, Fraction]:
-        """Ascending key that puts the best ratio first and undefined ratios last."""
+        """Ascending key: the best ratio first, undefined ratios last, disqualified after."""
+        if self.disqualified:
+            return (2, Fraction(0))
         if self.exact is None:
             return (1, Fraction(0))
         return (0, -self.exact)
@@ -66,7 +84,8 @@ class Ratio:
         return "—" if shown is None else f"{shown}"
 
 
-UNDEFINED = Ratio(None)
+UNDEFINED = Ratio(None, REFERENCE_NOT_POSITIVE)
+DISQUALIFIED = Ratio(None, DISQUALIFIED_NO_RATIO)
 
 
 def ratio(score: Decimal, reference: Decimal) -> Ratio:
@@ -77,8 +96,10 @@ def ratio(score: Decimal, reference: Decimal) -> Ratio:
 
 
 def group_ratios(result: MatchResult) -> dict[str, Ratio]:
-    """Every real player's 惜敗率 in one match; the dummy never counts (K2, K3)."""
+    """Every real player's 惜敗率 in one match; the dummy never counts (K2, K3), and a
+    disqualified player has none (H8: :data:`DISQUALIFIED`)."""
     winner = result.winner
     if winner is None:
         return {}
-    return {row.player: ratio(row.score, winner.score) for row in result.players}
+    return {row.player: DISQUALIFIED if row.disqualified else ratio(row.score, winner.score)
+            for row in result.players}

@@ -116,6 +116,28 @@ class PlacedPlayer:
 
 
 @dataclass(frozen=True)
+class ScreenTie:
+    """Real players the result screen shows on one placement (H9), and what ordered them.
+
+    ``players`` are in their derived order; ``decided_by`` lists the tie-break slugs that
+    separated them (``"lottery"`` when the recorded lottery did).
+    """
+
+    screen_place: int
+    players: tuple[str, ...]
+    decided_by: tuple[str, ...]
+
+
+#: H9's default order for players sharing a screen placement: the higher score, then the
+#: recorded lottery. A preset passes its own chain; the lottery always closes it.
+DEFAULT_SCREEN_TIE_BREAK: tuple[str, ...] = ("score", "lottery")
+
+#: Slugs that can tell apart two players of one match on the same screen placement;
+#: the others in a preset's chain (place, previous round, seed...) are passed over here.
+_IN_MATCH_TIE_BREAKS = frozenset({"score", "ratio", "screen_score", "seat", "lottery"})
+
+
+@dataclass(frozen=True)
 class MatchResult:
     """The derived result of one match: real players in final placement order."""
 
@@ -123,6 +145,7 @@ class MatchResult:
     dummy: SeatEntry | None = None
     warnings: tuple[Violation, ...] = ()
     lottery_used: bool = False
+    screen_ties: tuple[ScreenTie, ...] = ()
 
     def get(self, player: str) -> PlacedPlayer:
         """The row of ``player``; :class:`RuleRefusal` if they did not play here."""
@@ -228,6 +251,7 @@ def match_result(
     lottery: Lottery | None = None,
     score_range: ScoreRange = DEFAULT_SCORE_RANGE,
     seats: Collection[int] = SEATS,
+    screen_tie_break: Sequence[str] = DEFAULT_SCREEN_TIE_BREAK,
 ) -> MatchResult:
     """Place the real players of one match from the screen, penalties and disqualification.
 
@@ -236,9 +260,12 @@ def match_result(
     even if a score was mistyped, and equal adjusted scores keep the screen order (H9);
     disqualified players go last, in screen order, and the others move up (H8).
 
-    A tie *on the screen* (two seats showing the same placement) that still matters after
-    all of that is broken by ``lottery`` (the recorded lottery of H9); without one,
-    :class:`RuleRefusal` ``tie_needs_lottery`` is raised rather than guessing.
+    A tie *on the screen* (two seats showing the same placement, 1,2,2,4) that still
+    matters after all of that is ordered by ``screen_tie_break`` (the preset's chain;
+    slugs that cannot separate two players of one match are passed over, and the recorded
+    lottery of H9 always closes it). Without ``lottery``, :class:`RuleRefusal`
+    ``tie_needs_lottery`` is raised rather than guessing. Each such tie is reported in
+    ``screen_ties`` so that pages can say the screen showed it and what decided it.
 
     ``group``, when given, lists the players drawn into this group: a result for anyone
     else is an error, and a member with no result is reported as a ``missing_result``
@@ -306,14 +333,32 @@ def match_result(
         assert entry.player is not None
         return lot_rank[entry.player]
 
+    chain = [slug for slug in screen_tie_break if slug in _IN_MATCH_TIE_BREAKS]
+    if "lottery" not in chain:
+        chain.append("lottery")
+    deciders: dict[int, list[str]] = {}
+
+    def tie_key(slug: str, entry: SeatEntry) -> Decimal | int:
+        # Within one match 惜敗率 orders as the score does (the same reference divides both).
+        if slug in ("score", "ratio"):
+            return -adjusted(entry)
+        if slug == "screen_score":
+            return -entry.score
+        if slug == "seat":
+            return entry.seat
+        return lot(entry)
+
     def screen_before(a: SeatEntry, b: SeatEntry) -> bool:
         if a.screen_place != b.screen_place:
             return a.screen_place < b.screen_place
         if needs_lot(a, b):
-            # Equal screen placement: prefer the higher score, then the lottery.
-            if a.score != b.score:
-                return a.score > b.score
-            return lot(a) < lot(b)
+            for slug in chain:
+                ka, kb = tie_key(slug, a), tie_key(slug, b)
+                if ka != kb:
+                    used = deciders.setdefault(a.screen_place, [])
+                    if slug not in used:
+                        used.append(slug)
+                    return ka < kb
         return a.seat < b.seat
 
     def before(a: SeatEntry, b: SeatEntry) -> bool:
@@ -351,8 +396,22 @@ def match_result(
         for index, e in enumerate(merged)
         if e.player is not None
     )
+    order = {row.player: index for index, row in enumerate(rows)}
+    ties = tuple(
+        ScreenTie(
+            place,
+            tuple(sorted((e.player for e in humans if e.player and e.screen_place == place),
+                         key=lambda p: order[p])),
+            tuple(deciders.get(place, ())),
+        )
+        for place in sorted(shared)
+    )
     return MatchResult(
-        players=rows, dummy=dummy, warnings=tuple(warnings), lottery_used=lottery_used
+        players=rows,
+        dummy=dummy,
+        warnings=tuple(warnings),
+        lottery_used=lottery_used,
+        screen_ties=ties,
     )
 
 

@@ -129,6 +129,21 @@ def format_lots_allowed(
     return max(0, min(l_past - 3, 5 - max_matches))
 
 
+def format_lots_declared(declared: int, *, allowed: int) -> int:
+    """The format lots a past champion draws: the number they declare, 0…k (H5).
+
+    「…いずれか低い本数以下の出題形式くじを引き…使用不可とすることができる」: k is a
+    maximum, not a duty, so any count from none up to k is the player's to choose.
+    """
+    if declared < 0:
+        raise RuleRefusal("bad_lot_count", "lot counts cannot be negative",
+                          format_lots=declared)
+    if declared > allowed:
+        raise RuleRefusal("too_many_format_lots", f"at most {allowed} format lots",
+                          lots=declared, allowed=allowed)
+    return declared
+
+
 FORMAT_LOT_POOLS = ("format_groups", "groups_but_random", "formats")
 
 

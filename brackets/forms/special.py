@@ -8,6 +8,7 @@ tournament's entrant), and the services decide whether the write is allowed.
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
 
 from brackets.forms.fields import CHECK_INPUT, BoundedText, Number, RefusalForm, Text, TextList
 
@@ -78,6 +79,17 @@ class ShuraLotsForm(RefusalForm):
     # Which genres and formats exist is the service's (and the catalog's) to say.
     genre = TextList()
     format = TextList()
+    # H5: how many format lots the player declares (0…k); blank means not asked.
+    format_lots = Text()
+
+    def clean_format_lots(self) -> int | None:
+        raw = self.cleaned_data["format_lots"].strip()
+        if raw == "":
+            return None
+        if not raw.isdigit():
+            raise ValidationError(_("形式くじの本数は0以上の整数で選んでください。"),
+                                  code="invalid")
+        return int(raw)
 
     def physical_genres(self) -> list[str] | None:
         """The genres drawn from the box, or None for an app draw."""

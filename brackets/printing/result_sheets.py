@@ -85,7 +85,7 @@ class ResultSheets(RoundPdf):
     slug = "result-sheets"
     order = 40
     title = "結果表"
-    description = "全体順（1位は得点順、2位以下は惜敗率順）と組ごとの結果"
+    description = "全体順（各組1位は得点順、続いて惜敗率順）と組ごとの結果"
     kinds = ("groups", "rule_selection", "final_group", "partner_match", "partner_series")
     needs_play = True
 
@@ -103,8 +103,10 @@ class ResultSheets(RoundPdf):
                         "heading")]
         if data.table:
             note = "（確定）" if data.advanced_confirmed else "（勝ち抜け未確定）"
-            story += [p(f"全体順：各組1位は得点順、2位以下は順位ごとに惜敗率順{note}", "small"),
+            story += [p(f"全体順：{data.order_note}{note}", "small"),
                       Spacer(0, 2 * mm), cross_table(data, self.frame_width),
                       Spacer(0, 6 * mm)]
+            if data.ratio_note:
+                story += [p(data.ratio_note, "small"), Spacer(0, 4 * mm)]
         story += group_results(data, self.frame_width)
         return story

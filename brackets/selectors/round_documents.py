@@ -7,9 +7,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils import translation
 from django.utils.translation import gettext, gettext_noop
 
 from brackets.adapters.rounds import RoundRules, rules_from_stored
+from brackets.labels import ratio_text
 from brackets.models import Tournament
 
 
@@ -97,6 +99,10 @@ class RoundDoc:
     summary: str = ""
     #: Last rounds: entrant ids in the engine's final order (champion first), once decided.
     final_order: tuple[int, ...] = ()
+    #: How ``table`` is ordered, in the printed sheets' Japanese (its heading).
+    order_note: str = ""
+    #: K3: which groups have no 惜敗率 and what orders their players (``""``: none).
+    ratio_note: str = ""
 
     @property
     def title(self) -> str:
@@ -189,7 +195,7 @@ def round_document(tournament: Tournament, number: int) -> RoundDoc:
                 penalty=_money(placed.penalty) if placed and placed.penalty else "",
                 score=_money(placed.score) if placed else "",
                 place=placed.place if placed else None,
-                ratio=str(ratio) if ratio is not None and placed else "",
+                ratio=ratio_text(ratio, translate=False) if placed else "",
                 disqualified=bool(placed and placed.disqualified),
                 advanced=advanced_text(key),
                 used_genres=tuple(used["genres"]), used_groups=tuple(used["groups"])))
@@ -213,7 +219,8 @@ def round_document(tournament: Tournament, number: int) -> RoundDoc:
             table.append(StandingDoc(
                 order, row.group, row.place, int(row.player),
                 entrant.name if entrant else "?", entrant.card_name if entrant else "",
-                _money(row.score), str(row.ratio), advanced_text(row.player)))
+                _money(row.score), ratio_text(row.ratio, translate=False),
+                advanced_text(row.player)))
     summary = ""
     last_order: list[str] = []
     if spec.is_last:
@@ -230,7 +237,15 @@ def round_document(tournament: Tournament, number: int) -> RoundDoc:
         advanced_confirmed=advancers is not None,
         dummy_set=rules.dummy_set, restriction="preset",
         per_group=int(rnd.advance_per_group), summary=summary,
-        final_order=tuple(int(x) for x in last_order))
+        final_order=tuple(int(x) for x in last_order),
+        order_note=sel.overall_order_note(rv, translate=False) if table else "",
+        ratio_note=_printed(sel.undefined_ratio_note, rv))
+
+
+def _printed(build: Any, *args: Any) -> str:
+    """A worded note as the printed sheets print it: in Japanese, whoever prints."""
+    with translation.override("ja"):
+        return str(build(*args))
 
 
 def _pair_outcome(gv: Any, entrants: Any) -> str:
@@ -329,7 +344,7 @@ def final_ranking(tournament: Tournament, *, translate: bool = False) -> list[Ra
             ranked.append((row.player, rnd.name,
                            t(gettext_noop("{group}組{place}位　{score}点　惜敗率{ratio}")).format(
                                group=row.group, place=row.place, score=_money(row.score),
-                               ratio=row.ratio)))
+                               ratio=ratio_text(row.ratio, translate=translate))))
         # Whoever the cross-group table leaves out (disqualified in a match, H8) still
         # played this round: ranked after its other non-advancers, never dropped.
         for gv in view.groups:

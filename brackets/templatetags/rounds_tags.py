@@ -8,7 +8,7 @@ from django import template
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from brackets.labels import PAIR_ROLE_LABELS, label
+from brackets.labels import PAIR_ROLE_LABELS, label, ratio_text
 
 register = template.Library()
 
@@ -44,8 +44,5 @@ def get(mapping: Any, key: Any) -> Any:
 
 @register.filter
 def ratio(value: Any) -> str:
-    """A 惜敗率 for display: two decimals, or — when undefined (K3)."""
-    if value is None or not hasattr(value, "display"):
-        return ""
-    shown = value.display()
-    return "—" if shown is None else f"{shown}"
+    """A 惜敗率 for display: two decimals, 「失格」 (H8) or — when undefined (K3)."""
+    return ratio_text(value)

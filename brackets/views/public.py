@@ -188,6 +188,8 @@ def _round_build(tournament: Tournament, number: int, version: str,
     built = {"name": rnd.name, "nav": _nav(tournament, rnd, sel.tournament_rounds(tournament))}
     payload = {**_round_payload(tournament, rnd), "version": version}
     payload["cards_html"] = "" if pages else _group_cards_html(payload)
+    payload["cross_order"] = sel.overall_order_note(payload["rv"])
+    payload["ratio_note"] = sel.undefined_ratio_note(payload["rv"])
     if pages:
         payload.update(page=TABLE_SECTION, pages=_page_links(labels, pages), paged=True)
     built["body"] = render_to_string("brackets/public/_round_live.html", payload)

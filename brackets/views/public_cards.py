@@ -26,6 +26,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from brackets import engine_adapter as ea
+from brackets.labels import ratio_text
 from brackets.models import ConfirmationFact, Group, Round, Seat, Tournament
 from brackets.selectors import rounds as sel
 from brackets.templatetags.rounds_tags import pair_role_badge
@@ -101,7 +102,7 @@ def public_card(g: sel.GroupView, ctx: CardContext) -> GroupCard:
                 f'<tr class="{cls}"><td>{p.place}</td><td><a href="{url(p.player)}">'
                 f'{escape(names.get(p.player, p.player))}</a>{extra}</td>'
                 f'<td class="num">{p.score}{pen}</td><td class="num text-muted">'
-                f'{"" if ratio is None else ratio}</td></tr>')
+                f'{escape(ratio_text(ratio))}</td></tr>')
     else:
         for seat in g.seats:
             if seat.entrant_id is None:

@@ -25,7 +25,7 @@ def test_refused_results_reload_does_not_repost(live_server: Any, tournament: To
     page.goto(url)
     for n in range(1, 5):
         page.fill(f"input[name=score_{n}]", str(300 - n))
-        page.select_option(f"select[name=place_{n}]", "1")
+        page.select_option(f"select[name=place_{n}]", "2")  # no 1位: refused
     posts: list[str] = []
     page.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
     page.locator("input[name=score_1]").press("Enter")

@@ -47,8 +47,13 @@ def test_score_out_of_range_is_refused(group: Group, cast: dict[str, Any]) -> No
             rows={**GOOD, 1: ("abc", 1)})
 
 
-def test_placement_used_twice_is_refused(group: Group, cast: dict[str, Any]) -> None:
-    refused("2位が2回", group=group, by=cast["bracket"], rows={**GOOD, 3: ("250.00", 2)})
+def test_placement_used_twice_is_refused_unless_the_screen_shows_a_tie(
+        group: Group, cast: dict[str, Any]) -> None:
+    """H9: 1, 2, 2, 4 is a tie the screen can show (tests/rules/test_h9_screen_ties.py);
+    a place used twice in any other shape is refused."""
+    refused("1・2・2・4位", group=group, by=cast["bracket"],
+            rows={**GOOD, 3: ("250.00", 2), 4: ("180.00", 3)})
+    refused("1・2・2・4位", group=group, by=cast["bracket"], rows={**GOOD, 2: ("290.00", 3)})
 
 
 def test_result_for_a_seat_not_in_the_group(round_one: Round, cast: dict[str, Any]) -> None:

@@ -69,8 +69,8 @@ def test_refusals_are_the_locked_path_s_and_save_nothing(fresh_group: Group,
     before = ResultFact.objects.count()
     with pytest.raises(svc.RoundError) as info:
         svc.results_save(group=fresh_group, by=cast["bracket"],
-                         rows={**GOOD, 3: ("250.00", 2)})
-    assert "2位が2回" in info.value.message
+                         rows={**GOOD, 3: ("250.00", 2), 4: ("180.00", 3)})
+    assert "1・2・2・4位" in info.value.message  # 1, 2, 2, 3 is no screen (H9)
     Round.objects.filter(id=fresh_group.round_id).update(status=Round.Status.CLOSED)
     with pytest.raises(svc.RoundError) as info:  # the round check still comes first
         svc.results_save(group=fresh_group, by=cast["bracket"],

@@ -56,7 +56,7 @@ def test_match_saves_redirect_with_a_saved_message(tournament: Tournament,
     assert "保存しました" in staff.get(page).content.decode()
     seats = Seat.objects.filter(group=group).count()
     rows = {f"score_{n}": str(300 - n) for n in range(1, seats + 1)}
-    rows.update({f"place_{n}": "1" for n in range(1, seats + 1)})  # 1位 twice: refused
+    rows.update({f"place_{n}": "2" for n in range(1, seats + 1)})  # no 1位: refused
     refused = staff.post(f"{page}results/", {**rows, "key": "results-k2"})
     assert refused.status_code == 400
     html = refused.content.decode()

@@ -21,12 +21,14 @@ from brackets.selectors.rounds.advancement import (
     advancement_preview,
     advancers_of,
     last_step,
+    overall_order_note,
     podium,
     results_by_label,
     round_table,
     round_view,
     seeds_entering,
     tournament_rounds,
+    undefined_ratio_note,
     withdrawn_ids,
 )
 from brackets.selectors.rounds.finals import (
@@ -106,7 +108,7 @@ __all__ = [
     "match_snapshot", "match_snapshots", "pair_roles",
     "partner_match_of", "place_labels", "podium", "podium_from", "podium_kind",
     "ratio_display", "remember_write_rows", "results_by_label", "round_restrictions",
-    "round_table", "round_view", "seat_choices", "seated_names", "seeds_entering",
+    "round_table", "overall_order_note", "undefined_ratio_note", "round_view", "seat_choices", "seated_names", "seeds_entering",
     "selection_history", "series_progress", "series_winners", "special_facts",
     "tournament_rounds", "tournament_version", "used_by_window", "used_summary",
     "window_of", "write_check_rows", "withdrawn_ids",

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from django.utils.translation import gettext, gettext_noop
+
 from brackets import engine_adapter as ea
 from brackets.adapters.rounds import round_rules
 from brackets.engine import (
@@ -17,6 +19,7 @@ from brackets.engine import (
     cross_group_table,
     seeds_join,
 )
+from brackets.messages import undefined_ratio_text
 from brackets.models import (
     Entrant,
     Group,
@@ -101,14 +104,55 @@ def advancement_preview(rnd: Round, rv: RoundView | None = None) -> list[tuple[s
     return out
 
 
+def round_advancing(rv: RoundView) -> dict[str, int]:
+    """How many of each group advance directly (K6: each group by its rule's count)."""
+    if rv.rules.spec.is_rule_selection:
+        per_rule = {v.key: v.advance_per_group for v in rv.rules.variants}
+        return {g.label: int(per_rule.get(g.group.rule, 1)) for g in rv.groups}
+    return {g.label: int(rv.round.advance_per_group) for g in rv.groups}
+
+
+def overall_order_note(rv: RoundView, *, translate: bool = True) -> str:
+    """How the overall list is ordered, in words (its heading, on screen and on paper).
+
+    Japanese as printed unless ``translate``; it follows :func:`round_table`'s order.
+    """
+    def t(text: str) -> str:
+        return gettext(text) if translate else text
+
+    tops = set(round_advancing(rv).values()) or {1}
+    if len(tops) > 1:
+        return t(gettext_noop("各組1位は得点順、勝ち抜けの順位は順位ごとに惜敗率順、"
+                              "それ以外はまとめて惜敗率順（追加勝ち抜けの順）"))
+    k = tops.pop()
+    if k == 1:
+        return t(gettext_noop("各組1位は得点順、2位以下はまとめて惜敗率順（追加勝ち抜けの順）"))
+    if k == 2:
+        return t(gettext_noop("各組1位は得点順、2位は惜敗率順、3位以下はまとめて惜敗率順"
+                              "（追加勝ち抜けの順）"))
+    return t(gettext_noop("各組1位は得点順、2〜{k}位は順位ごとに惜敗率順、{n}位以下はまとめて"
+                          "惜敗率順（追加勝ち抜けの順）")).format(k=k, n=k + 1)
+
+
+def undefined_ratio_note(rv: RoundView) -> str:
+    """K3, flagged: which groups have no 惜敗率 (their 1st scored ≤ 0) and what orders
+    their players below the cut; ``""`` when every group has one."""
+    groups = [g.label for g in rv.groups if g.result is not None
+              and any(r.undefined and not r.disqualified for r in g.ratios.values())]
+    return undefined_ratio_text(groups, rv.rules.tie_break) if groups else ""
+
+
 def round_table(rv: RoundView) -> list[Any]:
-    """The cross-group table: winners by score, then each placement by 惜敗率 (engine)."""
+    """The overall list (全体の成績, engine ``cross_group_table``): group winners by score,
+    the other direct advancers by 惜敗率, then every non-advancer together in the
+    wildcard table's order, so the list and the cut line read the same (K4)."""
     res = results_by_label(rv)
     if not res:
         return []
     ctx = TieContext(lottery=Lottery(rv.round.tournament.lottery_seed,
                                      f"round-{rv.round.number}/wildcards"))
-    return cross_group_table(res, context=ctx)
+    return cross_group_table(res, context=ctx, advancing=round_advancing(rv),
+                             chain=rv.rules.tie_break)
 
 
 def advancers_of(rnd: Round) -> list[int] | None:

@@ -29,7 +29,13 @@ from brackets.engine import (
     check_rematch,
     group_ratios,
 )
-from brackets.messages import error_text, player_ids, violation_text
+from brackets.messages import (
+    error_text,
+    player_ids,
+    screen_tie_text,
+    undefined_ratio_text,
+    violation_text,
+)
 from brackets.models import (
     ConfirmationFact,
     DisqualificationFact,
@@ -368,7 +374,8 @@ _VERDICTS_MAX = 8192
 def _derive(view: GroupView, tournament: Tournament) -> None:
     purpose = f"round-{view.group.round.number}/group-{view.group.label}/tie"
     f = view.facts
-    key = (tournament.lottery_seed, purpose,
+    chain = round_rules(view.group.round).tie_break
+    key = (tournament.lottery_seed, purpose, chain,
            tuple((s.number, s.player) for s in f.seats),
            tuple((n, None if sc is None else str(sc), pl)
                  for n, (sc, pl) in sorted(f.results.items())),
@@ -376,7 +383,7 @@ def _derive(view: GroupView, tournament: Tournament) -> None:
            tuple(f.disqualified))
     hit = _VERDICTS.get(key)
     if hit is None:
-        hit = _verdict(view.facts, Lottery(tournament.lottery_seed, purpose))
+        hit = _verdict(view.facts, Lottery(tournament.lottery_seed, purpose), chain)
         if len(_VERDICTS) >= _VERDICTS_MAX:
             _VERDICTS.clear()
         _VERDICTS[key] = hit
@@ -390,15 +397,23 @@ def _derive(view: GroupView, tournament: Tournament) -> None:
         view.warnings = list(warnings)
 
 
-def _verdict(facts: ea.GroupFacts, lottery: Lottery
+def _verdict(facts: ea.GroupFacts, lottery: Lottery, chain: tuple[str, ...]
              ) -> tuple[MatchResult | None, dict[str, Ratio], list[str], str]:
     try:
-        result = ea.group_result(facts, lottery)
+        result = ea.group_result(facts, lottery, chain)
     except EngineError as exc:
         return None, {}, [], error_text(exc, entrant_names(player_ids(exc.params)))
     if result is None:
         return None, {}, [], ""
-    return result, group_ratios(result), [violation_text(w) for w in result.warnings], ""
+    notes = [violation_text(w) for w in result.warnings]
+    ratios = group_ratios(result)
+    if any(r.undefined and not r.disqualified for r in ratios.values()):
+        notes.append(undefined_ratio_text(None, chain))
+    if result.screen_ties:
+        names = entrant_names(player_ids({"players": [p for t in result.screen_ties
+                                                      for p in t.players]}))
+        notes += [screen_tie_text(t, names) for t in result.screen_ties]
+    return result, ratios, notes, ""
 
 
 def _status(view: GroupView, tournament: Tournament) -> str:

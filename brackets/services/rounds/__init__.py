@@ -59,6 +59,8 @@ from brackets.services.rounds.specials import (
     final_setup_record,
     partner_record,
     rule_choice_record,
+    shura_format_lot_pool,
+    shura_format_lots_allowed,
     shura_lots_draw,
     withdrawal_record,
 )
@@ -96,6 +98,8 @@ __all__ = [
     "rule_choice_record",
     "seats_assign",
     "selection_save",
+    "shura_format_lot_pool",
+    "shura_format_lots_allowed",
     "shura_lots_draw",
     "withdrawal_record",
 ]

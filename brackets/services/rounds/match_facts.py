@@ -16,6 +16,7 @@ from django.db import connection, transaction
 from django.utils.translation import gettext as _
 
 from brackets import engine_adapter as ea
+from brackets.adapters.rounds import round_rules
 from brackets.engine import EngineError, Lottery, RuleRefusal, Selection, bounds
 from brackets.labels import listed
 from brackets.messages import violation_text
@@ -207,19 +208,17 @@ def _results_check(g: Group, gv: sel.GroupView, rows: Mapping[int, tuple[Any, An
             raise RoundError(_("サテ{n}の順位を選んでください。").format(n=n),
                              field=f"place_{n}") from exc
         parsed[n] = (value, placement)
-    places = [p for _s, p in parsed.values()]
-    dupes = sorted({p for p in places if places.count(p) > 1})
-    if dupes:
-        raise RoundError(_("{place}位が2回使われています。画面どおりの順位を入力してください。").format(
-            place=dupes[0]),
-                         field="place")
+    # H9: the screen may show two players on one placement (1, 2, 2, 4); the engine
+    # accepts that shape, orders the tie by the round's chain and refuses any other.
     trial = ea.GroupFacts(seats=gv.facts.seats, selections=gv.facts.selections,
                           penalties=gv.facts.penalties, disqualified=gv.facts.disqualified,
                           results={n: v for n, v in parsed.items()})
     try:
-        ea.group_result(trial, Lottery(g.round.tournament.lottery_seed, "validate"))
+        ea.group_result(trial, Lottery(g.round.tournament.lottery_seed, "validate"),
+                        round_rules(g.round).tie_break)
     except EngineError as exc:
-        raise RoundError(_engine_text(exc), field="score") from exc
+        field = "place" if exc.code == "placements_invalid" else "score"
+        raise RoundError(_engine_text(exc), field=field) from exc
     return parsed
 
 

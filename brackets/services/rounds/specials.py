@@ -25,6 +25,7 @@ from brackets.engine import (
     draw_cards,
     draw_lots,
     format_lots_allowed,
+    format_lots_declared,
     lots_owed,
     record_cards,
     record_dice,
@@ -59,11 +60,28 @@ def _special(tournament: Tournament, kind: str, by: Any, data: dict[str, Any], *
     return fact
 
 
+def shura_format_lots_allowed(*, tournament: Tournament, entrant: Entrant,
+                              genre_lots: int) -> int:
+    """H5: the most format lots this entrant may draw (0 when none, or no rounds yet)."""
+    first = Round.objects.filter(tournament=tournament, number=1).first()
+    if first is None or not entrant.past_win_lots:
+        return 0
+    return format_lots_allowed([PastWin(entrant.past_win_lots)], q_level=entrant.q_level,
+                               genre_lots_now=genre_lots,
+                               max_matches=round_rules(first).max_matches)
+
+
 @transaction.atomic
 def shura_lots_draw(*, tournament: Tournament, entrant: Entrant, by: Any,
                     genres: Sequence[str] | None = None,
-                    formats: Sequence[str] | None = None) -> SpecialFact:
-    """H4/H5: draw (or record a physical draw of) an entrant's 修羅 lots before round 1."""
+                    formats: Sequence[str] | None = None,
+                    format_lots: int | None = None) -> SpecialFact:
+    """H4/H5: draw (or record a physical draw of) an entrant's 修羅 lots before round 1.
+
+    ``format_lots`` is the number of format lots the player declares (H5: any of 0…k).
+    A physical record declares as many as it lists; an app draw without a declaration
+    takes the most allowed, as a replay file's ``"app"`` always has.
+    """
     if Round.objects.filter(tournament=tournament, number=1).exclude(
             status=Round.Status.CONFIGURED).exists():
         raise RoundError(_("1回戦の抽選後は修羅くじを引けません。"))
@@ -75,28 +93,32 @@ def shura_lots_draw(*, tournament: Tournament, entrant: Entrant, by: Any,
         raise RoundError(_("くじは1人4本までです。申告を確認してください。")) from exc
     if not owed.shura:
         raise RoundError(_("{name}さんは修羅くじの対象ではありません。").format(name=entrant.name))
-    first = Round.objects.filter(tournament=tournament, number=1).first()
-    if first is None:
+    if not Round.objects.filter(tournament=tournament, number=1).exists():
         raise RoundError(_("先に回戦を作成してください（最大試合数がくじの本数に関わります）。"))
-    k = format_lots_allowed([PastWin(entrant.past_win_lots)] if entrant.past_win_lots else [],
-                            q_level=entrant.q_level, genre_lots_now=owed.genre_lots,
-                            max_matches=round_rules(first).max_matches)
+    k = shura_format_lots_allowed(tournament=tournament, entrant=entrant,
+                                  genre_lots=owed.genre_lots)
+    if format_lots is None:
+        format_lots = k if genres is None else len(formats or ())
+    try:
+        declared = format_lots_declared(format_lots, allowed=k)
+    except RuleRefusal as exc:
+        raise RoundError(_engine_text(exc), field="format_lots") from exc
     player = ea.player_key(entrant.id)
     purpose = "shura"
     if genres is None:
         drawn = draw_lots(Lottery(tournament.lottery_seed, purpose), catalog, player,
-                          genre_lots=owed.genre_lots, format_lots=k,
+                          genre_lots=owed.genre_lots, format_lots=declared,
                           format_pool=_format_pool(tournament, catalog))
         method = "app"
     else:
         drawn = DrawnLots(player, tuple(genres), tuple(formats or ()))
         try:
-            validate_drawn(catalog, drawn, genre_lots=owed.genre_lots, format_lots=k,
+            validate_drawn(catalog, drawn, genre_lots=owed.genre_lots, format_lots=declared,
                            format_pool=_format_pool(tournament, catalog))
         except RuleRefusal as exc:
-            if k:
+            if declared:
                 raise RoundError(_("くじの記録が正しくありません（{g}本のジャンルくじと{f}本の形式くじ）。")
-                                 .format(g=owed.genre_lots, f=k)) from exc
+                                 .format(g=owed.genre_lots, f=declared)) from exc
             raise RoundError(_("くじの記録が正しくありません（{g}本のジャンルくじ）。")
                              .format(g=owed.genre_lots)) from exc
         method = "physical"
@@ -104,6 +126,11 @@ def shura_lots_draw(*, tournament: Tournament, entrant: Entrant, by: Any,
                     {"genres": list(drawn.genres), "formats": list(drawn.formats),
                      "reasons": list(owed.reasons), "method": method},
                     entrant=entrant, purpose=f"{purpose}/{player}")
+
+
+def shura_format_lot_pool(*, tournament: Tournament) -> tuple[str, ...]:
+    """H5's format-lot types for this tournament (what the desk's physical record lists)."""
+    return _format_pool(tournament, ea.catalog_for(tournament.version_id))
 
 
 def _format_pool(tournament: Tournament, catalog: Any) -> tuple[str, ...]:

@@ -64,5 +64,7 @@ def round_advance_preview(request: HttpRequest, tournament: Tournament,
     advancers, wildcards = rt.advance_marks(rnd, outcomes)
     ctx["wildcard_tables"] = rt.wildcard_tables(rv, outcomes, people=people)
     ctx["cross_table"] = rt.cross_table(rv, outcomes, people=people)
+    ctx["cross_order"] = sel.overall_order_note(rv)
+    ctx["ratio_note"] = sel.undefined_ratio_note(rv)
     ctx["results_table"] = rt.results_table(rv, advancers=advancers, wildcards=wildcards)
     return render(request, "brackets/rounds/advance.html", ctx)

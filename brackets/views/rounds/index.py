@@ -18,8 +18,10 @@ from brackets.adapters.rounds import round_rules
 from brackets.labels import (
     KIND_LABELS,
     RANKED_FINAL_LABEL,
+    ratio_text,
     translated,
 )
+from brackets.messages import undefined_ratio_text
 from brackets.models import Role, Round, Tournament
 from brackets.perf.page_cache import render_page
 from brackets.permissions import role_required
@@ -93,10 +95,17 @@ def _staff_cards_html(tournament: Tournament, rv: sel.RoundView, names: dict[str
                 text = escape(_("勝ち：{name}").format(name=names.get(won[0], won[0])))
                 footers.append(Footer("small py-1 pair-outcome", text))
         elif g.result is not None:
-            parts = [f'{p.place}. {escape(names.get(p.player, p.player))} '
-                     f'<span class="text-muted">{g.ratios.get(p.player, "")}</span>'
+            dq = f' <span class="badge text-bg-danger dq-badge">{escape(_("失格"))}</span>'
+            parts = [f'{p.place}. {escape(names.get(p.player, p.player))}'
+                     f'{dq if p.disqualified else ""} <span class="text-muted">'
+                     f'{"" if p.disqualified else escape(ratio_text(g.ratios.get(p.player)))}'
+                     f'</span>'
                      for p in g.result.players]
             footers.append(Footer("small py-1", mark_safe(" · ".join(parts))))
+            if any(r.undefined and not r.disqualified for r in g.ratios.values()):
+                # K3, flagged: why this card shows 「—」 and what orders its players.
+                footers.append(Footer("small py-1 text-warning-emphasis ratio-undefined-note",
+                                      escape(undefined_ratio_text(None, rv.rules.tie_break))))
         if g.error:
             footers.append(Footer("text-danger small", g.error))
         cards.append(GroupCard(label=g.label, status=g.status,

@@ -26,9 +26,13 @@ def shura_desk(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         else:
             entrant = get_object_or_404(Entrant, id=form.cleaned_data["entrant"],
                                         tournament=tournament)
+            genres = form.physical_genres()
+            # H5: the app draws the number declared; a box draw declares what it lists.
+            declared = form.cleaned_data["format_lots"] if genres is None else None
             try:
                 svc.shura_lots_draw(tournament=tournament, entrant=entrant, by=request.user,
-                                    genres=form.physical_genres(), formats=form.formats())
+                                    genres=genres, formats=form.formats(),
+                                    format_lots=declared)
                 return redirect(reverse("shura_desk", kwargs={"slug": tournament.slug}))
             except svc.RoundError as exc:
                 error = exc.message
@@ -47,10 +51,15 @@ def shura_desk(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 
             # Why each lot is owed, in the desk's words (not the engine's codes).
             reasons = [LOT_REASONS.get(str(r), str(r)) for r in owed.reasons]
-            rows.append({"entrant": e, "owed": owed, "lots": lots.get(e.id), "reasons": reasons})
+            # H5: a past champion may add up to k format lots; the desk asks how many.
+            k = svc.shura_format_lots_allowed(tournament=tournament, entrant=e,
+                                              genre_lots=owed.genre_lots)
+            rows.append({"entrant": e, "owed": owed, "lots": lots.get(e.id), "reasons": reasons,
+                         "format_lots_allowed": k, "format_lot_choices": range(k + 1)})
     catalog = ea.catalog_for(tournament.version_id)
     return render(request, "brackets/rounds/shura.html",
                   {"tournament": tournament, "rows": rows, "error": error,
                    "lot_genres": catalog.lot_genres,
+                   "format_lot_pool": svc.shura_format_lot_pool(tournament=tournament),
                    "has_rounds": Round.objects.filter(tournament=tournament, number=1).exists()},
                   status=400 if error else 200)

@@ -127,7 +127,7 @@ def _after_miss(w: Work, pid: str, scoring: Scoring) -> None:
     p = w.get(pid)
     if w.config.sets_to_win is not None:
         if check(w.config.loss, p) or check(w.config.lockout, p):
-            w.put(dataclasses.replace(p, status=LOCKED, rests=0))
+            w.put(dataclasses.replace(p, status=LOCKED))
             w.changed_status = True
             in_set = [q for q in w.s.seat_order if w.get(q).status == ACTIVE]
             if len(in_set) == 1 and len(w.remaining()) > 1:
@@ -136,7 +136,10 @@ def _after_miss(w: Work, pid: str, scoring: Scoring) -> None:
     if check(w.config.loss, p):
         w.out(pid)
     elif check(w.config.lockout, p):
-        w.put(dataclasses.replace(p, status=LOCKED, rests=0))
+        # A lockout ends the player's answering, not the rest the same wrong earned: it
+        # still counts down over the set's remaining questions and carries into the
+        # next set (L7, L8: 休みはセットをまたぐ).
+        w.put(dataclasses.replace(p, status=LOCKED))
         w.changed_status = True
 
 

@@ -30,6 +30,7 @@ NOT_REFUSALS = {
     "brackets/services/rounds/_write.py": {"Duplicate"},  # a repeated submit: the first one counts
     "brackets/management/commands/replay.py": {"_Rollback"},  # undoes a replay that is not kept
     "brackets/exporters/tournament_file/importer.py": {"_BadValue"},  # turned into a file error
+    "brackets/hosted/pusher.py": {"PushFailed"},  # the copy's answer: retried, shown on the status line
 }
 
 

@@ -81,12 +81,14 @@ def test_placement_9_is_refused(played: Tournament) -> None:
     refused(played, data, "records.resultfact[0].placement", "4")
 
 
-def test_duplicated_placements_are_refused_as_the_tablet_refuses_them(played: Tournament
-                                                                       ) -> None:
+def test_duplicated_placements_no_screen_shows_are_refused_as_the_tablet_refuses_them(
+        played: Tournament) -> None:
+    # A tie the result screen can show (1, 2, 2, 4) is a legal entry (H9); two players on
+    # 1st followed by a 2nd (1, 1, 2, 3) is not, on the tablet or in a file.
     data = _file(played)
-    for row in _first_group_results(data):
-        row["placement"] = 1
-    refused(played, data, "records.group", "1位が2回使われています")
+    for row, place in zip(_first_group_results(data), (1, 1, 2, 3), strict=True):
+        row["placement"] = place
+    refused(played, data, "records.group", "画面どおり1位から付けてください")
 
 
 def test_twenty_character_card_name_is_refused(played: Tournament) -> None:

@@ -34,11 +34,13 @@ PROJECTOR = {"width": 1920, "height": 1080}
 _SHARED: dict[str, Any] = {"users": 0}
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """One Chromium for the whole run. Other folders import these fixtures, and each import
-    is a fixture of its own; a second Playwright cannot start inside the first one's event
-    loop, so every copy shares one, closed when the last copy is done."""
+    """One Chromium per test module. Playwright's sync API runs an event loop in the main
+    thread while it is started, and a later test's ``async_to_sync`` refuses to run beside
+    it, so it stops when the module is done. Other folders import these fixtures, and each
+    import is a fixture of its own; a second Playwright cannot start inside the first one's
+    event loop, so every copy shares one, closed when the last copy is done."""
     if not os.path.exists(CHROMIUM):
         pytest.fail("Chromium is missing: apt-get install chromium (.ci/run installs it)")
     if not _SHARED["users"]:

@@ -221,13 +221,16 @@ REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 if REDIS_URL:
     # Several server processes (`manage.py up --workers N`, or several hosts): one cache
     # they all share, so a logout and a write's "the revision moved" reach every process
-    # at once, and a page one process built serves the others. Sessions are read from it
-    # without a query and written through to the database, so a Redis restart (or an
-    # eviction under its maxmemory) logs nobody out.
+    # at once. Sessions are read from it without a query and written through to the
+    # database, so a Redis restart (or an eviction under its maxmemory) logs nobody out.
+    # Page bodies and group cards stay in each process's memory: they are keyed by the
+    # revision or the group version the shared cache says is current, so a process never
+    # serves an older one, and a body of a few hundred KB is not sent through Redis.
     CACHES = {
-        name: {"BACKEND": "django.core.cache.backends.redis.RedisCache",
-               "LOCATION": REDIS_URL, "KEY_PREFIX": name}
-        for name in ("default", "pages")
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                    "LOCATION": REDIS_URL, "KEY_PREFIX": "default"},
+        "pages": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                  "LOCATION": "pages", "OPTIONS": {"MAX_ENTRIES": 1000}},
     }
     SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 else:

@@ -320,7 +320,7 @@ class _Importer:
                 rules = rules_from_stored(row.get("spec"), int(row.get("number") or 0))
             except (EngineError, TypeError, ValueError, AttributeError, KeyError) as exc:
                 raise self.fail(where, gettext("形式が違います")) from exc
-            # The row's kind is the one its rules were created with (rounds_configure).
+            # A round's kind is its spec's kind (rounds_configure sets both from one preset).
             kind = row.get("kind", "groups")
             if kind != rules.spec.kind:
                 raise self.fail(f"records.{key}[{index}].kind", gettext(

@@ -45,6 +45,7 @@ def no_kwargs(world: dict[str, Any]) -> dict[str, Any]:
 
 MATRIX: dict[str, Entry] = {
     "home": Entry(PUBLIC, kwargs=no_kwargs),
+    "favicon": Entry(PUBLIC, kwargs=no_kwargs),
     "tournament_new": Entry(SUPERUSER, kwargs=no_kwargs),
     "tournament_dashboard": Entry(STAFF),
     "tournament_edit": Entry(ORGANISER),

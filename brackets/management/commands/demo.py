@@ -19,6 +19,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
 
+from brackets.engine_adapter import preset_for
 from brackets.models import Entrant, QmaVersion, Rank, Role, Tournament
 from brackets.presets import preset_choices
 from brackets.services.catalog import catalog_load_builtin
@@ -72,8 +73,14 @@ class Created:
     accounts: dict[str, str] | None = None
 
 
-def demo_entrant_data(ranks: list[Rank], rng: random.Random) -> list[dict[str, Any]]:
-    """72 entrants: names with readings, unique card names, Q levels over every rank band."""
+def demo_entrant_data(ranks: list[Rank], rng: random.Random, *, shura: bool = False,
+                      opt_up: bool = False) -> list[dict[str, Any]]:
+    """72 entrants: names with readings, unique card names, Q levels over every rank band.
+
+    修羅 declarations are made only when the event has 修羅 lots (``shura``) and プチ修羅
+    modes only when players' modes come from their Q level (``opt_up``): the desk would
+    refuse either in an event without that rule, and its badges would mislead a newcomer.
+    """
     people = [(f, g) for g in GIVEN for f in FAMILY]
     rng.shuffle(people)
     cards = list(CARD_NAMES)
@@ -111,7 +118,12 @@ def demo_entrant_data(ranks: list[Rank], rng: random.Random) -> list[dict[str, A
         {"opt_up": "bomber"},
     ]
     for offset, declaration in enumerate(declarations):
-        rows[by_q[DEMO_SEEDS + offset * 3]].update(declaration)
+        declared = {key: value for key, value in declaration.items()
+                    if (key.startswith(("shura_", "past_win_")) and shura)
+                    or (key == "opt_up" and opt_up)}
+        if declared:
+            rows[by_q[DEMO_SEEDS + offset * 3]].update(declared, **(
+                {"notes": declaration["notes"]} if "notes" in declaration else {}))
     return rows
 
 
@@ -120,9 +132,11 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--seed", type=int, default=2019, help="名前などを選ぶ乱数の種")
+        parser.add_argument("--preset", default="kyushu-cup-ix",
+                            help="新しく作るデモ大会のプリセット（katata-kansai5-qualifier なら修羅の申告も入ります）")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        created = self.build(seed=options["seed"])
+        created = self.build(seed=options["seed"], preset=options["preset"])
         out = self.stdout
         tournament = Tournament.objects.get(slug=DEMO_SLUG)
         if created.tournament:
@@ -137,23 +151,26 @@ class Command(BaseCommand):
                 out.write(f"スタッフ {username} は既にあります（パスワードは変えていません）。")
 
     @transaction.atomic
-    def build(self, *, seed: int) -> Created:
+    def build(self, *, seed: int, preset: str = "kyushu-cup-ix") -> Created:
         catalog_load_builtin()
         created = Created(accounts={})
         tournament = Tournament.objects.filter(slug=DEMO_SLUG).first()
         if tournament is None:
-            presets = {slug for slug, _label in preset_choices()}
+            presets = dict(preset_choices())
+            preset = preset if preset in presets else "shop-top2"
+            # The event's short name: 「九州杯IX（…）」 → 「九州杯IX」.
+            short = str(presets.get(preset, preset)).split("（")[0]
             version = QmaVersion.objects.filter(slug="qma-2016").first() or QmaVersion.objects.first()
             tournament = Tournament(
                 slug=DEMO_SLUG,
-                name="デモ大会（九州杯IX形式）",
+                name=f"デモ大会（{short}形式）",
                 date=datetime.date.today(),
                 venue="デモ会場",
                 capacity=DEMO_CAPACITY,
                 seed_slots=8,
                 fee=500,
                 version=version,
-                preset="kyushu-cup-ix" if "kyushu-cup-ix" in presets else "shop-top2",
+                preset=preset,
                 status=Tournament.Status.ENTRY,
             )
             tournament.full_clean()
@@ -161,7 +178,10 @@ class Command(BaseCommand):
             created.tournament = True
         ranks = list(Rank.objects.filter(version=tournament.version))
         existing = set(Entrant.objects.filter(tournament=tournament).values_list("card_key", flat=True))
-        for row in demo_entrant_data(ranks, random.Random(seed)):
+        rules = preset_for(tournament)
+        rows = demo_entrant_data(ranks, random.Random(seed), shura=rules.shura,
+                                 opt_up=rules.mode_source != "fixed")
+        for row in rows:
             if kana_fold(row["card_name"]) in existing:
                 continue
             entrant_register(tournament=tournament, by=None, data=row, action="register")

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 from reportlab.lib import colors
 from reportlab.lib.units import mm
+from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
 from brackets.printing.base import fit_size, register_fonts, truncate
@@ -45,20 +48,36 @@ def checkbox(canvas: Canvas, x: float, y: float, size: float = 5 * mm) -> None:
     canvas.rect(x, y, size, size, stroke=1, fill=0)
 
 
+# A line may break after a list separator or a space, never inside a word: a usage card's
+# 「ランダム」 or 「アニメ＆ゲーム」 is read as one word (「ラン/ダム」 reads as two).
+_WORD = re.compile(r"[^・、，,／/ 　]+[・、，,／/ 　]*|[・、，,／/ 　]+")
+
+
 def wrap_lines(text: str, width: float, size: float) -> list[str]:
-    """Japanese text broken into lines that fit ``width`` (character by character)."""
+    """``text`` broken into lines that fit ``width``, at word boundaries (after 「・」 「、」
+    「／」 or a space); a word wider than a whole line (a sentence) runs on from where the
+    line stands and breaks by character."""
     font = register_fonts()
-    from reportlab.pdfbase import pdfmetrics
+
+    def fits(line: str) -> bool:
+        return pdfmetrics.stringWidth(line.rstrip(), font, size) <= width
 
     lines: list[str] = []
     line = ""
-    for ch in text:
-        if pdfmetrics.stringWidth(line + ch, font, size) > width and line:
-            lines.append(line)
+    for word in _WORD.findall(text):
+        if fits(line + word):
+            line += word
+            continue
+        if line and fits(word):
+            lines.append(line.rstrip())
             line = ""
-        line += ch
-    if line:
-        lines.append(line)
+        for ch in word:
+            if not fits(line + ch) and line:
+                lines.append(line.rstrip())
+                line = ""
+            line += ch
+    if line.strip():
+        lines.append(line.rstrip())
     return lines
 
 

@@ -60,7 +60,14 @@ class FinalSetOrder(RoundPdf):
         ]
         widths_mm = [12, 14, 56, 20, 30, 30, 20]
         scale = width / (sum(widths_mm) * mm)
-        for group in doc.groups:
+        # K10: a game after the series is decided is not played (the engine's gate marks it
+        # unneeded), so its block would only invite a set to be asked for nothing.
+        skipped = [group.game for group in doc.groups if group.unneeded]
+        if skipped:
+            story.append(p(gettext("第{games}試合は行いません（決着済み）。").format(
+                games="・".join(str(game) for game in skipped)), "small"))
+            story.append(Spacer(0, 2 * mm))
+        for group in (g for g in doc.groups if not g.unneeded):
             seats = {s.number: s for s in group.seats}
             rows: list[list[Any]] = [[p(h, "cell_center") for h in
                                       ["順", "サテ", "選手", "役割", "ジャンル", "出題形式", "難易度"]]]

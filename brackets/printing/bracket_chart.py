@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext
 from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, PageBreak
@@ -27,8 +28,12 @@ MIN_ROW = 2.9 * mm
 MAX_COLUMN = 80 * mm
 BOX_GAP_ROWS = 0.6
 ADVANCED = colors.Color(0.86, 0.94, 0.86)
+# The web bracket's wildcard colours (rounds.css: .bb-row.wild, path.wild).
+WILDCARD = colors.Color(1.0, 0.9, 0.71)
+WILD_PATH = colors.Color(0.9, 0.49, 0.0)
 CHAMPION = colors.Color(1.0, 0.85, 0.35)
 PATH = colors.Color(0.15, 0.45, 0.15)
+WC = "WC"
 
 
 @dataclass
@@ -40,6 +45,8 @@ class Box:
     page: int = 0
     #: Rows drawn as the champion's (gold, framed): the final's winner (K10).
     gold: frozenset[int] = frozenset()
+    #: Rows of wildcards (追加勝ち抜け): orange, tagged WC, their path dashed, as on the web.
+    wild: frozenset[int] = frozenset()
 
 
 def _series_box(doc: RoundDoc, index: int) -> Box:
@@ -100,7 +107,10 @@ def _box_rows(doc: RoundDoc, index: int) -> list[Box]:
             ordered = group.placed()
         else:
             ordered = [s for s in group.seats if not s.is_dummy]
+        wild: set[int] = set()
         for seat in ordered:
+            if seat.wildcard:
+                wild.add(len(rows))
             contender = not spec.is_pair or seat.number in (1, 4)
             mark = (f"{seat.place}" if seat.place and group.has_result
                     and not spec.is_pair else f"{seat.number}")
@@ -112,7 +122,7 @@ def _box_rows(doc: RoundDoc, index: int) -> list[Box]:
         title = f"{group.label}組" if not spec.is_pair else doc.name
         if group.rule:
             title += f"（{group.rule}）"
-        boxes.append(Box(title, rows, index))
+        boxes.append(Box(title, rows, index, wild=frozenset(wild)))
     return boxes
 
 
@@ -157,6 +167,8 @@ class ChartPage(Flowable):
         left = (self.width - (col_w * n + gap * (n - 1))) / 2
         size = max(5.5, min(10.0, self.row_h / mm * 2.0))
         positions: dict[tuple[int, int], tuple[float, float, float]] = {}
+        wild_paths: set[tuple[int, int]] = set()
+        self.draw_legend(font)
         for i, column in enumerate(self.columns):
             x = left + i * (col_w + gap)
             c.setFillColor(colors.black)
@@ -183,22 +195,30 @@ class ChartPage(Flowable):
                         c.rect(x, y, col_w, self.row_h, stroke=1, fill=1)
                         c.setLineWidth(0.6)
                     elif advanced:
-                        c.setFillColor(ADVANCED)
+                        c.setFillColor(WILDCARD if r in box.wild else ADVANCED)
                         c.rect(x, y, col_w, self.row_h, stroke=0, fill=1)
                     c.setFillColor(colors.black)
                     c.setFont(font, size)
                     base = y + self.row_h * 0.28
                     c.drawString(x + 1.2 * mm, base, mark)
                     score_w = c.stringWidth(score, font, size) if score else 0
+                    tag_w = c.stringWidth(f"{WC} ", font, size) if r in box.wild else 0
                     c.drawString(x + 1.2 * mm + size * 1.3, base,
-                                 truncate(name, col_w - size * 1.3 - score_w - 4 * mm, size))
+                                 truncate(name, col_w - size * 1.3 - score_w - tag_w - 4 * mm,
+                                          size))
                     if score:
                         c.drawRightString(x + col_w - 1.2 * mm, base, score)
+                    if tag_w:
+                        c.setFillColor(WILD_PATH)
+                        c.drawRightString(x + col_w - 1.2 * mm - score_w - (1 * mm if score else 0),
+                                          base, WC)
+                        c.setFillColor(colors.black)
                     if entrant_id is not None and player:
                         positions[(i, entrant_id)] = (x, x + col_w, y + self.row_h / 2)
+                        if r in box.wild:
+                            wild_paths.add((i, entrant_id))
                 c.setStrokeColor(colors.black)
                 c.rect(x, top - height, col_w, height, stroke=1, fill=0)
-        c.setStrokeColor(PATH)
         c.setLineWidth(0.9)
         for i in range(n - 1):
             for (col, entrant_id), (_x0, x1, y0) in positions.items():
@@ -207,6 +227,12 @@ class ChartPage(Flowable):
                 target = positions.get((i + 1, entrant_id))
                 if target is None:
                     continue
+                wildcard = (col, entrant_id) in wild_paths
+                c.setStrokeColor(WILD_PATH if wildcard else PATH)
+                if wildcard:
+                    c.setDash(4, 3)
+                else:
+                    c.setDash()
                 x2, _x3, y2 = target
                 mid = (x1 + x2) / 2
                 path = c.beginPath()
@@ -215,6 +241,26 @@ class ChartPage(Flowable):
                 path.lineTo(mid, y2)
                 path.lineTo(x2, y2)
                 c.drawPath(path, stroke=1, fill=0)
+        c.setDash()
+
+    def draw_legend(self, font: str) -> None:
+        """What the colours mean, top right: the wall is read by players, not staff."""
+        c = self.canv
+        size = 8
+        entries = [(ADVANCED, gettext("勝ち抜け")), (WILDCARD, gettext("WC＝追加勝ち抜け"))]
+        x = self.width
+        y = self.height + 2 * mm
+        c.setFont(font, size)
+        for fill, label in reversed(entries):
+            x -= c.stringWidth(label, font, size) + 1.5 * mm
+            c.setFillColor(colors.black)
+            c.drawString(x, y, label)
+            x -= 5 * mm
+            c.setFillColor(fill)
+            c.setStrokeColor(colors.black)
+            c.setLineWidth(0.4)
+            c.rect(x, y - 0.5 * mm, 4 * mm, 3 * mm, stroke=1, fill=1)
+            x -= 4 * mm
 
 
 def layout(columns: list[Column], height: float) -> tuple[int, float]:

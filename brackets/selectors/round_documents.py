@@ -32,6 +32,8 @@ class SeatDoc:
     ratio: str = ""
     disqualified: bool = False
     advanced: str = ""
+    #: Advanced as a wildcard (追加勝ち抜け, K4) rather than on the group's own places.
+    wildcard: bool = False
     used_genres: tuple[str, ...] = ()
     used_groups: tuple[str, ...] = ()
 
@@ -197,7 +199,7 @@ def round_document(tournament: Tournament, number: int) -> RoundDoc:
                 place=placed.place if placed else None,
                 ratio=ratio_text(ratio, translate=False) if placed else "",
                 disqualified=bool(placed and placed.disqualified),
-                advanced=advanced_text(key),
+                advanced=advanced_text(key), wildcard=key in wildcards,
                 used_genres=tuple(used["genres"]), used_groups=tuple(used["groups"])))
         outcome = ""
         winner_id = None

@@ -36,6 +36,7 @@ from brackets.models import Entrant, Group, Round, SpecialFact, Tournament
 from brackets.perf.page_cache import public_page
 from brackets.selectors import players as player_sel
 from brackets.selectors import rounds as sel
+from brackets.views import projector
 from brackets.views import public_cards as cards
 
 POLL_SECONDS = 3
@@ -329,10 +330,13 @@ def public_projector(request: HttpRequest, tournament: Tournament, number: int) 
             tables = rt.wildcard_tables(
                 payload["rv"], payload["outcomes"], row_classes={"wildcard": "wild"},
                 attrs={"class": "table wildcard-table"}, exclude=("mark",))
-            payload["proj_tables"] = tables
+            # In screens of columns that fit 1080 px, turned by projector.js.
+            screens = projector.table_screens(tables)
+            payload.update(proj_screens=screens, screen_seconds=projector.SCREEN_SECONDS,
+                           proj_col=12 // max((len(s.columns) for s in screens), default=1))
             # A short table (a small event, a later round) is set in larger type so it
             # fills the screen and reads from the back of the room.
-            payload["proj_big"] = sum(len(table.data) for *_x, table in tables) <= PROJ_BIG_ROWS
+            payload["proj_big"] = projector.row_count(tables) <= PROJ_BIG_ROWS
         return render_to_string("brackets/public/_projector_live.html", payload, request=None)
 
     body = _cached(f"proj:{rnd.id}:{view}", version, build)

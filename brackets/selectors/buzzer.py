@@ -16,7 +16,7 @@ from typing import Any
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
 from brackets.engine import EngineError
 from brackets.engine.buzzer import (
@@ -139,7 +139,9 @@ def clock_reading_ms(
 STATUS_LABELS = {
     "active": "",
     "won": gettext_lazy("勝ち抜け"),
-    "out": gettext_lazy("失格"),
+    # A buzzer round's 失格 is being out of the round (its loss condition), not a
+    # disqualification for breaking a rule (H8): its own context gives it its own English.
+    "out": pgettext_lazy("buzzer status", "失格"),
     "locked": gettext_lazy("解答権なし"),
     "continuing": gettext_lazy("継続"),
 }
@@ -172,7 +174,7 @@ def _status_label(
     if p["status"] == "won":
         return _("%(n)d抜け") % {"n": p["win_order"]} if p.get("win_order") else _("勝ち抜け")
     if p["status"] == "out":
-        return _("失格") if disqualified else _("敗退")
+        return pgettext("buzzer status", "失格") if disqualified else _("敗退")
     if p["status"] == "locked":
         return _("解答権なし")
     if p.get("resting"):

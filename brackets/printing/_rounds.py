@@ -60,9 +60,10 @@ class RoundPdf(PdfDocument):
 
     def label(self, tournament: Tournament, **options: Any) -> str:
         number = options.get("round")
+        title = gettext(self.title)
         if number is None:
-            return self.title
+            return title
         for n, name in round_choices(tournament):
             if n == number:
-                return f"{name} {self.title}"
-        return self.title
+                return f"{name} {title}"
+        return title

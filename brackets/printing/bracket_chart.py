@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, PageBreak
@@ -57,32 +57,36 @@ def _series_box(doc: RoundDoc, index: int) -> Box:
     first = doc.groups[0]
     seats = {s.number: s for s in first.seats}
     contenders = [seats[n] for n in (1, 4) if n in seats and not seats[n].is_dummy]
-    labels = dict(zip(doc.final_order, ("優勝", "準優勝")))
+    champion = gettext("優勝")
+    labels = dict(zip(doc.final_order, (champion, gettext("準優勝"))))
     rows: list[tuple[str, str, str, bool, int | None, bool]] = []
     gold: set[int] = set()
     for seat in contenders:
         wins = sum(1 for g in games if g.winner_id is not None and g.winner_id == seat.entrant_id)
         label = labels.get(seat.entrant_id or 0, "")
-        if label == "優勝":
+        if label == champion:
             gold.add(len(rows))
         rows.append((str(seat.number), f"{seat.name}　{label}" if label else seat.name,
-                     f"{wins}勝", False, seat.entrant_id, True))
+                     gettext("{n}勝").format(n=wins), False, seat.entrant_id, True))
     for n in (2, 3):
         if n in seats and not seats[n].is_dummy:
             rows.append((str(n), f"（P）{seats[n].name}", "", False, seats[n].entrant_id, False))
     for g in doc.groups:
         by_seat = {s.number: s for s in g.seats}
         if g.unneeded:
-            rows.append(("", f"第{g.game}試合　行わない（決着済み）", "", False, None, False))
+            rows.append(("", gettext("第{game}試合　行わない（決着済み）").format(game=g.game), "",
+                         False, None, False))
             continue
         score = ""
         if g.has_result and 1 in by_seat and 4 in by_seat:
             score = f"{by_seat[1].score}–{by_seat[4].score}"
         # Two lines a game: the finalists' scores (seat 1–seat 4) would crowd out the
         # winner's name in a narrow column.
-        rows.append(("", f"第{g.game}試合（サテ1–4）", score, False, None, False))
-        rows.append(("", f"　{g.outcome or '未入力'}", "", False, None, False))
-    return Box(f"{doc.name}（3本勝負）", rows, index, gold=frozenset(gold))
+        rows.append(("", gettext("第{game}試合（サテ1–4）").format(game=g.game), score, False,
+                     None, False))
+        rows.append(("", f"　{g.outcome or gettext('未入力')}", "", False, None, False))
+    return Box(gettext("{round}（3本勝負）").format(round=doc.name), rows, index,
+               gold=frozenset(gold))
 
 
 @dataclass
@@ -116,10 +120,11 @@ def _box_rows(doc: RoundDoc, index: int) -> list[Box]:
                     and not spec.is_pair else f"{seat.number}")
             name = seat.name if contender else f"（P）{seat.name}"
             if spec.is_partner_match and doc.final_order and contender:
-                name += "　3位" if seat.entrant_id == doc.final_order[0] else "　4位"
+                name += "　" + (gettext("3位") if seat.entrant_id == doc.final_order[0]
+                                else gettext("4位"))
             rows.append((mark, name, seat.score if not spec.is_series else "",
                          bool(seat.advanced), seat.entrant_id, contender))
-        title = f"{group.label}組" if not spec.is_pair else doc.name
+        title = gettext("{group}組").format(group=group.label) if not spec.is_pair else doc.name
         if group.rule:
             title += f"（{group.rule}）"
         boxes.append(Box(title, rows, index, wild=frozenset(wild)))
@@ -302,22 +307,22 @@ class BracketChart(PdfDocument):
 
     slug = "bracket-chart"
     order = 110
-    title = "トーナメント表（A3横）"
+    title = gettext_noop("トーナメント表（A3横）")
     role = Role.BRACKET
-    category = "回戦"
-    description = "回戦を列、組を箱に、勝ち抜けた選手の道筋を線で（A3横）"
+    category = gettext_noop("回戦")
+    description = gettext_noop("回戦を列、組を箱に、勝ち抜けた選手の道筋を線で（A3横）")
     pagesize = PAGE_A3_LANDSCAPE
     margin_top_mm = 16
     margin_bottom_mm = 10
 
     def choices(self, tournament: Tournament) -> list[Choice]:
-        return [Choice(self.title, {})] if round_choices(tournament) else []
+        return [Choice(gettext(self.title), {})] if round_choices(tournament) else []
 
     def get_data(self, tournament: Tournament, **options: Any) -> list[RoundDoc]:
         docs = [round_document(tournament, n) for n, _name in round_choices(tournament)]
         docs = [d for d in docs if d.drawn]
         if not docs:
-            raise DocumentError("まだ組分けの抽選をした回戦がありません。")
+            raise DocumentError(gettext("まだ組分けの抽選をした回戦がありません。"))
         return docs
 
     def get_story(self, data: list[RoundDoc], *, tournament: Tournament, **options: Any

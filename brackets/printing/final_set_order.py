@@ -52,9 +52,11 @@ class FinalSetOrder(RoundPdf):
         doc, question_order = data
         width = self.frame_width
         story: list[Flowable] = [
-            p(f"{doc.name}　出題順シート", "title"),
-            p(f"出題順序：{QUESTION_ORDER_LABELS.get(question_order, question_order)}"
-              "　（サテ1・4が対戦者、2・3がパートナー。同じペアの2セットはジャンルも形式群も別にする）",
+            p(f"{doc.name}　{gettext(self.title)}", "title"),
+            p(gettext("出題順序：{order}").format(
+                order=gettext(QUESTION_ORDER_LABELS.get(question_order, question_order)))
+              + gettext("　（サテ1・4が対戦者、2・3がパートナー。同じペアの2セットはジャンルも"
+                        "形式群も別にする）"),
               "small"),
             Spacer(0, 3 * mm),
         ]
@@ -70,12 +72,14 @@ class FinalSetOrder(RoundPdf):
         for group in (g for g in doc.groups if not g.unneeded):
             seats = {s.number: s for s in group.seats}
             rows: list[list[Any]] = [[p(h, "cell_center") for h in
-                                      ["順", "サテ", "選手", "役割", "ジャンル", "出題形式", "難易度"]]]
+                                      [gettext("順"), gettext("サテ"), gettext("選手"),
+                                       gettext("役割"), gettext("ジャンル"), gettext("出題形式"),
+                                       gettext("難易度")]]]
             commands: list[tuple[Any, ...]] = [("ALIGN", (0, 1), (1, -1), "CENTER"),
                                                ("FONTSIZE", (0, 1), (1, -1), 13)]
             for order, seat_no in enumerate(set_order(question_order, group.game), start=1):  # type: ignore[arg-type]
                 seat = seats.get(seat_no)
-                role = "対戦者" if seat_no in (1, 4) else "パートナー"
+                role = gettext("対戦者") if seat_no in (1, 4) else gettext("パートナー")
                 sel = seat.selection if seat is not None and seat.selection else ("", "", "")
                 rows.append([str(order), str(seat_no),
                              p(f"{seat.name}（{seat.card_name}）" if seat else "", "cell"),
@@ -86,10 +90,12 @@ class FinalSetOrder(RoundPdf):
             table = Table(rows, colWidths=[w * mm * scale for w in widths_mm],
                           rowHeights=[7 * mm] + [13 * mm] * 4)
             table.setStyle(TableStyle(table_style(*commands)))
-            winner = Table([[p("この試合の勝者", "cell_small"), "", p("確認者", "cell_small"), ""]],
+            winner = Table([[p(gettext("この試合の勝者"), "cell_small"), "",
+                             p(gettext("確認者"), "cell_small"), ""]],
                            colWidths=[30 * mm, 70 * mm, 18 * mm, width - 118 * mm],
                            rowHeights=[11 * mm])
             winner.setStyle(TableStyle(table_style(header=False)))
-            story.append(KeepTogether([p(f"第{group.game}試合", "heading"), table,
+            story.append(KeepTogether([p(gettext("第{game}試合").format(game=group.game),
+                                         "heading"), table,
                                        Spacer(0, 2 * mm), winner, Spacer(0, 5 * mm)]))
         return story

@@ -31,10 +31,11 @@ class FinalStandings(PdfDocument):
     description = gettext_noop("優勝から順に全員（敗退した回戦の成績順）")
 
     def choices(self, tournament: Tournament) -> list[Choice]:
-        return [Choice(self.title, {})] if round_choices(tournament) else []
+        return [Choice(gettext(self.title), {})] if round_choices(tournament) else []
 
     def get_data(self, tournament: Tournament, **options: Any) -> list[RankingRow]:
-        rows = final_ranking(tournament)
+        # The detail column in the language of whoever prints (the file export keeps Japanese).
+        rows = final_ranking(tournament, translate=True)
         if not rows:
             raise DocumentError(gettext("まだ順位の決まった選手はいません。"))
         return rows
@@ -43,7 +44,8 @@ class FinalStandings(PdfDocument):
                   ) -> list[Flowable]:
         widths_mm = [16, 64, 30, 76]
         scale = self.frame_width / (sum(widths_mm) * mm)
-        rows: list[list[Any]] = [[p(h, "cell_center") for h in ["順位", "選手", "回戦", "成績"]]]
+        rows: list[list[Any]] = [[p(h, "cell_center") for h in [gettext("順位"), gettext("選手"),
+                                                              gettext("回戦"), gettext("成績")]]]
         commands: list[tuple[Any, ...]] = [("ALIGN", (0, 1), (0, -1), "CENTER")]
         for row in data:
             rows.append([f"{row.place}", p(player_text(row.name, row.card_name), "cell"),
@@ -52,4 +54,4 @@ class FinalStandings(PdfDocument):
                 commands.append(("BACKGROUND", (0, len(rows) - 1), (-1, len(rows) - 1), PODIUM))
         table = Table(rows, colWidths=[w * mm * scale for w in widths_mm], repeatRows=1)
         table.setStyle(TableStyle(table_style(*commands)))
-        return [p(f"{tournament.name}　最終順位", "title"), Spacer(0, 2 * mm), table]
+        return [p(f"{tournament.name}　{gettext(self.title)}", "title"), Spacer(0, 2 * mm), table]

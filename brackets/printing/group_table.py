@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext, gettext_noop
 from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Table, TableStyle
@@ -21,7 +21,8 @@ GREY = colors.Color(0.9, 0.9, 0.9)
 
 def group_table(data: RoundDoc, width: float) -> Table:
     with_rule = any(g.rule for g in data.groups)
-    head = ["組"] + (["ルール"] if with_rule else []) + [f"サテ{n}" for n in range(1, 5)]
+    head = ([gettext("組")] + ([gettext("ルール")] if with_rule else [])
+            + [gettext("サテ{n}").format(n=n) for n in range(1, 5)])
     fixed = 14 * mm + (18 * mm if with_rule else 0)
     seat_w = (width - fixed) / 4
     rows: list[list[Any]] = [[p(h, "cell_center") for h in head]]
@@ -36,10 +37,10 @@ def group_table(data: RoundDoc, width: float) -> Table:
             if seat is None:
                 row.append("")
             elif seat.is_dummy:
-                row.append(p("ダミー", "cell_center"))
+                row.append(p(gettext("ダミー"), "cell_center"))
                 commands.append(("BACKGROUND", (len(row) - 1, r), (len(row) - 1, r), GREY))
             else:
-                seed = f"［シード{seat.seed}］" if seat.seed else ""
+                seed = gettext("［シード{n}］").format(n=seat.seed) if seat.seed else ""
                 row.append([p(seat.name + seed, "cell"), p(seat.card_name, "cell_small")])
         rows.append(row)
     table = Table(rows, colWidths=[14 * mm] + ([18 * mm] if with_rule else []) + [seat_w] * 4,
@@ -60,4 +61,5 @@ class GroupTable(RoundPdf):
 
     def get_story(self, data: RoundDoc, *, tournament: Tournament, **options: Any
                   ) -> list[Flowable]:
-        return [p(f"{data.name}　組分け表", "title"), group_table(data, self.frame_width)]
+        return [p(f"{data.name}　{gettext(self.title)}", "title"),
+                group_table(data, self.frame_width)]

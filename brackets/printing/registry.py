@@ -93,11 +93,12 @@ class Document:
 
     def choices(self, tournament: Tournament) -> list[Choice]:
         """The links the documents page shows: one without options by default."""
-        return [Choice(self.title, {})]
+        return [Choice(gettext(self.title), {})]
 
     def label(self, tournament: Tournament, **options: Any) -> str:
-        """A human title for these options (used in headers and file names)."""
-        return self.title
+        """A human title for these options (used in headers and file names), in the
+        language of whoever prints: the title attribute stays the Japanese msgid."""
+        return gettext(self.title)
 
     def filename(self, tournament: Tournament, **options: Any) -> str:
         """``<tournament slug>-<document slug>[-<option values>].<ext>``: ASCII, sortable."""

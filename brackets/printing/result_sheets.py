@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext, gettext_noop
 from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, KeepTogether, Spacer, Table, TableStyle
@@ -20,14 +21,14 @@ ADVANCED_BG = colors.Color(0.87, 0.94, 0.87)
 
 
 def cross_table(data: RoundDoc, width: float) -> Table:
-    head = ["順", "組", "組内順位", "選手", "得点", "惜敗率", "勝ち抜け"]
+    head = [gettext(h) for h in ("順", "組", "組内順位", "選手", "得点", "惜敗率", "勝ち抜け")]
     widths_mm = [12, 12, 18, 70, 24, 22, 28]
     scale = width / (sum(widths_mm) * mm)
     rows: list[list[Any]] = [[p(h, "cell_center") for h in head]]
     commands: list[tuple[Any, ...]] = [("ALIGN", (0, 1), (2, -1), "CENTER"),
                                        ("ALIGN", (4, 1), (5, -1), "RIGHT")]
     for row in data.table:
-        rows.append([str(row.order), row.group, f"{row.place}位",
+        rows.append([str(row.order), row.group, gettext("{n}位").format(n=row.place),
                      p(f"{row.name}（{row.card_name}）", "cell_small"), row.score, row.ratio,
                      p(row.advanced, "cell_small")])
         if row.advanced:
@@ -39,7 +40,8 @@ def cross_table(data: RoundDoc, width: float) -> Table:
 
 
 def group_results(data: RoundDoc, width: float) -> list[Flowable]:
-    head = ["順位", "サテ", "選手", "画面の得点", "減点", "得点", "惜敗率", "勝ち抜け"]
+    head = [gettext(h) for h in ("順位", "サテ", "選手", "画面の得点", "減点", "得点", "惜敗率",
+                                  "勝ち抜け")]
     widths_mm = [14, 12, 60, 24, 16, 24, 20, 26]
     scale = width / (sum(widths_mm) * mm)
     story: list[Flowable] = []
@@ -52,8 +54,9 @@ def group_results(data: RoundDoc, width: float) -> list[Flowable]:
         for seat in group.placed():
             name = f"{seat.name}（{seat.card_name}）"
             if seat.disqualified:
-                name += "　失格"
-            rows.append([f"{seat.place}位" if seat.place else "", str(seat.number),
+                name += "　" + gettext("失格")
+            rows.append([gettext("{n}位").format(n=seat.place) if seat.place else "",
+                         str(seat.number),
                          p(name, "cell_small"), seat.screen_score, seat.penalty, seat.score,
                          seat.ratio, p(seat.advanced, "cell_small")])
             if seat.advanced:
@@ -61,15 +64,16 @@ def group_results(data: RoundDoc, width: float) -> list[Flowable]:
                                  ADVANCED_BG))
         dummy = [s for s in group.seats if s.is_dummy]
         if dummy:
-            rows.append(["—", str(dummy[0].number), p("ダミー（数えない）", "cell_small"),
+            rows.append(["—", str(dummy[0].number), p(gettext("ダミー（数えない）"), "cell_small"),
                          dummy[0].screen_score, "", "", "", ""])
-        title = f"{group.label}組" if not data.rules.spec.is_series else group.label
+        title = (gettext("{group}組").format(group=group.label)
+                 if not data.rules.spec.is_series else group.label)
         if group.rule:
             title += f"（{RULE_LABELS.get(group.rule, group.rule)}）"
         if group.outcome:
             title += f"　{group.outcome}"
         elif not group.has_result:
-            title += "　結果未入力"
+            title += "　" + gettext("結果未入力")
         if group.problem:
             title += f"　※{group.problem}"
         table = Table(rows, colWidths=[w * mm * scale for w in widths_mm])
@@ -84,26 +88,27 @@ class ResultSheets(RoundPdf):
 
     slug = "result-sheets"
     order = 40
-    title = "結果表"
-    description = "全体順（各組1位は得点順、続いて惜敗率順）と組ごとの結果"
+    title = gettext_noop("結果表")
+    description = gettext_noop("全体順（各組1位は得点順、続いて惜敗率順）と組ごとの結果")
     kinds = ("groups", "rule_selection", "final_group", "partner_match", "partner_series")
     needs_play = True
 
     def get_data(self, tournament: Tournament, **options: Any) -> RoundDoc:
         data = super().get_data(tournament, **options)
         if not any(g.has_result for g in data.groups):
-            raise DocumentError(f"{data.name}の結果はまだ入力されていません。")
+            raise DocumentError(gettext("{round}の結果はまだ入力されていません。").format(
+                round=data.name))
         return data
 
     def get_story(self, data: RoundDoc, *, tournament: Tournament, **options: Any
                   ) -> list[Flowable]:
-        story: list[Flowable] = [p(f"{data.name}　結果", "title")]
+        story: list[Flowable] = [p(gettext("{round}　結果").format(round=data.name), "title")]
         if data.summary:
-            story += [p(data.summary + "（対戦者の順位で決まり、パートナーの順位は数えない）",
+            story += [p(data.summary + gettext("（対戦者の順位で決まり、パートナーの順位は数えない）"),
                         "heading")]
         if data.table:
-            note = "（確定）" if data.advanced_confirmed else "（勝ち抜け未確定）"
-            story += [p(f"全体順：{data.order_note}{note}", "small"),
+            note = gettext("（確定）") if data.advanced_confirmed else gettext("（勝ち抜け未確定）")
+            story += [p(gettext("全体順：{order}").format(order=data.order_note) + note, "small"),
                       Spacer(0, 2 * mm), cross_table(data, self.frame_width),
                       Spacer(0, 6 * mm)]
             if data.ratio_note:

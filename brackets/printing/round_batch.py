@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext, gettext_noop
 
 from brackets.models import Role, Tournament
 from brackets.printing._rounds import ROUND_OPTION
@@ -34,4 +34,4 @@ class RoundBatch(CompositePdf):
         for number, name in round_choices(tournament):
             if number == options.get("round"):
                 return f"{name} まとめ"
-        return self.title
+        return gettext(self.title)

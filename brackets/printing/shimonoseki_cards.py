@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext, gettext_noop
 from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
@@ -106,7 +106,7 @@ class ShimonosekiCards(PdfDocument):
     description = gettext_noop("ジャンル×形式群のカード一式（切り取って使う）")
 
     def choices(self, tournament: Tournament) -> list[Choice]:
-        return [Choice(self.title, {})] if has_card_round(tournament) else []
+        return [Choice(gettext(self.title), {})] if has_card_round(tournament) else []
 
     def get_data(self, tournament: Tournament, **options: Any) -> list[CardFace]:
         return deck(tournament)

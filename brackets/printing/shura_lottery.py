@@ -33,7 +33,7 @@ class ShuraLottery(PdfDocument):
     def choices(self, tournament: Tournament) -> list[Choice]:
         if not lots_apply(tournament):
             return []
-        return [Choice(self.title, {})]
+        return [Choice(gettext(self.title), {})]
 
     def get_data(self, tournament: Tournament, **options: Any) -> list[ShuraRow]:
         rows = shura_records(tournament)

@@ -73,6 +73,7 @@ def usage_cards(tournament: Tournament, number: int) -> tuple[str, list[UsageCar
     snapshots = sel.match_snapshots(sel.group_views(groups, tournament), catalog,
                                     before_match=True)
     cards = []
+    none = gettext("なし")
     for group, seat in players:
         entrant = seat.entrant
         sc = snapshots[group.id].choices[seat.number]
@@ -87,21 +88,22 @@ def usage_cards(tournament: Tournament, number: int) -> tuple[str, list[UsageCar
         remaining: list[tuple[str, str]] = []
         if sc.choices.match.window is None:
             # K6 rule B, K9: this round reads no history, so nothing is used up here.
-            used = [("制限", "なし（この回戦は使用履歴で制限されません）")]
+            used = [(gettext("制限"), gettext("なし（この回戦は使用履歴で制限されません）"))]
         elif rules.mode is Mode.BOMBER:
-            used = [("使用済みジャンル", "・".join(summary["used_genres"]) or "なし"),
-                    ("使用済み形式", "・".join(summary["used_units"]) or "なし")]
-            remaining = [("残りジャンル", "なし（ノンジャンルを使用）" if summary["genre_fallback"]
-                          else "・".join(summary["legal_genres"])),
-                         ("残り形式", "なし（ランダムを使用）" if summary["format_fallback"]
-                          else "・".join(summary["legal_units"]))]
+            used = [(gettext("使用済みジャンル"), "・".join(summary["used_genres"]) or none),
+                    (gettext("使用済み形式"), "・".join(summary["used_units"]) or none)]
+            remaining = [(gettext("残りジャンル"), gettext("なし（ノンジャンルを使用）")
+                          if summary["genre_fallback"] else "・".join(summary["legal_genres"])),
+                         (gettext("残り形式"), gettext("なし（ランダムを使用）")
+                          if summary["format_fallback"] else "・".join(summary["legal_units"]))]
         elif rules.mode is Mode.PINPOINT:
             pairs = [f"{genre}×{unit}" for genre, unit in summary["used_pairs"]]
-            used = [("使用済みの組み合わせ（同じ組み合わせは不可）", "・".join(pairs) or "なし")]
+            used = [(gettext("使用済みの組み合わせ（同じ組み合わせは不可）"),
+                     "・".join(pairs) or none)]
         else:
-            used = [("制限", "なし（フリー）")]
+            used = [(gettext("制限"), gettext("なし（フリー）"))]
         if summary["lots"]:
-            remaining.append(("修羅くじ（大会中使用不可）", "・".join(summary["lots"])))
+            remaining.append((gettext("修羅くじ（大会中使用不可）"), "・".join(summary["lots"])))
         cards.append(UsageCard(entrant.name, entrant.card_name, group.label, mode, hist, used,
                                remaining, tuple(summary["legal_genres"]),
                                tuple(summary["legal_units"])))
@@ -129,7 +131,7 @@ class UsageCards(PdfDocument):
         return usage_cards(tournament, options["round"])
 
     def label(self, tournament: Tournament, **options: Any) -> str:
-        return self.title
+        return gettext(self.title)
 
     def get_story(self, data: tuple[str, list[UsageCard]], *, tournament: Tournament,
                   **options: Any) -> list[Flowable]:
@@ -140,13 +142,16 @@ class UsageCards(PdfDocument):
             pad = 6 * mm
             inner = w - 2 * pad
             y = form_frame(canvas, w, h, f"{card.name}（{card.card_name}）",
-                           f"{tournament.name}　{round_name} {card.group}組　使用履歴カード")
+                           gettext("{tournament}　{round} {group}組　使用履歴カード").format(
+                               tournament=tournament.name, round=round_name, group=card.group))
             canvas.setFont(font, 9)
-            canvas.drawString(pad, y - 2 * mm, f"制限：{card.mode}")
+            canvas.drawString(pad, y - 2 * mm, gettext("制限：{mode}").format(mode=card.mode))
             y -= 8 * mm
             cols = [0, 16, 26, 50, 72]
             canvas.setFont(font, 7.5)
-            for x, head in zip(cols, ["回戦", "組", "ジャンル", "形式", "難易度"], strict=True):
+            heads = [gettext("回戦"), gettext("組"), gettext("ジャンル"), gettext("形式"),
+                     gettext("難易度")]
+            for x, head in zip(cols, heads, strict=True):
                 canvas.drawString(pad + x * mm, y, head)
             canvas.setLineWidth(0.4)
             canvas.line(pad, y - 1.5 * mm, w - pad, y - 1.5 * mm)
@@ -164,11 +169,11 @@ class UsageCards(PdfDocument):
             canvas.setFillColor(colors.black)
             if unrecorded:
                 canvas.setFont(font, 6.5)
-                canvas.drawString(pad, y + 1 * mm, "＊ 使用履歴に残らない出題（数えない）")
+                canvas.drawString(pad, y + 1 * mm, gettext("＊ 使用履歴に残らない出題（数えない）"))
                 y -= 3 * mm
             if not card.history:
                 canvas.setFont(font, 8)
-                canvas.drawString(pad, y, "まだ出題の記録はありません")
+                canvas.drawString(pad, y, gettext("まだ出題の記録はありません"))
                 y -= 4.6 * mm
             y -= 2 * mm
             for heading, text in card.used + card.remaining:

@@ -7,7 +7,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.utils import translation
 from django.utils.translation import gettext, gettext_noop
 
 from brackets.adapters.rounds import RoundRules, rules_from_stored
@@ -162,11 +161,11 @@ def round_document(tournament: Tournament, number: int) -> RoundDoc:
 
     def advanced_text(player: str) -> str:
         if player in wildcards:
-            return "追加勝ち抜け"
+            return gettext("追加勝ち抜け")
         if player in advanced_keys:
             if spec.is_series or spec.is_ranked_final:
-                return "優勝"
-            return "3位" if spec.is_partner_match else "勝ち抜け"
+                return gettext("優勝")
+            return gettext("3位") if spec.is_partner_match else gettext("勝ち抜け")
         return ""
 
     # Cards, bans and pair roles as the tablet sees them: each group's match snapshot.
@@ -181,7 +180,7 @@ def round_document(tournament: Tournament, number: int) -> RoundDoc:
                          if sel_fact is not None else None)
             if seat.entrant_id is None:
                 screen = gv.facts.results.get(seat.number, (None, None))
-                rows.append(SeatDoc(seat.number, None, "ダミー", "", selection=selection,
+                rows.append(SeatDoc(seat.number, None, gettext("ダミー"), "", selection=selection,
                                     screen_score=_money(screen[0]), score=_money(screen[0])))
                 continue
             entrant = entrants.get(seat.entrant_id)
@@ -197,7 +196,7 @@ def round_document(tournament: Tournament, number: int) -> RoundDoc:
                 penalty=_money(placed.penalty) if placed and placed.penalty else "",
                 score=_money(placed.score) if placed else "",
                 place=placed.place if placed else None,
-                ratio=ratio_text(ratio, translate=False) if placed else "",
+                ratio=ratio_text(ratio, translate=True) if placed else "",
                 disqualified=bool(placed and placed.disqualified),
                 advanced=advanced_text(key), wildcard=key in wildcards,
                 used_genres=tuple(used["genres"]), used_groups=tuple(used["groups"])))
@@ -221,7 +220,7 @@ def round_document(tournament: Tournament, number: int) -> RoundDoc:
             table.append(StandingDoc(
                 order, row.group, row.place, int(row.player),
                 entrant.name if entrant else "?", entrant.card_name if entrant else "",
-                _money(row.score), ratio_text(row.ratio, translate=False),
+                _money(row.score), ratio_text(row.ratio, translate=True),
                 advanced_text(row.player)))
     summary = ""
     last_order: list[str] = []
@@ -230,7 +229,7 @@ def round_document(tournament: Tournament, number: int) -> RoundDoc:
     if spec.is_pair:
         if last_order:
             first = entrants.get(int(last_order[0]))
-            label = "優勝" if spec.is_series else "勝ち（3位）"
+            label = gettext("優勝") if spec.is_series else gettext("勝ち（3位）")
             summary = f"{label}：{first.name if first else '?'}"
     return RoundDoc(
         number=rnd.number, name=rnd.name, kind=spec.kind,
@@ -240,14 +239,14 @@ def round_document(tournament: Tournament, number: int) -> RoundDoc:
         dummy_set=rules.dummy_set, restriction="preset",
         per_group=int(rnd.advance_per_group), summary=summary,
         final_order=tuple(int(x) for x in last_order),
-        order_note=sel.overall_order_note(rv, translate=False) if table else "",
+        order_note=sel.overall_order_note(rv, translate=True) if table else "",
         ratio_note=_printed(sel.undefined_ratio_note, rv))
 
 
 def _printed(build: Any, *args: Any) -> str:
-    """A worded note as the printed sheets print it: in Japanese, whoever prints."""
-    with translation.override("ja"):
-        return str(build(*args))
+    """A worded note as the printed sheets print it: in the language of whoever prints
+    (the active language; Japanese unless the reader chose another)."""
+    return str(build(*args))
 
 
 def _pair_outcome(gv: Any, entrants: Any) -> str:
@@ -256,12 +255,12 @@ def _pair_outcome(gv: Any, entrants: Any) -> str:
     from brackets.selectors import rounds as sel
 
     if gv.status == sel.UNUSED:
-        return "行わない（決着済み）"
+        return gettext("行わない（決着済み）")
     match = sel.partner_match_of(gv)
     if match is None or gv.result is None:
         return ""
     winner = entrants.get(int(partner_match_winner(match, gv.result).winner))
-    return f"勝ち：{winner.name if winner else '?'}"
+    return gettext("勝ち：{name}").format(name=winner.name if winner else "?")
 
 
 def round_choices(tournament: Tournament, *kinds: str, flag: str | None = None,

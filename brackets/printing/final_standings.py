@@ -42,7 +42,8 @@ class FinalStandings(PdfDocument):
 
     def get_story(self, data: list[RankingRow], *, tournament: Tournament, **options: Any
                   ) -> list[Flowable]:
-        widths_mm = [16, 64, 30, 76]
+        # 成績 wide enough for one line in English ("Group A, place 3 · 97.40 pts · …").
+        widths_mm = [14, 58, 24, 90]
         scale = self.frame_width / (sum(widths_mm) * mm)
         rows: list[list[Any]] = [[p(h, "cell_center") for h in [gettext("順位"), gettext("選手"),
                                                               gettext("回戦"), gettext("成績")]]]

@@ -22,7 +22,8 @@ ADVANCED_BG = colors.Color(0.87, 0.94, 0.87)
 
 def cross_table(data: RoundDoc, width: float) -> Table:
     head = [gettext(h) for h in ("順", "組", "組内順位", "選手", "得点", "惜敗率", "勝ち抜け")]
-    widths_mm = [12, 12, 18, 70, 24, 22, 28]
+    # 組 wide enough for "Group" when printed in English.
+    widths_mm = [12, 15, 18, 67, 24, 22, 28]
     scale = width / (sum(widths_mm) * mm)
     rows: list[list[Any]] = [[p(h, "cell_center") for h in head]]
     commands: list[tuple[Any, ...]] = [("ALIGN", (0, 1), (2, -1), "CENTER"),

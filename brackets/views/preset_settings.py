@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from brackets.engine import RuleRefusal
 from brackets.models import Role, Tournament
 from brackets.permissions import role_required
+from brackets.presets import preset_choices
 from brackets.services import preset_settings as svc
 
 
@@ -127,5 +128,6 @@ def preset_settings_page(request: HttpRequest, tournament: Tournament) -> HttpRe
         item["error"] = errors.get(item["key"], "")
     return render(request, "brackets/preset_settings.html", {
         "tournament": tournament, "items": items, "locked": locked, "error": error,
+        "preset_label": dict(preset_choices()).get(tournament.preset, ""),
         "history": _history(tournament, {item["key"]: item["row"] for item in items}),
     }, status=400 if error else 200)

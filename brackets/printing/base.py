@@ -9,6 +9,10 @@ and draws the numbers when the document is saved, so one layout pass suffices.
 The Japanese font (IPAex Gothic, shipped in ``fonts/`` under the IPA Font License) is
 registered once per process; reportlab embeds only the glyphs a document uses (a subset),
 so any viewer or printer shows the text without having the font installed.
+
+A document is worded in the active language (the language of whoever prints it: the
+download view runs under the request's language); players' names and the catalogue's
+genres stay as entered, set in the same Japanese font, so an English sheet still shows them.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext, gettext_noop
 from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, KeepTogether, Spacer, Table, TableStyle
@@ -51,17 +51,17 @@ class CutLine(Flowable):
 def _context_line(data: RoundDoc, group: GroupDoc) -> str:
     parts = []
     if group.rule:
-        parts.append(RULE_LABELS.get(group.rule, group.rule))
+        parts.append(gettext(RULE_LABELS.get(group.rule, group.rule)))
     if data.rules.spec.is_series:
-        parts.append(f"第{group.game}試合")
+        parts.append(gettext("第{game}試合").format(game=group.game))
     if group.cards:
-        parts.append("下関カード：" + "／".join(f"{g}×{grp}" for g, grp in group.cards))
+        parts.append(gettext("下関カード：") + "／".join(f"{g}×{grp}" for g, grp in group.cards))
     elif group.cards_pending:
-        parts.append("下関カード：＿＿＿＿×＿＿＿＿／＿＿＿＿×＿＿＿＿")
+        parts.append(gettext("下関カード：") + "＿＿＿＿×＿＿＿＿／＿＿＿＿×＿＿＿＿")
     if group.bans:
-        parts.append("禁止ジャンル：" + "・".join(group.bans))
+        parts.append(gettext("禁止ジャンル：") + "・".join(group.bans))
     elif group.bans_pending:
-        parts.append("禁止ジャンル：＿＿＿＿＿＿＿＿＿＿")
+        parts.append(gettext("禁止ジャンル：") + "＿＿＿＿＿＿＿＿＿＿")
     return "　".join(parts)
 
 
@@ -69,7 +69,8 @@ def match_sheet(data: RoundDoc, group: GroupDoc, width: float) -> list[Flowable]
     widths_mm = [12, 56, 30, 30, 18, 24, 14]
     scale = width / (sum(widths_mm) * mm)
     widths = [w * mm * scale for w in widths_mm]
-    head = ["サテ", "選手", "ジャンル", "出題形式", "難易度", "得点", "順位"]
+    head = [gettext("サテ"), gettext("選手"), gettext("ジャンル"), gettext("出題形式"),
+            gettext("難易度"), gettext("得点"), gettext("順位")]
     rows: list[list[Any]] = [[p(h, "cell_center") for h in head]]
     commands: list[tuple[Any, ...]] = [("ALIGN", (0, 1), (0, -1), "CENTER"),
                                        ("FONTSIZE", (0, 1), (0, -1), 14)]
@@ -85,7 +86,7 @@ def match_sheet(data: RoundDoc, group: GroupDoc, width: float) -> list[Flowable]
             continue
         if seat.is_dummy:
             genre, fmt, diff = seat.selection or data.dummy_set
-            rows.append([str(n), p("ダミー（結果は数えない）", "cell_small"), p(genre, "cell_small"),
+            rows.append([str(n), p(gettext("ダミー（結果は数えない）"), "cell_small"), p(genre, "cell_small"),
                          p(fmt, "cell_small"), p(diff, "cell_small"), seat.screen_score, "—"])
             commands.append(("BACKGROUND", (1, r), (-1, r), GREY))
             continue
@@ -93,9 +94,9 @@ def match_sheet(data: RoundDoc, group: GroupDoc, width: float) -> list[Flowable]
         if data.restriction != "free":
             used = []
             if seat.used_genres:
-                used.append("使用済ジャンル：" + "・".join(seat.used_genres))
+                used.append(gettext("使用済ジャンル：") + "・".join(seat.used_genres))
             if seat.used_groups:
-                used.append("使用済形式：" + "・".join(seat.used_groups))
+                used.append(gettext("使用済形式：") + "・".join(seat.used_groups))
             for line in used:
                 cell.append(p(line, "tiny"))
                 lines = len(wrap_lines(line, widths[1] - 6, 7.5))
@@ -107,10 +108,10 @@ def match_sheet(data: RoundDoc, group: GroupDoc, width: float) -> list[Flowable]
     table = Table(rows, colWidths=widths, rowHeights=[7 * mm] + [
         max(ROW_H, heights[n] + 8) for n in range(1, 5)])
     table.setStyle(TableStyle(table_style(*commands, ("ALIGN", (5, 1), (-1, -1), "RIGHT"))))
-    title = f"{data.name}　{group.label}組" if not data.rules.spec.is_series else (
-        f"{data.name}　{group.label}")
-    staff = Table([[p("入力者", "cell_small"), "", p("確認者", "cell_small"), "",
-                    p("メモ", "cell_small"), ""]],
+    title = (f"{data.name}　" + gettext("{group}組").format(group=group.label)
+             if not data.rules.spec.is_series else f"{data.name}　{group.label}")
+    staff = Table([[p(gettext("入力者"), "cell_small"), "", p(gettext("確認者"), "cell_small"), "",
+                    p(gettext("メモ"), "cell_small"), ""]],
                   colWidths=[14 * mm, 24 * mm, 14 * mm, 24 * mm, 12 * mm,
                              width - 88 * mm], rowHeights=[12 * mm])
     staff.setStyle(TableStyle(table_style(header=False)))

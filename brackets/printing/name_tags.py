@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext, gettext_noop
 from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
@@ -41,7 +41,7 @@ def draw_name_tag(canvas: Canvas, entrant: EntrantDoc, width: float, height: flo
     canvas.drawString(pad, height - pad - 6, truncate(tournament_name, inner * 0.7, 8))
     number = f"No.{entrant.number}"
     if entrant.seed:
-        number = f"シード{entrant.seed}　" + number
+        number = gettext("シード{n}").format(n=entrant.seed) + "　" + number
     canvas.drawRightString(width - pad, height - pad - 6, number)
     canvas.setFont(font, 9)
     if entrant.reading:

@@ -21,7 +21,8 @@ ADVANCED_BG = colors.Color(0.87, 0.94, 0.87)
 
 
 def cross_table(data: RoundDoc, width: float) -> Table:
-    head = [gettext(h) for h in ("順", "組", "組内順位", "選手", "得点", "惜敗率", "勝ち抜け")]
+    head = [gettext("順"), gettext("組"), gettext("組内順位"), gettext("選手"), gettext("得点"),
+            gettext("惜敗率"), gettext("勝ち抜け")]
     # 組 wide enough for "Group" when printed in English.
     widths_mm = [12, 15, 18, 67, 24, 22, 28]
     scale = width / (sum(widths_mm) * mm)
@@ -41,8 +42,8 @@ def cross_table(data: RoundDoc, width: float) -> Table:
 
 
 def group_results(data: RoundDoc, width: float) -> list[Flowable]:
-    head = [gettext(h) for h in ("順位", "サテ", "選手", "画面の得点", "減点", "得点", "惜敗率",
-                                  "勝ち抜け")]
+    head = [gettext("順位"), gettext("サテ"), gettext("選手"), gettext("画面の得点"),
+            gettext("減点"), gettext("得点"), gettext("惜敗率"), gettext("勝ち抜け")]
     widths_mm = [14, 12, 60, 24, 16, 24, 20, 26]
     scale = width / (sum(widths_mm) * mm)
     story: list[Flowable] = []

@@ -1,7 +1,9 @@
-"""The documents page follows the reader's language; the printed documents stay Japanese.
+"""The documents page follows the reader's language, and so do the printed documents
+(tests/printing/test_documents_follow_language.py).
 
 Titles, descriptions and sections are ``gettext_noop`` class attributes: the page translates
-them with ``{% trans var %}`` while the PDF header keeps the Japanese title organisers print.
+them with ``{% trans var %}`` and a PDF's header with ``gettext`` when it is printed, so the
+attributes themselves stay the Japanese msgids.
 """
 
 from __future__ import annotations

@@ -71,10 +71,6 @@ def catalog_for(version_id: int) -> Catalog:
     return catalog
 
 
-def clear_catalog_cache() -> None:
-    _CATALOG_CACHE.clear()
-
-
 def _load_catalog(version_id: int) -> Catalog:
     from brackets.models import Difficulty, Format, FormatGroup, Genre, QmaVersion, Rank, SubGenre
 

@@ -240,16 +240,6 @@ def round_rules(rnd: Any) -> RoundRules:
     return rules
 
 
-def round_spec(rnd: Any) -> RoundSpec:
-    """The engine's spec of a round row."""
-    return round_rules(rnd).spec
-
-
-def round_preset(rnd: Any) -> Preset:
-    """The engine preset a round row was configured from."""
-    return round_rules(rnd).preset
-
-
 # -- the flat form (older rows and tournament files) ----------------------------------------
 
 _LEGACY_KINDS = {"groups": "groups", "rule_select": "rule_selection",

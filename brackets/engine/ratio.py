@@ -47,10 +47,6 @@ class Ratio:
         return self.why == DISQUALIFIED_NO_RATIO
 
     @property
-    def defined(self) -> bool:
-        return self.exact is not None
-
-    @property
     def undefined(self) -> bool:
         return self.exact is None
 

@@ -154,9 +154,6 @@ class MatchResult:
                 return row
         raise RuleRefusal("player_not_in_match", f"{player!r} did not play", player=player)
 
-    def place_of(self, player: str) -> int:
-        return self.get(player).place
-
     @property
     def winner(self) -> PlacedPlayer | None:
         """The 1st-placed real player (the 惜敗率 reference), if any."""

@@ -447,8 +447,7 @@ def public_player(request: HttpRequest, tournament: Tournament, entrant_id: int)
                   {"tournament": tournament, "entrant": entrant, "played": played,
                    # The ペナルティ column only when there is one: on a phone an empty
                    # column squeezed the others to a character per line.
-                   "any_penalty": any((p["selection"] is not None
-                                       and p["selection"].accepted_illegal)
+                   "any_penalty": any(p["selection_penalty"] is not None
                                       or p["penalties"]
                                       or (p["row"] is not None and p["row"].disqualified)
                                       for p in played),

@@ -27,7 +27,7 @@ from django.utils.translation import gettext as _
 
 from brackets import engine_adapter as ea
 from brackets.labels import ratio_text
-from brackets.models import ConfirmationFact, Group, Round, Seat, Tournament
+from brackets.models import ConfirmationFact, Group, Round, Seat, SelectionFact, Tournament
 from brackets.selectors import rounds as sel
 from brackets.templatetags.rounds_tags import pair_role_badge
 from brackets.views.group_cards import GroupCard, render_cards
@@ -164,6 +164,10 @@ def page_cards(tournament: Tournament, rnd: Round, groups: list[Group]) -> PageC
     if tournament.two_person_confirmation:
         confirmed = dict(ConfirmationFact.objects.filter(group_id__in=ids)
                          .values_list("group_id").annotate(last=Max("id")))
+    # H7: a set accepted as illegal is judged against the player's history in other
+    # groups, so its card follows every write of the tournament, not only its group's.
+    judged = set(SelectionFact.objects.filter(group_id__in=ids, accepted_illegal=True)
+                 .values_list("group_id", flat=True))
     # What every card of the round depends on beyond its own facts and players.
     shared = (tournament.pk, f"{tournament.created_at:%y%m%d%H%M%S%f}",
               tournament.two_person_confirmation, tournament.lottery_seed, rnd.status,
@@ -174,7 +178,8 @@ def page_cards(tournament: Tournament, rnd: Round, groups: list[Group]) -> PageC
         seated = {ea.player_key(p[1]) for p in players if p[1] is not None}
         shown = (g.id, g.version, g.label, g.rule, confirmed.get(g.id), players,
                  sorted(seated & ctx.advancers), sorted(seated & ctx.wildcards),
-                 sorted(seated & gone), shared)
+                 sorted(seated & gone), tournament.revision if g.id in judged else None,
+                 shared)
         keys[g.id] = "brackets:pub:card:" + _digest(shown)
     return PageCards(keys=keys, ctx=ctx, version=_digest(list(keys.values())))
 

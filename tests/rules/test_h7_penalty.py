@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -106,3 +107,88 @@ def test_accepted_illegal_set_shows_its_derived_penalty_on_every_page(
     assert "違反承知・−400.00" in history
     public = client_for(None).get(f"/p/{tournament.slug}/players/{player.id}/")
     assert "−400.00 出題違反" in public.content.decode()
+
+
+@pytest.mark.django_db
+def test_h7_penalty_lifted_when_an_upstream_correction_makes_the_set_legal(
+        tournament: Tournament, cast: dict[str, Any]) -> None:
+    """H7 with K10: a set accepted as illegal in the final's game 2 because the pair played
+    its genre in game 1 keeps −400 only while it is illegal. Correcting game 1's set (the
+    upstream fact) makes it legal, and the penalty goes from the verdict, the match page,
+    the public round and player pages and the replay summary; the fact that staff accepted
+    it stays."""
+    from django.urls import reverse
+
+    from brackets import engine_adapter as ea
+    from brackets.services import preset_settings as settings_svc
+    from brackets.services.replay import tournament_summary
+    from tests.states import KYUSHU, kyushu_play, use_preset
+
+    user = cast["organiser"]
+    use_preset(tournament, KYUSHU)
+    settings_svc.settings_save(tournament=tournament, by=user,
+                               values={"illegal_selection": "penalty"})
+    kyushu_play(tournament, user, register_entrants(tournament, user, 20, seeds=4),
+                "final_game_2")
+    game1, game2 = Group.objects.filter(round__tournament=tournament,
+                                        round__kind="partner_series").order_by("game")[:2]
+    catalog = ea.catalog_for(tournament.version_id)
+    played = sel.group_view(game1).facts.selections
+    # Game 2: seat n takes a set refused only because its pair played the genre in game 1.
+    n, bad = next((n, o) for n, sc in sorted(sel.seat_choices(sel.group_view(game2),
+                                                              catalog).items())
+                  for o in sc.choices.options()
+                  if [v.code for v in o.reasons] == ["genre_used"])
+    pair = {1: (1, 2), 2: (1, 2), 3: (3, 4), 4: (3, 4)}[n]
+    upstream = next(m for m in pair if played[m].genre == bad.genre)
+    svc.selection_save(group=game2, by=user, seat_number=n, genre=bad.genre,
+                       format=bad.format, difficulty="EASY", confirm_illegal=True)
+    for m in (1, 2, 3, 4):
+        if m != n:
+            legal = next(o for o in sel.seat_choices(sel.group_view(
+                Group.objects.get(id=game2.id)), catalog)[m].choices.options() if o.legal)
+            svc.selection_save(group=Group.objects.get(id=game2.id), by=user, seat_number=m,
+                               genre=legal.genre, format=legal.format, difficulty="EASY")
+    game2 = Group.objects.get(id=game2.id)
+    others = iter([("250", 2), ("200", 3), ("100", 4)])
+    svc.results_save(group=game2, by=user,
+                     rows={m: ("300", 1) if m == n else next(others) for m in (1, 2, 3, 4)})
+    player = sel.group_view(game2).facts.seats[n - 1].player
+    public, staff = client_for(cast["outsider"]), client_for(cast["bracket"])
+    round_url = reverse("public_round", args=[tournament.slug, game2.round.number])
+    staff_round_url = f"/t/{tournament.slug}/rounds/{game2.round.number}/"
+
+    def shown() -> dict[str, Any]:
+        gv = sel.group_view(Group.objects.get(id=game2.id))
+        summary = tournament_summary(tournament)
+        final = next(r for r in summary["rounds"] if r["number"] == game2.round.number)
+        return {
+            "derived": dict(gv.selection_penalties),
+            "verdict": str(gv.row_of(player).penalty),
+            "match": "違反 −" in staff.get(f"/t/{tournament.slug}/match/{game2.id}/")
+                                   .content.decode(),
+            # The score that ranks, 300 on the screen less the penalty.
+            "round": ["-100.00" in client.get(url).content.decode()
+                      for client, url in ((public, round_url), (staff, staff_round_url))],
+            "player": "出題違反" in public.get(f"/p/{tournament.slug}/players/{player}/")
+                                       .content.decode(),
+            "summary": [p for g in final["groups"] for p in g["penalties"]
+                        if g["label"] == game2.label],
+        }
+
+    assert shown() == {"derived": {n: Decimal("400.00")}, "verdict": "400.00", "match": True,
+                       "round": [True, True], "player": True,
+                       "summary": [{"seat": n, "points": "400.00",
+                                    "reason": "illegal_selection"}]}
+    # The correction upstream: game 1's set of that genre was another genre.
+    fix = next(o for o in sel.seat_choices(sel.group_view(game1), catalog)[upstream]
+               .choices.options()
+               if o.legal and o.genre != bad.genre
+               and catalog.group_of(o.format) != catalog.group_of(bad.format))
+    svc.selection_save(group=Group.objects.get(id=game1.id), by=user, seat_number=upstream,
+                       genre=fix.genre, format=fix.format, difficulty="EASY")
+    assert sel.match_snapshot(Group.objects.get(id=game2.id)).selection_check(n).ok
+    assert shown() == {"derived": {}, "verdict": "0", "match": False,
+                       "round": [False, False],
+                       "player": False, "summary": []}
+    assert SelectionFact.objects.filter(seat__group=game2, seat__number=n).get().accepted_illegal

@@ -8,7 +8,12 @@ preset setting that bears on restrictions is drawn at random: the Q-level thresh
 the grouped threshold (H3), the format-lot pool (H5), 低火力 sub-genres, the lot limit, the
 restricted final (堅田); rule B recorded or not (K6), the K7 deck, draw and extra-card rule,
 the history reset at the final and the series length (K10), for 九州杯IX with its cards (K7),
-bans (K8) and pair rounds (K9, K10).
+bans (K8) and pair rounds (K9, K10). The settings that shape the day rather than the
+restrictions are drawn too (advancers per group, single-advance rounds, draws, tie-break
+and wildcard chains, the dummy's format, round sizes and K6 capacities, seeds, the catalog),
+and so is the H7 penalty: where the preset takes one, some players play a set staff accept
+as illegal, which enters their history like any other. 店舗大会 (free choice) runs with its
+own settings.
 
 At every drawn round each seated player's three answers are compared: the card (printed
 before the match) against the tablet before the match's own facts, and the player page
@@ -20,13 +25,14 @@ from __future__ import annotations
 import html
 import random
 import re
+from decimal import Decimal
 from typing import Any
 
 import pytest
 from django.core.exceptions import ValidationError
 from django.test import Client
 from django.urls import reverse
-from hypothesis import HealthCheck, Phase, example, given, settings
+from hypothesis import HealthCheck, Phase, example, given, reject, settings
 from hypothesis import strategies as st
 
 from brackets import engine_adapter as ea
@@ -44,7 +50,8 @@ pytestmark = pytest.mark.django_db
 
 SLOW = settings(deadline=None, derandomize=True, phases=(Phase.explicit, Phase.generate),
                 suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                       HealthCheck.too_slow, HealthCheck.data_too_large])
+                                       HealthCheck.too_slow, HealthCheck.data_too_large,
+                                       HealthCheck.filter_too_much])
 _COUNTER = iter(range(10**6))
 
 
@@ -143,10 +150,11 @@ def check_round(rnd: Round, staff: Client, public: Client, *, card: bool) -> int
 
 
 def play(rnd: Round, user: Any, rng: random.Random) -> None:
-    """Every seat picks a random legal set (as the tablet offers them), then scores."""
-    from decimal import Decimal
-
+    """Every seat picks a random legal set (as the tablet offers them), then scores. Where
+    the round takes a penalty for an illegal set (H7), one seat in five plays an illegal
+    one, accepted knowingly, when the tablet offers any."""
     catalog = ea.catalog_for(rnd.tournament.version_id)
+    accepts_illegal = not round_rules(rnd).refuses_illegal
     svc.round_start(round=rnd, by=user)
     for group in Group.objects.filter(round=rnd).order_by("number"):
         gv = sel.group_view(group)
@@ -154,12 +162,15 @@ def play(rnd: Round, user: Any, rng: random.Random) -> None:
             continue
         for number in sorted(s.number for s in gv.seats if s.entrant_id):
             gv = sel.group_view(Group.objects.get(id=group.id))
-            options = [o for o in sel.seat_choices(gv, catalog)[number].choices.options()
-                       if o.legal]
+            grid = sel.seat_choices(gv, catalog)[number].choices.options()
+            illegal = [o for o in grid if not o.legal] if accepts_illegal else []
+            options = (illegal if illegal and rng.random() < 0.2
+                       else [o for o in grid if o.legal])
             option = options[rng.randrange(len(options))]
             svc.selection_save(group=group, by=user, seat_number=number, genre=option.genre,
                                format=option.format,
-                               difficulty=rng.choice(catalog.difficulties))
+                               difficulty=rng.choice(catalog.difficulties),
+                               confirm_illegal=not option.legal)
         seats = sorted(s.number for s in gv.seats)
         scores = rng.sample(range(5000, 40000), len(seats))
         ordered = sorted(zip(seats, scores, strict=True), key=lambda p: -p[1])
@@ -192,6 +203,9 @@ entrant_st = st.fixed_dictionaries({
     "past_win_lots": st.sampled_from([0, 0, 4, 5, 6, 8]),
 })
 
+#: A tie-break or wildcard chain: the criteria in any order, the lottery always last.
+chain_st = st.permutations(["ratio", "score"]).map(lambda c: (*c, "lottery"))
+
 katata_settings_st = st.tuples(
     st.integers(30, 99), st.integers(0, 99), st.integers(0, 99),
 ).map(sorted).flatmap(lambda q: st.fixed_dictionaries({
@@ -202,6 +216,14 @@ katata_settings_st = st.tuples(
     "low_firepower_subgenres": st.sampled_from(["as_one", "each"]),
     "max_lots": st.integers(1, 4),
     "final_restricted": st.booleans(),
+    "advance_per_group": st.integers(1, 2),
+    "single_advance_from": st.sampled_from([0, 0, 9]),
+    "single_advance_rounds": st.sampled_from([(), (), (1,)]),
+    "penalty": st.sampled_from([Decimal(400), Decimal(0), Decimal("150.5")]),
+    "draw": st.sampled_from(["random", "snake", "mod"]),
+    "tie_break": chain_st,
+    "dummy_format": st.sampled_from(["ランダム", "四択"]),
+    "catalog_version": st.sampled_from(["qma-2016", "qma-later"]),
 }))
 
 
@@ -239,28 +261,33 @@ CHAMPION = {**PLAIN, "q_level": 95, "shura_titles": 1, "shura_local_wins": 1,
             "shura_extra_lots": 2, "past_win_lots": 4}
 DEFAULTS = {"bomber_min_q": 80, "pinpoint_min_q": 50, "grouped_min_q": 35,
             "format_lot_pool": "formats", "low_firepower_subgenres": "as_one", "max_lots": 4,
-            "final_restricted": True}
+            "final_restricted": True, "advance_per_group": 2, "single_advance_from": 0,
+            "single_advance_rounds": (), "penalty": Decimal(400), "draw": "random",
+            "tie_break": ("ratio", "score", "lottery"), "dummy_format": "ランダム",
+            "catalog_version": "qma-2016"}
 
 
 @settings(SLOW, max_examples=12)
 @example(preset_values=DEFAULTS, people=[CHAMPION] + [{**PLAIN, "q_level": q}
                                                     for q in (10, 40, 55, 70, 85, 99, 30)],
          seed=5)
+# The settings that shape the day, and an accepted illegal set worth 150.5, on the later
+# catalog: 12 players, so one advancer per group still fills a final of 4.
+@example(preset_values={**DEFAULTS, "advance_per_group": 1, "single_advance_rounds": (1,),
+                        "penalty": Decimal("150.5"), "draw": "snake",
+                        "tie_break": ("score", "ratio", "lottery"), "dummy_format": "四択",
+                        "catalog_version": "qma-later", "format_lot_pool": "format_groups"},
+         people=[CHAMPION] + [{**PLAIN, "q_level": q} for q in range(5, 100, 9)], seed=11)
 @given(preset_values=katata_settings_st, people=st.lists(entrant_st, min_size=6, max_size=12),
        seed=st.integers(0, 10**6))
 def test_katata_card_page_and_tablet_agree(cast: dict[str, Any], catalog: Any,
                                            preset_values: dict[str, Any],
                                            people: list[dict[str, Any]], seed: int) -> None:
     user = cast["organiser"]
-    n = next(_COUNTER)
-    tournament = tournament_create(creator=user, slug=f"katata-{n}", name=f"堅田{n}",
-                                   date="2026-12-01", version=catalog,
-                                   preset="katata-kansai5-qualifier",
-                                   lottery_seed=f"agree-{seed}")
-    settings_svc.settings_save(tournament=tournament, by=user, values=preset_values)
+    tournament = _tournament(user, "katata-kansai5-qualifier", preset_values, seed)
     for i, person in enumerate(people):
         _register(tournament, user, i, person, preset_values["max_lots"])
-    rounds = svc.rounds_configure(tournament=tournament, by=user)
+    rounds = _configure(tournament, user)
     for entrant in Entrant.objects.filter(tournament=tournament):
         try:
             svc.shura_lots_draw(tournament=tournament, entrant=entrant, by=user)
@@ -278,6 +305,60 @@ def test_katata_card_page_and_tablet_agree(cast: dict[str, Any], catalog: Any,
     assert compared > 0
 
 
+def _tournament(user: Any, preset: str, values: dict[str, Any], seed: int) -> Tournament:
+    """A new tournament of ``preset`` on the catalog its settings name, with ``values``
+    saved at the desk (a combination the app refuses is not an example)."""
+    from brackets.models import QmaVersion
+
+    n = next(_COUNTER)
+    version = QmaVersion.objects.get(slug=values.get("catalog_version", "qma-2016"))
+    tournament = tournament_create(creator=user, slug=f"agree-{n}", name=f"一致{n}",
+                                   date="2026-12-01", version=version, preset=preset,
+                                   lottery_seed=f"agree-{seed}")
+    try:
+        settings_svc.settings_save(tournament=tournament, by=user, values=values)
+    except settings_svc.SettingsError:
+        reject()
+    return tournament
+
+
+def _configure(tournament: Tournament, user: Any) -> list[Round]:
+    """The rounds planned for the entrants (settings too big for them are no example)."""
+    try:
+        return svc.rounds_configure(tournament=tournament, by=user)
+    except svc.RoundError:
+        reject()
+        raise
+
+
+shop_settings_st = st.fixed_dictionaries({
+    "draw": st.sampled_from(["random", "snake", "mod"]),
+    "tie_break": chain_st,
+    "catalog_version": st.sampled_from(["qma-2016", "qma-later"]),
+})
+
+
+@settings(SLOW, max_examples=4)
+@given(preset_values=shop_settings_st, size=st.integers(5, 12), seed=st.integers(0, 10**6))
+def test_shop_card_page_and_tablet_agree(cast: dict[str, Any], catalog: Any,
+                                         preset_values: dict[str, Any], size: int,
+                                         seed: int) -> None:
+    user = cast["organiser"]
+    tournament = _tournament(user, "shop-top2", preset_values, seed)
+    for i in range(size):
+        _register(tournament, user, i, {**PLAIN, "q_level": (i * 13) % 100}, 4)
+    rng = random.Random(seed)
+    staff, public = _clients(cast)
+    compared = 0
+    for rnd in _configure(tournament, user):
+        rnd.refresh_from_db()
+        svc.round_draw(round=rnd, by=user)
+        compared += check_round(rnd, staff, public, card=True)
+        play(rnd, user, rng)
+        svc.round_advance(round=rnd, by=user)
+    assert compared > 0
+
+
 # ------------------------------------------------------------------------- 九州杯IX (seed 000)
 
 kyushu_settings_st = st.fixed_dictionaries({
@@ -287,7 +368,15 @@ kyushu_settings_st = st.fixed_dictionaries({
     "k7_extra_card": st.sampled_from(["share_genre_or_group", "identical"]),
     "history_reset_at_final": st.booleans(),
     "final_wins_needed": st.integers(1, 3),
-})
+    "r2_draw": st.sampled_from(["random", "snake", "mod"]),
+    "wildcard_chain": chain_st,
+    "illegal_selection": st.sampled_from(["refuse", "penalty"]),
+    "penalty": st.sampled_from([Decimal(400), Decimal(0), Decimal("150.5")]),
+    "max_seeds": st.sampled_from([7, 8]),
+    "r2_size": st.sampled_from([40, 36]),
+    "catalog_version": st.sampled_from(["qma-2016", "qma-later"]),
+}).flatmap(lambda v: st.sampled_from([(20, 12, 8), (16, 8, 8)]).map(
+    lambda r3: {**v, "r3_size": r3[0], "r3_capacity_a": r3[1], "r3_capacity_b": r3[2]}))
 
 
 @settings(SLOW, max_examples=3)
@@ -295,17 +384,13 @@ kyushu_settings_st = st.fixed_dictionaries({
 def test_kyushu_card_page_and_tablet_agree(cast: dict[str, Any], catalog: Any,
                                            preset_values: dict[str, Any], seed: int) -> None:
     user = cast["organiser"]
-    n = next(_COUNTER)
-    tournament = tournament_create(creator=user, slug=f"kyushu-{n}", name=f"九州{n}",
-                                   date="2026-12-01", version=catalog, preset="kyushu-cup-ix",
-                                   lottery_seed=f"agree-{seed}")
-    settings_svc.settings_save(tournament=tournament, by=user, values=preset_values)
+    tournament = _tournament(user, "kyushu-cup-ix", preset_values, seed)
     for i in range(58):
         base = {"name": f"選手{i:02d}", "reading": f"せんしゅ{i:02d}",
                 "card_name": f"カード{i:02d}", "checked_in": True, "fee_paid": True,
                 "q_level": (i * 7) % 100, "seed": i + 1 if i < 7 else None}
         entrant_svc.entrant_register(tournament=tournament, by=user, data=base)
-    rounds = svc.rounds_configure(tournament=tournament, by=user)
+    rounds = _configure(tournament, user)
     rng = random.Random(seed)
     staff, public = _clients(cast)
     kinds: set[str] = set()
@@ -335,7 +420,7 @@ def test_kyushu_card_page_and_tablet_agree(cast: dict[str, Any], catalog: Any,
                 for s in Seat.objects.filter(group=g, entrant__isnull=False,
                                              superseded_by__isnull=True):
                     svc.ban_record(group=g, entrant=s.entrant, by=user,
-                                   genre=rng.choice(ea.catalog_for(catalog.id).lot_genres))
+                                   genre=rng.choice(ea.catalog_for(tournament.version_id).lot_genres))
                 assert check_round(rnd, staff, public, card=False)
                 svc.ban_reveal(group=g, by=user)
             assert check_round(rnd, staff, public, card=False)

@@ -8,7 +8,7 @@ hidden tournament with different numbers needs new data, not new code.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -195,10 +195,3 @@ class PlayerSpec:
     def fallback(self) -> int:
         """The fallback rank (seat when no rank was given)."""
         return self.rank if self.rank is not None else self.seat
-
-
-def specs_in_seat_order(
-    ids: Sequence[str], ranks: Mapping[str, int] | None = None
-) -> list[PlayerSpec]:
-    """Seat players in the given order (seat 1 first), with optional fallback ranks."""
-    return [PlayerSpec(pid, seat, (ranks or {}).get(pid)) for seat, pid in enumerate(ids, start=1)]

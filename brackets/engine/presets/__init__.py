@@ -49,7 +49,6 @@ from .spec import (
 __all__ = [
     "NO_RESTRICTION", "SPEC_VERSION", "DrawMethod", "IllegalSelection", "ModeSource", "Preset",
     "PresetDefinition", "RoundKind", "RoundRestrictions", "RoundSpec", "RuleVariant",
-    "Setting", "extra_card_rule", "get_preset", "list_presets",
-    "order_from_round", "preset_settings", "register_preset",
-    "shimonoseki_deck",
+    "Setting", "extra_card_rule", "get_preset", "list_presets", "order_from_round",
+    "preset_settings", "register_preset", "shimonoseki_deck",
 ]

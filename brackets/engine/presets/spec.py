@@ -188,11 +188,6 @@ class RoundSpec:
         return spec_from_dict(data)
 
     @property
-    def is_groups(self) -> bool:
-        """Plain 4-player groups, top k advance (K4, K5, H1)."""
-        return self.kind == "groups"
-
-    @property
     def is_rule_selection(self) -> bool:
         """K6: players choose rule A or B, each rule its own groups."""
         return self.kind == "rule_selection"
@@ -221,12 +216,6 @@ class RoundSpec:
     def is_last(self) -> bool:
         """A round that gives places rather than advancers (a podium)."""
         return self.is_pair or self.is_ranked_final
-
-    @property
-    def feeds_cross_table(self) -> bool:
-        """Group rounds whose advancers are ranked across groups (winners, 惜敗率)."""
-        return self.kind in ("groups", "rule_selection")
-
 
 # -- the preset ----------------------------------------------------------------------------
 

@@ -60,9 +60,9 @@ from brackets.engine.restrictions.rules import (
 from brackets.engine.restrictions.usage import Usage, unit_of, units_of, usage, window_entries
 
 __all__ = [
-    "BASIC_RULE", "DEFAULT_THRESHOLDS", "Choices", "ChoicesSummary", "Counting", "HistoryEntry",
-    "MatchRules", "Mode", "Option", "PlayerRules", "QThresholds", "SelectionCheck", "Usage",
-    "card_allowance", "check_pair", "check_selection", "counting_for_q", "legal_choices",
-    "legal_choices_for_all", "match_bans", "mode_for_q", "player_rules_for", "unit_of",
-    "units_of", "usage", "window_entries",
+    "BASIC_RULE", "DEFAULT_THRESHOLDS", "Choices", "ChoicesSummary", "Counting",
+    "HistoryEntry", "MatchRules", "Mode", "Option", "PlayerRules", "QThresholds",
+    "SelectionCheck", "Usage", "card_allowance", "check_pair", "check_selection",
+    "counting_for_q", "legal_choices", "legal_choices_for_all", "match_bans", "mode_for_q",
+    "player_rules_for", "unit_of", "units_of", "usage", "window_entries",
 ]

@@ -6,6 +6,7 @@ fixed number of queries whatever the number of entrants, so pages stay flat as a
 tournament grows. The modules, by concern:
 
 * :mod:`.groups`: a group's rows and facts per group version, its verdict and status;
+* :mod:`.choices`: each seat's legal choices, and the H7 penalty of sets accepted as illegal;
 * :mod:`.matches`: one match as every page, document and write sees it (the snapshot);
 * :mod:`.advancement`: round views, the cross-group table, advancers, the podium;
 * :mod:`.finals`: K9/K10 pair games and series;
@@ -30,6 +31,15 @@ from brackets.selectors.rounds.advancement import (
     tournament_rounds,
     undefined_ratio_note,
     withdrawn_ids,
+)
+from brackets.selectors.rounds.choices import (
+    BEFORE_MATCH,
+    SeatChoices,
+    frozen,
+    match_context,
+    match_contexts,
+    seat_choices,
+    selection_penalties,
 )
 from brackets.selectors.rounds.finals import (
     PODIUM_LABELS,
@@ -85,31 +95,24 @@ from brackets.selectors.rounds.history import (
     window_of,
 )
 from brackets.selectors.rounds.matches import (
-    BEFORE_MATCH,
     MatchGates,
     MatchSnapshot,
-    SeatChoices,
-    frozen,
-    match_context,
-    match_contexts,
     match_snapshot,
     match_snapshots,
-    seat_choices,
 )
 
 __all__ = [
-    "CONFIRMING", "DONE", "PLAYING", "PODIUM_LABELS", "SELECTING", "STATUS_LABELS", "UNUSED",
-    "WAITING", "WINDOW_LABELS", "BEFORE_MATCH",
-    "GroupRows", "GroupView", "HistoryRow", "MatchGates", "MatchSnapshot", "PodiumRow",
-    "RoundView", "SeatChoices",
+    "BEFORE_MATCH", "CONFIRMING", "DONE", "PLAYING", "PODIUM_LABELS", "SELECTING",
+    "STATUS_LABELS", "UNUSED", "WAITING", "WINDOW_LABELS", "GroupRows", "GroupView",
+    "HistoryRow", "MatchGates", "MatchSnapshot", "PodiumRow", "RoundView", "SeatChoices",
     "advancement_preview", "advancers_of", "assemble", "current_seats", "entrant_map",
     "entrant_names", "final_order", "frozen", "group_history", "group_rows", "group_view",
     "group_views", "last_step", "lots_of", "mark_series", "match_context", "match_contexts",
-    "match_snapshot", "match_snapshots", "pair_roles",
+    "match_snapshot", "match_snapshots", "overall_order_note", "pair_roles",
     "partner_match_of", "place_labels", "podium", "podium_from", "podium_kind",
     "ratio_display", "remember_write_rows", "results_by_label", "round_restrictions",
-    "round_table", "overall_order_note", "undefined_ratio_note", "round_view", "seat_choices", "seated_names", "seeds_entering",
-    "selection_history", "series_progress", "series_winners", "special_facts",
-    "tournament_rounds", "tournament_version", "used_by_window", "used_summary",
-    "window_of", "write_check_rows", "withdrawn_ids",
+    "round_table", "round_view", "seat_choices", "seated_names", "seeds_entering",
+    "selection_history", "selection_penalties", "series_progress", "series_winners",
+    "special_facts", "tournament_rounds", "tournament_version", "undefined_ratio_note",
+    "used_by_window", "used_summary", "window_of", "withdrawn_ids", "write_check_rows",
 ]

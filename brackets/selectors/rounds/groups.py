@@ -49,6 +49,8 @@ from brackets.models import (
     SelectionFact,
     Tournament,
 )
+from brackets.selectors.rounds.choices import selection_penalties
+from brackets.selectors.rounds.history import _newest
 
 WAITING, SELECTING, PLAYING, CONFIRMING, DONE, UNUSED = (
     "waiting", "selecting", "playing", "confirming", "done", "unused")
@@ -95,15 +97,6 @@ class GroupView:
             if row.player == player:
                 return row
         return None
-
-
-def _newest(rows: Iterable[Any], key: Any) -> dict[Any, Any]:
-    out: dict[Any, Any] = {}
-    for row in rows:
-        k = key(row)
-        if k not in out or row.id > out[k].id:
-            out[k] = row
-    return out
 
 
 def current_seats(group_ids: list[int], with_entrants: bool = True) -> dict[int, list[Seat]]:
@@ -188,15 +181,13 @@ def group_views(groups: list[Group], tournament: Tournament,
     if derive and tournament.two_person_confirmation:
         for c in ConfirmationFact.objects.filter(group_id__in=ids):
             confirmations[c.group_id].add(c.version)
-    views = []
-    for group in groups:
-        view = assemble(group, rows[group.id])
-        if derive:
-            _derive(view, tournament)
-            if tournament.two_person_confirmation and view.result is not None:
-                view.confirmed = group.version in confirmations[group.id]
-            view.status = _status(view, tournament)
-        views.append(view)
+    views = [_facts_of(group, rows[group.id]) for group in groups]
+    _add_selection_penalties(views)
+    for view in views if derive else ():
+        _derive(view, tournament)
+        if tournament.two_person_confirmation and view.result is not None:
+            view.confirmed = view.group.version in confirmations[view.group.id]
+        view.status = _status(view, tournament)
     return views
 
 
@@ -296,16 +287,18 @@ def _with_current_entrants(kept: dict[int, GroupRows]) -> dict[int, GroupRows]:
 _SEAT_ATTNAMES = [f.attname for f in Seat._meta.concrete_fields]
 
 
-def selection_penalty(rnd: Any) -> Decimal:
-    """H7: what a selection accepted as illegal costs in ``rnd``: the preset's penalty (the
-    engine's ``SelectionCheck.penalty``), in the points of a score."""
-    return round_rules(rnd).penalty.quantize(Decimal("0.01"))
-
-
 def assemble(group: Group, rows: GroupRows) -> GroupView:
-    """The group's current facts from its rows (no queries): the newest selection and
-    result per seat (results before the last re-match do not count), live penalties and
-    disqualifications. Reads the rows only, so cached rows can be shared by threads."""
+    """The group's current facts from its rows: the newest selection and result per seat
+    (results before the last re-match do not count), live penalties and
+    disqualifications, and the H7 penalty of each set accepted as illegal that is still
+    illegal (:func:`.choices.selection_penalties`, which reads only when there is one).
+    The rows are only read, so cached rows can be shared by threads."""
+    view = _facts_of(group, rows)
+    _add_selection_penalties([view])
+    return view
+
+
+def _facts_of(group: Group, rows: GroupRows) -> GroupView:
     gs = list(rows.seats)
     sels = _newest(rows.selections, lambda r: r.seat_id)
     last_rm = max((r.base_version for r in rows.rematches), default=-1)
@@ -324,10 +317,6 @@ def assemble(group: Group, rows: GroupRows) -> GroupView:
         if sel is not None:
             facts.selections[seat.number] = Selection(sel.genre, sel.format, sel.difficulty)
             view.selection_rows[seat.number] = sel
-            if sel.accepted_illegal and seat.entrant_id is not None:
-                points = view.selection_penalties[seat.number] = selection_penalty(group.round)
-                if points:
-                    facts.penalties.append((seat.number, points, "illegal_selection"))
         r = res.get(seat.id)
         if r is not None and not r.voided:
             facts.results[seat.number] = (r.score, r.placement)
@@ -340,6 +329,16 @@ def assemble(group: Group, rows: GroupRows) -> GroupView:
     if view.rematches:
         _rematch_penalties(view)
     return view
+
+
+def _add_selection_penalties(views: list[GroupView]) -> None:
+    """H7: each still-illegal accepted set's penalty, ahead of the other penalties."""
+    view_of = {v.group.id: v for v in views}
+    for group_id, by_seat in selection_penalties(views).items():
+        view = view_of[group_id]
+        view.selection_penalties = dict(sorted(by_seat.items()))
+        view.facts.penalties[:0] = [(n, points, "illegal_selection")
+                                    for n, points in view.selection_penalties.items() if points]
 
 
 def _rematch_penalties(view: GroupView) -> None:

@@ -4,7 +4,9 @@ and the per-match history of every fact (staff only)."""
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -26,7 +28,22 @@ from brackets.models import (
     SpecialFact,
     Tournament,
 )
-from brackets.selectors.rounds.groups import _newest, selection_penalty
+
+
+def _newest(rows: Iterable[Any], key: Any) -> dict[Any, Any]:
+    """The newest row (highest id) per ``key(row)``: a fact's current version."""
+    out: dict[Any, Any] = {}
+    for row in rows:
+        k = key(row)
+        if k not in out or row.id > out[k].id:
+            out[k] = row
+    return out
+
+
+def selection_penalty(rnd: Any) -> Decimal:
+    """H7: what a selection accepted as illegal costs in ``rnd`` while it is illegal: the
+    preset's penalty (the engine's ``SelectionCheck.penalty``), in the points of a score."""
+    return round_rules(rnd).penalty.quantize(Decimal("0.01"))
 
 # -------------------------------------------------------------- history & choices
 

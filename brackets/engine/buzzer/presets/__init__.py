@@ -19,13 +19,6 @@ PRESETS.register(QUIZ_003.slug)(QUIZ_003)
 PRESETS.register(ABC_004.slug)(ABC_004)
 
 __all__ = [
-    "ABC_004",
-    "PRESETS",
-    "QUIZ_003",
-    "Feed",
-    "RoundPreset",
-    "TournamentPreset",
-    "entrants",
-    "is_skipped",
-    "round_winners",
+    "ABC_004", "PRESETS", "QUIZ_003", "Feed", "RoundPreset", "TournamentPreset", "entrants",
+    "is_skipped", "round_winners",
 ]

@@ -143,7 +143,8 @@ class EntrantForm(forms.Form):
             widget.q_level = int(raw_q) if raw_q not in (None, "") else 0
         except (TypeError, ValueError):
             widget.q_level = None
-        widget.kept = str(self.initial.get("opt_up") or "")
+        kept = self.data.get(self.add_prefix("opt_up")) if self.is_bound else self.initial.get("opt_up")
+        widget.kept = str(kept or "")
 
     def data_for_service(self) -> dict[str, Any]:
         data = {k: v for k, v in self.cleaned_data.items() if k in ENTRANT_FIELDS and k in self.fields}

@@ -94,25 +94,23 @@ class ShuraLotsForm(RefusalForm):
         return int(raw)
 
     def clean(self) -> dict[str, Any]:
-        """A box draw names each lot once (lots are drawn without putting them back) and
-        every genre lot owed (format lots left blank were not drawn: H5 allows fewer): a
-        blank genre or a repeated lot is refused by name, before the service sees the draw."""
+        """A box draw names each lot once (lots are drawn without putting them back): a
+        repeated lot is refused by name and place, before the service sees the draw.
+        Blank selects are left out (H5: fewer format lots than allowed may be drawn); the
+        service says how many genre lots are owed."""
         data = super().clean()
         if data.get("method") != "physical":
             return data
         for name, kind in (("genre", _("ジャンルくじ")), ("format", _("形式くじ"))):
             chosen = data.get(name) or []
-            if name == "genre" and "" in chosen:
-                raise ValidationError(
-                    _("%(kind)sの%(n)d本目が選ばれていません。箱から引いたくじをすべて選んでください。")
-                    % {"kind": kind, "n": chosen.index("") + 1}, code="blank_lot")
             repeated = next((lot for i, lot in enumerate(chosen) if lot and lot in chosen[:i]), None)
             if repeated is not None:
+                first = chosen.index(repeated)
                 raise ValidationError(
                     _("%(kind)s「%(lot)s」が%(first)d本目と%(second)d本目の両方で選ばれています。"
                       "くじは戻さずに引くので、同じくじは1本だけです。選び直してください。")
-                    % {"kind": kind, "lot": repeated, "first": chosen.index(repeated) + 1,
-                       "second": chosen.index(repeated, chosen.index(repeated) + 1) + 1},
+                    % {"kind": kind, "lot": repeated, "first": first + 1,
+                       "second": chosen.index(repeated, first + 1) + 1},
                     code="repeated_lot")
         return data
 

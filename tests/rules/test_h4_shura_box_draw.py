@@ -1,6 +1,6 @@
 """Issue 13 item 11 (H4): a box draw recorded with the same lot twice gets an error naming
-that lot and which selects hold it, beside the entrant's row, and every select keeps what
-was chosen (the desk changes one select, not all of them)."""
+that lot and which selects hold it, beside the entrant's row; after any refusal every
+select keeps what was chosen (the desk changes one select, not all of them)."""
 
 from __future__ import annotations
 
@@ -54,13 +54,14 @@ def test_repeated_box_lot_is_named_and_the_selects_are_kept(tournament: Tourname
     assert not SpecialFact.objects.filter(kind=SpecialFact.Kind.SHURA_LOTS).exists()
 
 
-def test_blank_box_lot_is_named(tournament: Tournament, cast: dict[str, Any]) -> None:
+def test_box_draw_with_a_blank_lot_keeps_the_selects(tournament: Tournament,
+                                                     cast: dict[str, Any]) -> None:
     player = _shura_player(tournament, cast)
     response = client_for(cast["desk"]).post(f"/t/{tournament.slug}/shura/", {
         "entrant": player.id, "method": "physical", "genre": ["芸能", "", "社会"]})
     html = response.content.decode()
     assert response.status_code == 400
-    assert "ジャンルくじの2本目が選ばれていません" in html
+    assert "3本のジャンルくじ" in re.search(rf'data-lot-error="{player.id}">([^<]*)<', html).group(1)
     assert _selected(html) == ["芸能", "", "社会"]
 
 

@@ -212,7 +212,13 @@ class EntrantTable(tables.Table):  # type: ignore[misc]
 
     def render_edit(self, record: Entrant) -> SafeString:
         return format_html(
-            '<a class="btn btn-outline-secondary" href="{}">{}</a>',
+            '<a class="btn btn-outline-secondary" href="{}">{}</a> '
+            '<a class="btn btn-outline-secondary" href="{}" target="_blank" rel="noopener" '
+            'data-print-entrant="{}" aria-label="{}">{}</a>',
             reverse("desk_entrant_edit", args=[self.slug, record.pk]),
             _("編集"),
+            reverse("desk_entrant_print", args=[self.slug, record.pk]),
+            record.pk,
+            _("%(name)s さんの名札とエントリーシートを印刷") % {"name": record.name},
+            _("印刷"),
         )

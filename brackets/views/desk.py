@@ -18,6 +18,7 @@ from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_tables2 import RequestConfig
@@ -109,10 +110,12 @@ def desk(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         except ValidationError as error:
             _apply_service_errors(walk_in, error)
         else:
-            messages.success(
-                request,
+            messages.success(request, format_html(
+                '{} <a class="btn btn-sm btn-outline-dark ms-2" href="{}" target="_blank" rel="noopener" '
+                'data-print-entrant="{}">{}</a>',
                 _("%(name)s さん（%(card)s）を登録しました。") % {"name": entrant.name, "card": entrant.card_name},
-            )
+                reverse("desk_entrant_print", args=[tournament.slug, entrant.pk]), entrant.pk,
+                _("名札とエントリーシートを印刷")))
             return redirect("desk", slug=tournament.slug)
     context = _desk_context(request, tournament, walk_in=walk_in)
     if _is_htmx(request) and request.method == "GET":

@@ -22,7 +22,8 @@ from brackets.models import Entrant
 from brackets.services.entrants import shura_declaration
 
 # At 768 px (a tablet upright) the list keeps what the desk needs at a glance; wider
-# screens add the store, notes and the edit button (the name links to the edit page too).
+# screens add the store, notes and the edit and print buttons (the name links to the edit
+# page, which prints too).
 WIDE_ONLY = {"th": {"class": "d-none d-xxl-table-cell"}, "td": {"class": "d-none d-xxl-table-cell notes"}}
 LAPTOP_UP = {"th": {"class": "d-none d-xl-table-cell"}, "td": {"class": "d-none d-xl-table-cell"}}
 NUMERIC = {"th": {"class": "text-end"}, "td": {"class": "num"}}

@@ -42,7 +42,8 @@ def desk_entrant_print(request: HttpRequest, tournament: Tournament, entrant_id:
         if story:
             story.append(PageBreak())
         story.extend(part.get_story(one, tournament=tournament))
-    subtitle = _("%(name)s さんの名札とエントリーシート") % {"name": entrant.name}
+    # The header is short (the name is printed large on both pages).
+    subtitle = _("名札とエントリーシート")
     response = HttpResponse(batch.build(story, tournament=tournament, subtitle=subtitle),
                             content_type="application/pdf")
     response["Content-Disposition"] = (

@@ -22,7 +22,8 @@ from brackets.models import Entrant
 from brackets.services.entrants import shura_declaration
 
 # At 768 px (a tablet upright) the list keeps what the desk needs at a glance; wider
-# screens add the store, notes and the edit button (the name links to the edit page too).
+# screens add the store, notes and the edit and print buttons (the name links to the edit
+# page, which prints too).
 WIDE_ONLY = {"th": {"class": "d-none d-xxl-table-cell"}, "td": {"class": "d-none d-xxl-table-cell notes"}}
 LAPTOP_UP = {"th": {"class": "d-none d-xl-table-cell"}, "td": {"class": "d-none d-xl-table-cell"}}
 NUMERIC = {"th": {"class": "text-end"}, "td": {"class": "num"}}
@@ -212,7 +213,13 @@ class EntrantTable(tables.Table):  # type: ignore[misc]
 
     def render_edit(self, record: Entrant) -> SafeString:
         return format_html(
-            '<a class="btn btn-outline-secondary" href="{}">{}</a>',
+            '<a class="btn btn-outline-secondary" href="{}">{}</a> '
+            '<a class="btn btn-outline-secondary" href="{}" target="_blank" rel="noopener" '
+            'data-print-entrant="{}" aria-label="{}">{}</a>',
             reverse("desk_entrant_edit", args=[self.slug, record.pk]),
             _("編集"),
+            reverse("desk_entrant_print", args=[self.slug, record.pk]),
+            record.pk,
+            _("%(name)s さんの名札とエントリーシートを印刷") % {"name": record.name},
+            _("印刷"),
         )

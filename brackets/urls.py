@@ -89,6 +89,7 @@ urlpatterns += [
 
 # Entry desk (issue 2): entrants, walk-ins, one-tap check-in, import and export.
 from brackets.views import desk as desk_views  # noqa: E402
+from brackets.views import desk_print as desk_print_views
 
 urlpatterns += [
     path("t/<slug:slug>/desk/", desk_views.desk, name="desk"),
@@ -104,6 +105,11 @@ urlpatterns += [
         name="desk_check_in",
     ),
     path("t/<slug:slug>/desk/entrants/<int:entrant_id>/fee/", desk_views.desk_fee, name="desk_fee"),
+    path(
+        "t/<slug:slug>/desk/entrants/<int:entrant_id>/print.pdf",
+        desk_print_views.desk_entrant_print,
+        name="desk_entrant_print",
+    ),
     path("t/<slug:slug>/desk/import/", desk_views.desk_import, name="desk_import"),
     path(
         "t/<slug:slug>/desk/import/<str:token>/",

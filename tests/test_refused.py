@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from brackets.adapters.entrant_files import ImportRefused
 from brackets.errors import Refused
-from brackets.exporters.entrant_import import ImportRefused
 from brackets.exporters.tournament_file import TournamentFileError
 from brackets.printing.registry import DocumentError
 from brackets.services.buzzer import BuzzerRefused

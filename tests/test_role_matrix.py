@@ -86,6 +86,7 @@ MATRIX: dict[str, Entry] = {
         DESK, kwargs=lambda w: {"slug": w["tournament"].slug, "token": w["entrant_import"].token}
     ),
     "desk_export": Entry(DESK),
+    "desk_entrant_print": Entry(DESK, kwargs=lambda w: _desk_entrant(w)),
     # Live buzzer rounds (issue 6): console and writes for bracket staff, scoreboard public.
     "buzzer_index": Entry(BRACKET),
     "buzzer_round_new": Entry(ORGANISER),

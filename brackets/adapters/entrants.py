@@ -22,10 +22,13 @@ from django.utils.translation import gettext_lazy
 from brackets import engine_adapter as ea
 from brackets.engine import (
     MAX_LOTS,
+    Mode,
+    QThresholds,
     RuleRefusal,
     ShuraDeclaration,
     bounds,
     lots_owed,
+    mode_for_q,
 )
 from brackets.labels import MODE_LABELS, label
 from brackets.models import Entrant, Tournament
@@ -170,12 +173,38 @@ def _owner_text(owner: Owner) -> str:
     return _("%(name)s さん") % {"name": owner.name}
 
 
-def _opt_up_laxer(tournament: Tournament, clean: Mapping[str, Any]) -> tuple[str, str] | None:
-    """H2 at the desk: a プチ修羅の道 declaration must be stricter than the rank's mode."""
+def _rank_thresholds(tournament: Tournament) -> QThresholds | None:
+    """The Q levels at which this tournament's ranks change mode (H2); None when its preset
+    gives everyone one fixed mode (K1: a プチ修羅 declaration changes nothing) or is unknown
+    to the engine (its own pages say so)."""
     try:
-        return ea.opt_up_laxer_than_rank(tournament, clean["q_level"], clean["opt_up"])
-    except RuleRefusal:  # a preset the engine does not know: its own pages say so
+        preset = ea.preset_for(tournament)
+    except RuleRefusal:
         return None
+    return None if preset.mode_source == "fixed" else preset.thresholds
+
+
+def opt_up_limits(tournament: Tournament) -> dict[str, int] | None:
+    """H2 プチ修羅の道: for each mode a player may declare, the Q level from which the rank
+    already gives a mode at least as strict; the mode is offered only below it (a
+    declaration must be stricter than the rank's mode). None: nothing to declare."""
+    thresholds = _rank_thresholds(tournament)
+    if thresholds is None:
+        return None
+    top = bounds.Q_LEVEL.high + 1
+    return {mode.value: next((q for q in range(top)
+                              if mode_for_q(q, thresholds).strictness >= mode.strictness), top)
+            for mode in Mode if mode.strictness > 0}
+
+
+def _opt_up_not_stricter(tournament: Tournament, clean: Mapping[str, Any]) -> str | None:
+    """The rank's mode when the declared プチ修羅 mode is no stricter than it, else None."""
+    limits = opt_up_limits(tournament)
+    if not clean["opt_up"] or limits is None or clean["q_level"] < limits[clean["opt_up"]]:
+        return None
+    thresholds = _rank_thresholds(tournament)
+    assert thresholds is not None
+    return mode_for_q(clean["q_level"], thresholds).value
 
 
 def entrant_validate(
@@ -203,14 +232,17 @@ def entrant_validate(
 
     if not clean["name"]:
         add("name", _("名前を入力してください。"))
-    elif len(clean["name"]) > 100:
-        add("name", _("名前は100文字以内で入力してください。"))
+    elif len(clean["name"]) > bounds.NAME.max_length:
+        add("name", _("名前は%(max)d文字以内で入力してください（%(len)d文字あります）。")
+            % {"max": bounds.NAME.max_length, "len": len(clean["name"])})
     if _has_kanji(clean["reading"]):
         add("reading", _("よみがなはひらがなかカタカナで入力してください。"))
-    elif len(clean["reading"]) > 100:
-        add("reading", _("よみがなは100文字以内で入力してください。"))
-    if len(clean["home_store"]) > 100:
-        add("home_store", _("ホーム店舗は100文字以内で入力してください。"))
+    elif len(clean["reading"]) > bounds.READING.max_length:
+        add("reading", _("よみがなは%(max)d文字以内で入力してください（%(len)d文字あります）。")
+            % {"max": bounds.READING.max_length, "len": len(clean["reading"])})
+    if len(clean["home_store"]) > bounds.HOME_STORE.max_length:
+        add("home_store", _("ホーム店舗は%(max)d文字以内で入力してください（%(len)d文字あります）。")
+            % {"max": bounds.HOME_STORE.max_length, "len": len(clean["home_store"])})
     card = clean["card_name"]
     if not card:
         add("card_name", _("カードネームを入力してください。"))
@@ -257,11 +289,11 @@ def entrant_validate(
                 )
     if clean["opt_up"] not in dict(Entrant.OptUp.choices):
         add("opt_up", _("選択肢から選んでください。"))
-    elif "q_level" not in errors and (laxer := _opt_up_laxer(tournament, clean)) is not None:
+    elif "q_level" not in errors and (rank := _opt_up_not_stricter(tournament, clean)):
         add("opt_up", _("プチ修羅の道（%(opt)s）は、Qレベル%(q)dの階級で決まる%(rank)sより厳しいモードを"
                         "選んでください（同じか緩いモードは申告できません）。")
-            % {"opt": label(MODE_LABELS, laxer[0]), "q": clean["q_level"],
-               "rank": label(MODE_LABELS, laxer[1])})
+            % {"opt": label(MODE_LABELS, clean["opt_up"]), "q": clean["q_level"],
+               "rank": label(MODE_LABELS, rank)})
     try:
         lots_owed(shura_declaration(clean))
     except RuleRefusal:

@@ -2,26 +2,20 @@
 writes keeps it text.
 
 A cell that starts with ``=``, ``+``, ``-`` or ``@`` (or a tab or carriage return before
-one) is read by Excel and LibreOffice as a formula: an entrant named
-``=HYPERLINK("http://…","…")`` would become a live link in every export opened at the desk
-(OWASP "CSV injection"). openpyxl itself stores any string starting with ``=`` as a
-formula. Every .xlsx the app writes passes its cells through :func:`keep_as_text`, which
-stores such a value as a plain string cell marked "quote prefix", exactly what Excel
-records when someone types ``'=…``: the value reads back unchanged (an export still
-imports back as the same names) but no program evaluates it.
+one) is read by Excel and LibreOffice as a formula (:func:`brackets.text.looks_like_formula`):
+an entrant named ``=HYPERLINK("http://…","…")`` would become a live link in every export
+opened at the desk (OWASP "CSV injection"). openpyxl itself stores any string starting
+with ``=`` as a formula. Every .xlsx the app writes passes its cells through
+:func:`keep_as_text`, which stores such a value as a plain string cell marked "quote
+prefix", exactly what Excel records when someone types ``'=…``: the value reads back
+unchanged (an export still imports back as the same names) but no program evaluates it.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-#: The first characters that make a spreadsheet program read a text as a formula.
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def looks_like_formula(value: Any) -> bool:
-    """Whether a spreadsheet program would take this text for a formula."""
-    return isinstance(value, str) and value.startswith(FORMULA_STARTS)
+from brackets.text import looks_like_formula
 
 
 def keep_as_text(cell: Any) -> None:

@@ -7,6 +7,8 @@ tournament's entrant), and the services decide whether the write is allowed.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
@@ -90,6 +92,27 @@ class ShuraLotsForm(RefusalForm):
             raise ValidationError(_("形式くじの本数は0以上の整数で選んでください。"),
                                   code="invalid")
         return int(raw)
+
+    def clean(self) -> dict[str, Any]:
+        """A box draw names each lot once (lots are drawn without putting them back): a
+        repeated lot is refused by name and place, before the service sees the draw.
+        Blank selects are left out (H5: fewer format lots than allowed may be drawn); the
+        service says how many genre lots are owed."""
+        data = super().clean()
+        if data.get("method") != "physical":
+            return data
+        for name, kind in (("genre", _("ジャンルくじ")), ("format", _("形式くじ"))):
+            chosen = data.get(name) or []
+            repeated = next((lot for i, lot in enumerate(chosen) if lot and lot in chosen[:i]), None)
+            if repeated is not None:
+                first = chosen.index(repeated)
+                raise ValidationError(
+                    _("%(kind)s「%(lot)s」が%(first)d本目と%(second)d本目の両方で選ばれています。"
+                      "くじは戻さずに引くので、同じくじは1本だけです。選び直してください。")
+                    % {"kind": kind, "lot": repeated, "first": first + 1,
+                       "second": chosen.index(repeated, first + 1) + 1},
+                    code="repeated_lot")
+        return data
 
     def physical_genres(self) -> list[str] | None:
         """The genres drawn from the box, or None for an app draw."""

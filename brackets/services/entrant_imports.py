@@ -1,5 +1,6 @@
 """Entrant import writes: keep an uploaded file's rows, remap its columns, confirm or
-cancel it (the preview itself is :mod:`brackets.exporters.entrant_import`)."""
+cancel it (the file is read by :mod:`brackets.adapters.entrant_files`, its rows judged by
+:mod:`brackets.adapters.entrant_rows`)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,14 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from brackets.adapters.entrant_files import (
+    IGNORE,
+    IMPORT_FIELDS,
+    NOTES_APPEND,
+    ImportRefused,
+    parse_file,
+)
+from brackets.adapters.entrant_rows import preview_rows
 from brackets.adapters.entrants import Roster
 from brackets.models import EntrantImport, Tournament
 from brackets.services.entrants import entrant_register
@@ -17,8 +26,6 @@ from brackets.services.entrants import entrant_register
 
 def _pending_batch(tournament: Tournament, token: str) -> EntrantImport:
     """The import still waiting for confirmation, locked; refused when done or unknown."""
-    from brackets.exporters.entrant_import import ImportRefused
-
     batch = EntrantImport.objects.select_for_update().filter(tournament=tournament, token=token).first()
     if batch is None or batch.status != EntrantImport.Status.PENDING:
         raise ImportRefused(_("この取り込みは完了済みか、見つかりません。もう一度ファイルを選んでください。"))
@@ -36,17 +43,18 @@ class ImportOutcome:
 
 @transaction.atomic
 def entrant_import_confirm(
-    *, tournament: Tournament, token: str, by: Any, skip_errors: bool = False
+    *, tournament: Tournament, token: str, by: Any, skip_errors: bool = False,
+    shown_skipped: list[int] | None = None,
 ) -> ImportOutcome:
     """Write a previewed import in one transaction.
 
     The rows are validated again against the database as it is now (another desk may have
     registered someone since the preview). Rows already registered (same card name and
     name) are left alone, so the same file imported twice adds nothing. If any row has an
-    error, nothing is written unless ``skip_errors`` says to leave those rows out.
+    error, nothing is written unless ``skip_errors`` says to leave those rows out; then
+    ``shown_skipped``, the rows the preview listed as left out, must still be exactly the
+    rows with errors, so no row is dropped that staff were not shown.
     """
-    from brackets.exporters.entrant_import import ImportRefused, preview_rows
-
     batch = _pending_batch(tournament, token)
     preview = preview_rows(tournament=tournament, batch=batch)
     if preview.mapping_errors:
@@ -56,6 +64,12 @@ def entrant_import_confirm(
         raise ImportRefused(
             _("エラーのある行が%(n)d行あります。直してから取り込むか、エラーの行を除いて取り込んでください。")
             % {"n": preview.error_count}
+        )
+    skipped = [row.number for row in preview.error_rows]
+    if skip_errors and shown_skipped is not None and sorted(shown_skipped) != skipped:
+        raise ImportRefused(
+            _("確認画面を開いた後に、取り込めない行が変わりました（他の端末での登録など）。"
+              "取り込まない行の一覧を確かめて、もう一度押してください。")
         )
     roster = Roster.load(tournament)
     for row in preview.rows:
@@ -87,8 +101,6 @@ def entrant_import_create(
     Raises ``ImportRefused`` for a file that is not a spreadsheet, is empty, or has no
     column that can be a name.
     """
-    from brackets.exporters.entrant_import import parse_file
-
     parsed = parse_file(filename, content)
     return EntrantImport.objects.create(
         tournament=tournament,
@@ -104,8 +116,6 @@ def entrant_import_create(
 @transaction.atomic
 def entrant_import_remap(*, tournament: Tournament, token: str, mapping: list[str]) -> EntrantImport:
     """Store the desk's choice of field (or ignore) for each column of a pending import."""
-    from brackets.exporters.entrant_import import IGNORE, IMPORT_FIELDS, NOTES_APPEND, ImportRefused
-
     batch = _pending_batch(tournament, token)
     allowed = {IGNORE, NOTES_APPEND, *IMPORT_FIELDS}
     if len(mapping) != len(batch.headers) or any(m not in allowed for m in mapping):

@@ -18,21 +18,16 @@ from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 from django_tables2 import RequestConfig
 
-from brackets.engine import bounds
+from brackets.adapters.entrant_files import IGNORE, ImportRefused, mapping_choices
+from brackets.adapters.entrant_rows import preview_rows
 from brackets.exporters import entrants_xlsx
-from brackets.exporters.entrant_import import (
-    IGNORE,
-    ImportRefused,
-    mapping_choices,
-    preview_rows,
-)
+from brackets.forms.desk import EntrantForm, UploadForm, WalkInForm
 from brackets.models import Entrant, EntrantImport, Role, Tournament
-from brackets.models.entrants import CARD_NAME_MAX, Q_LEVEL_MAX
 from brackets.permissions import role_required
 from brackets.selectors.entrants import (
     desk_counts,
@@ -62,126 +57,6 @@ from brackets.tables import EntrantTable, flag_button
 
 PER_PAGE = 50
 DESK_ROLES = (Role.ORGANISER, Role.DESK)
-
-
-def _label(name: str) -> str:
-    return str(Entrant._meta.get_field(name).verbose_name)
-
-
-class EntrantForm(forms.Form):
-    """Types only; the service checks the rules (capacity, duplicates, seed slots)."""
-
-    name = forms.CharField(label=gettext_lazy("名前"), max_length=100)
-    reading = forms.CharField(label=gettext_lazy("よみがな"), required=False, max_length=100)
-    card_name = forms.CharField(
-        label=gettext_lazy("カードネーム"),
-        help_text=gettext_lazy("QMAのカードの名前（8文字まで）"),
-    )
-    home_store = forms.CharField(label=gettext_lazy("ホーム店舗"), required=False, max_length=100)
-    q_level = forms.IntegerField(
-        label=gettext_lazy("最高Qレベル"),
-        required=False,
-        error_messages={"invalid": gettext_lazy("Qレベルは0〜999の数字で入力してください。")},
-    )
-    seed = forms.IntegerField(
-        label=gettext_lazy("シード番号"),
-        required=False,
-        help_text=gettext_lazy("シード選手のみ（空欄＝一般参加）"),
-        error_messages={"invalid": gettext_lazy("シード番号は数字で入力してください。")},
-    )
-    fee_paid = forms.BooleanField(label=gettext_lazy("参加費支払済"), required=False)
-    checked_in = forms.BooleanField(label=gettext_lazy("受付済"), required=False)
-    notes = forms.CharField(
-        label=gettext_lazy("メモ"), required=False, widget=forms.Textarea(attrs={"rows": 2})
-    )
-    shura_titles = forms.IntegerField(
-        label=gettext_lazy("全国大会タイトル数"), required=False, min_value=0,
-        help_text=gettext_lazy("修羅くじ(i)"),
-    )
-    shura_local_wins = forms.IntegerField(
-        label=gettext_lazy("滋賀大会優勝数"), required=False, min_value=0,
-        help_text=gettext_lazy("修羅くじ(ii)"),
-    )
-    shura_invited = forms.BooleanField(
-        label=gettext_lazy("シード・招待権保持（修羅くじ(iii)）"), required=False
-    )
-    shura_voluntary = forms.BooleanField(label=gettext_lazy("修羅の道（自主）"), required=False)
-    shura_extra_lots = forms.IntegerField(
-        label=gettext_lazy("追加くじ（自己申告）"), required=False,
-        min_value=bounds.EXTRA_LOTS.low, max_value=bounds.EXTRA_LOTS.high,
-    )
-    past_win_lots = forms.IntegerField(
-        label=gettext_lazy("過去優勝時のくじ数"), required=False, min_value=0,
-        help_text=gettext_lazy("本大会の過去優勝者のみ（形式くじ）"),
-    )
-    opt_up = forms.ChoiceField(
-        label=gettext_lazy("プチ修羅の道"), required=False, choices=Entrant.OptUp.choices
-    )
-    revision = forms.IntegerField(widget=forms.HiddenInput, required=False)
-
-    SHURA_FIELDS = (
-        "shura_titles",
-        "shura_local_wins",
-        "shura_invited",
-        "shura_voluntary",
-        "shura_extra_lots",
-        "past_win_lots",
-        "opt_up",
-    )
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        for name, field in self.fields.items():
-            widget = field.widget
-            if isinstance(widget, forms.CheckboxInput):
-                widget.attrs.setdefault("class", "form-check-input")
-            elif isinstance(widget, forms.Select):
-                widget.attrs.setdefault("class", "form-select")
-            elif not isinstance(widget, forms.HiddenInput):
-                widget.attrs.setdefault("class", "form-control")
-        self.fields["card_name"].widget.attrs["maxlength"] = str(CARD_NAME_MAX)
-        self.fields["reading"].widget.attrs.update({"autocomplete": "off", "lang": "ja"})
-        self.fields["name"].widget.attrs.update({"autocomplete": "off"})
-        self.fields["q_level"].widget.attrs.update(
-            {"inputmode": "numeric", "min": "0", "max": str(Q_LEVEL_MAX), "data-rank-input": "1"}
-        )
-        self.fields["seed"].widget.attrs.update({"inputmode": "numeric", "min": "1"})
-        for name in ("shura_titles", "shura_local_wins", "shura_extra_lots", "past_win_lots"):
-            self.fields[name].widget.attrs["inputmode"] = "numeric"
-
-    def data_for_service(self) -> dict[str, Any]:
-        data = {k: v for k, v in self.cleaned_data.items() if k in ENTRANT_FIELDS and k in self.fields}
-        for name in ("q_level", "shura_titles", "shura_local_wins", "shura_extra_lots", "past_win_lots"):
-            if name in data and data[name] is None:
-                data[name] = 0
-        return data
-
-    def main_fields(self) -> list[forms.BoundField]:
-        return [self[n] for n in self.fields if n not in self.SHURA_FIELDS and n != "revision"]
-
-    def shura_fields(self) -> list[forms.BoundField]:
-        return [self[n] for n in self.SHURA_FIELDS if n in self.fields]
-
-
-class WalkInForm(EntrantForm):
-    """The desk page's fast form: what a walk-in tells you at the counter."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        keep = ("name", "reading", "card_name", "q_level", "home_store", "fee_paid", "checked_in")
-        for name in list(self.fields):
-            if name not in keep:
-                del self.fields[name]
-        self.fields["card_name"].help_text = ""
-
-
-class UploadForm(forms.Form):
-    file = forms.FileField(
-        label=gettext_lazy("参加者ファイル（.xlsx / .csv）"),
-        widget=forms.ClearableFileInput(
-            attrs={"class": "form-control", "accept": ".xlsx,.csv,.txt,.tsv"}
-        ),
-    )
 
 
 def _apply_service_errors(form: forms.Form, error: ValidationError) -> None:
@@ -226,7 +101,7 @@ def desk(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     A POST is the walk-in form; on error the page comes back with messages beside the
     fields and what was typed kept.
     """
-    walk_in = WalkInForm(request.POST or None, prefix="walkin")
+    walk_in = WalkInForm(request.POST or None, prefix="walkin", tournament=tournament)
     if request.method == "POST" and walk_in.is_valid():
         try:
             entrant = entrant_register(
@@ -235,10 +110,12 @@ def desk(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         except ValidationError as error:
             _apply_service_errors(walk_in, error)
         else:
-            messages.success(
-                request,
+            messages.success(request, format_html(
+                '{} <a class="btn btn-sm btn-outline-dark ms-2" href="{}" target="_blank" rel="noopener" '
+                'data-print-entrant="{}">{}</a>',
                 _("%(name)s さん（%(card)s）を登録しました。") % {"name": entrant.name, "card": entrant.card_name},
-            )
+                reverse("desk_entrant_print", args=[tournament.slug, entrant.pk]), entrant.pk,
+                _("名札とエントリーシートを印刷")))
             return redirect("desk", slug=tournament.slug)
     context = _desk_context(request, tournament, walk_in=walk_in)
     if _is_htmx(request) and request.method == "GET":
@@ -310,7 +187,7 @@ def _form_page(
 @role_required(*DESK_ROLES)
 def desk_entrant_new(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """Register an entrant with every field (seeds, 修羅 declarations, notes)."""
-    form = EntrantForm(request.POST or None)
+    form = EntrantForm(request.POST or None, tournament=tournament)
     if request.method == "POST" and form.is_valid():
         try:
             entrant = entrant_register(tournament=tournament, by=request.user, data=form.data_for_service())
@@ -344,7 +221,7 @@ def desk_entrant_edit(request: HttpRequest, tournament: Tournament, entrant_id: 
     """Edit an entrant; a save based on an older revision is refused and shown, not lost."""
     entrant = get_object_or_404(Entrant, tournament=tournament, pk=entrant_id)
     initial = {**snapshot(entrant), "revision": entrant.revision}
-    form = EntrantForm(request.POST or None, initial=initial)
+    form = EntrantForm(request.POST or None, initial=initial, tournament=tournament)
     conflict = None
     if request.method == "POST" and form.is_valid():
         base_revision = form.cleaned_data.get("revision") or entrant.revision
@@ -375,7 +252,8 @@ def desk_entrant_edit(request: HttpRequest, tournament: Tournament, entrant_id: 
                 "latest": latest,
                 "base_revision": base_revision,
             }
-            form = EntrantForm(initial={**merged, "revision": stale.entrant.revision})
+            form = EntrantForm(initial={**merged, "revision": stale.entrant.revision},
+                               tournament=tournament)
             for name in clashes:
                 form.fields[name].widget.attrs["class"] += " border-danger border-2"
             entrant = stale.entrant
@@ -421,6 +299,16 @@ def desk_import(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     )
 
 
+def _row_numbers(raw: str | None) -> list[int] | None:
+    """The row numbers a form listed ("3,4,9"); None when it listed none (an older page)."""
+    if raw is None:
+        return None
+    try:
+        return [int(part) for part in raw.split(",") if part.strip()]
+    except ValueError:  # a garbled list matches no rows: the confirmation is refused
+        return []
+
+
 @role_required(*DESK_ROLES)
 def desk_import_preview(request: HttpRequest, tournament: Tournament, token: str) -> HttpResponse:
     """The preview: column mapping, per-row errors, and the one button that writes."""
@@ -442,6 +330,7 @@ def desk_import_preview(request: HttpRequest, tournament: Tournament, token: str
                     token=token,
                     by=request.user,
                     skip_errors=request.POST.get("skip_errors") == "1",
+                    shown_skipped=_row_numbers(request.POST.get("shown_skipped")),
                 )
                 messages.success(
                     request,

@@ -12,10 +12,10 @@ from django.test import Client
 from django.urls import reverse
 from openpyxl import load_workbook
 
-from brackets.exporters.cells import looks_like_formula
 from brackets.exporters.xlsx import workbook_bytes
 from brackets.models import Entrant, Tournament
 from brackets.printing import registry
+from brackets.text import looks_like_formula
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
-from brackets.exporters.entrant_import import ImportRefused, parse_file
+from brackets.adapters.entrant_files import ImportRefused, parse_file
 from brackets.models import Entrant, EntrantImport, EntrantRevision, Tournament
 from brackets.services.entrant_imports import entrant_import_confirm, entrant_import_create
 
@@ -174,7 +174,7 @@ def test_broken_file_lists_row_column_and_reason(
     register(name="先客", card_name="キゾン")
     client = clients["desk"]
     upload(client, tournament, "broken.csv", csv_bytes(BROKEN))
-    from brackets.exporters.entrant_import import preview_rows
+    from brackets.adapters.entrant_rows import preview_rows
 
     preview = preview_rows(tournament=tournament, batch=EntrantImport.objects.get())
     errors = {row.number: row.errors for row in preview.rows}
@@ -271,7 +271,7 @@ def test_exported_file_imports_back_as_already_registered(
     ],
 )
 def test_header_recognition(header: str, field: str | None) -> None:
-    from brackets.exporters.entrant_import import guess_field
+    from brackets.adapters.entrant_files import guess_field
 
     assert guess_field(header) == field
 
@@ -285,6 +285,6 @@ def test_header_recognition(header: str, field: str | None) -> None:
     ],
 )
 def test_cell_values(field: str, raw: str, value: object) -> None:
-    from brackets.exporters.entrant_import import _parse_value
+    from brackets.adapters.entrant_rows import _parse_value
 
     assert _parse_value(field, raw) == value

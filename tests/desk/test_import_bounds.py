@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from brackets.adapters.entrant_files import ImportRefused, parse_file
+from brackets.adapters.entrant_rows import preview_rows
 from brackets.engine import bounds
-from brackets.exporters.entrant_import import ImportRefused, parse_file, preview_rows
 from brackets.models import EntrantImport, Tournament
 from tests.desk.test_import import csv_bytes, upload
 

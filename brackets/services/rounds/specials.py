@@ -242,6 +242,12 @@ def partner_record(*, round: Round, contender: Entrant, partner: Entrant, by: An
         raise RoundError(_("組み合わせ確定後はパートナーを変更できません。"))
     if contender.id == partner.id:
         raise RoundError(_("自分自身はパートナーにできません。"), field="partner")
+    # K9: two contenders and two partners are four people: refused at once, not at the draw.
+    for fact in sel.special_facts(round.tournament, SpecialFact.Kind.PARTNER, round=round):
+        if fact.entrant_id != contender.id and fact.data.get("partner") == partner.id:
+            other = Entrant.objects.filter(id=fact.entrant_id).values_list("name", flat=True).first()
+            raise RoundError(_("{partner} さんは既に {other} さんのパートナーです。別の人を選んでください。")
+                             .format(partner=partner.name, other=other or "—"), field="partner")
     return _special(round.tournament, SpecialFact.Kind.PARTNER, by,
                     {"partner": partner.id}, round=round, entrant=contender)
 

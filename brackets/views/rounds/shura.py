@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -15,12 +17,26 @@ from brackets.selectors import rounds as sel
 from brackets.services import rounds as svc
 
 
+def _selects(posted: list[str], count: int) -> list[str]:
+    """What each of ``count`` selects shows: the posted value at its place, else blank."""
+    return [posted[i] if i < len(posted) else "" for i in range(count)]
+
+
 @role_required(Role.ORGANISER, Role.DESK)
 def shura_desk(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    """H4/H5: each 修羅 entrant's lots, drawn by the app or recorded from the box."""
+    """H4/H5: each 修羅 entrant's lots, drawn by the app or recorded from the box.
+
+    A refused record comes back beside its entrant's row with every select as it was
+    posted, so one wrong lot is changed without choosing the others again.
+    """
     error = ""
+    posted: dict[str, Any] = {}
     if request.method == "POST":
         form = ShuraLotsForm(request.POST)
+        posted = {"entrant": request.POST.get("entrant", ""),
+                  "genres": request.POST.getlist("genre"),
+                  "formats": request.POST.getlist("format"),
+                  "format_lots": request.POST.get("format_lots", "")}
         if not form.is_valid():
             error = form.refusal()[0]
         else:
@@ -39,7 +55,7 @@ def shura_desk(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     entrants = list(Entrant.objects.filter(tournament=tournament).order_by("id"))
     lots = sel.lots_of(tournament, [e.id for e in entrants])
     rows = []
-
+    row_error = False
     for e in entrants:
         try:
             owed = lots_owed(ea.declaration_of(ea.rules_input_from_entrant(e, None)))
@@ -54,11 +70,18 @@ def shura_desk(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             # H5: a past champion may add up to k format lots; the desk asks how many.
             k = svc.shura_format_lots_allowed(tournament=tournament, entrant=e,
                                               genre_lots=owed.genre_lots)
+            mine = error and posted.get("entrant") == str(e.id)
+            row_error = row_error or bool(mine)
             rows.append({"entrant": e, "owed": owed, "lots": lots.get(e.id), "reasons": reasons,
-                         "format_lots_allowed": k, "format_lot_choices": range(k + 1)})
+                         "format_lots_allowed": k, "format_lot_choices": range(k + 1),
+                         "error": error if mine else "",
+                         "format_lots_chosen": (posted["format_lots"] if mine else str(k)),
+                         "genre_selects": _selects(posted["genres"] if mine else [],
+                                                   owed.genre_lots),
+                         "format_selects": _selects(posted["formats"] if mine else [], k)})
     catalog = ea.catalog_for(tournament.version_id)
     return render(request, "brackets/rounds/shura.html",
-                  {"tournament": tournament, "rows": rows, "error": error,
+                  {"tournament": tournament, "rows": rows, "error": "" if row_error else error,
                    "lot_genres": catalog.lot_genres,
                    "format_lot_pool": svc.shura_format_lot_pool(tournament=tournament),
                    "has_rounds": Round.objects.filter(tournament=tournament, number=1).exists()},

@@ -161,15 +161,19 @@ def _special_context(tournament: Tournament, rnd: Round) -> dict[str, Any]:
         # K9/K10: dice and the final's setup need both contenders (the engine says when).
         ctx["contenders_complete"] = contenders_complete(
             [ea.player_key(c.id) for c in ctx["contenders"]])
+        # In 五十音 order of the reading (the search key starts with it), as the desk lists.
         ctx["present"] = list(Entrant.objects.filter(tournament=tournament, checked_in=True)
-                              .exclude(id__in=contenders).order_by("name"))
+                              .exclude(id__in=contenders).order_by("search_key", "id"))
         ctx["partners"] = {f.entrant_id: f.data["partner"] for f in sel.special_facts(
             tournament, SpecialFact.Kind.PARTNER, round=rnd)}
         partner_names = {e.id: e.name for e in sel.entrant_map(
             ctx["partners"].values()).values()}
         ctx["contender_rows"] = [
             {"entrant": c, "partner_id": ctx["partners"].get(c.id),
-             "partner_name": partner_names.get(ctx["partners"].get(c.id) or 0, "")}
+             "partner_name": partner_names.get(ctx["partners"].get(c.id) or 0, ""),
+             # Whom the other contender has already taken (greyed in this one's select).
+             "taken": {p: other.name for other in ctx["contenders"] if other.id != c.id
+                       for p in [ctx["partners"].get(other.id)] if p}}
             for c in ctx["contenders"]]
         dice = sel.special_facts(tournament, SpecialFact.Kind.DICE, round=rnd)
         ctx["dice"] = dice[0].data if dice else None

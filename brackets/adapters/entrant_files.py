@@ -1,10 +1,11 @@
-"""Reading pre-entry files (.xlsx, .csv) into rows the desk previews before importing.
+"""Reading pre-entry files (.xlsx, .csv) into a header, a guessed column mapping and rows.
 
 Organisers collect pre-entries with form tools (Google Forms, Microsoft Forms, 調整さん…)
 and Excel, so headers arrive in Japanese or English with decorations ("お名前（本名）",
 "カードネーム（8文字以内）"), CSV arrives as UTF-8 with or without BOM, UTF-16 (Excel's
 "Unicode text") or Shift_JIS/CP932, and the first row is not always the header. This module
-only reads and judges; ``brackets.services.entrants`` writes.
+only reads; :mod:`brackets.adapters.entrant_rows` judges the rows and
+:mod:`brackets.services.entrant_imports` writes.
 """
 
 from __future__ import annotations
@@ -14,26 +15,17 @@ import io
 import re
 import unicodedata
 import zipfile
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date, datetime, time
 from typing import Any
 
-from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from brackets.adapters.entrants import (
-    ENTRANT_FIELDS,
-    Owner,
-    Roster,
-    entrant_validate,
-    kana_fold,
-)
+from brackets.adapters.entrants import ENTRANT_FIELDS, kana_fold
+from brackets.adapters.entrants import field_label as entrant_field_label
 from brackets.engine import bounds
 from brackets.errors import Refused
-from brackets.exporters.cells import looks_like_formula
-from brackets.models import Entrant, EntrantImport, Tournament
 
 MAX_BYTES = 5 * 1024 * 1024
 MAX_ROWS = 5000
@@ -137,7 +129,7 @@ def field_label(name: str) -> str:
         return _("取り込まない")
     if name == NOTES_APPEND:
         return _("メモに追記")
-    return str(Entrant._meta.get_field(name).verbose_name)
+    return entrant_field_label(name)
 
 
 def mapping_choices() -> list[tuple[str, str]]:
@@ -317,186 +309,3 @@ def parse_file(filename: str, content: bytes) -> ParsedFile:
     if len(rows) > MAX_ROWS:
         raise ImportRefused(_("行が多すぎます（%(max)d行まで）。") % {"max": MAX_ROWS})
     return ParsedFile(headers=[h or _("（見出しなし）") for h in headers], mapping=mapping, rows=rows)
-
-
-# ------------------------------------------------------------------------- judging the rows
-
-_TRUE = {"1", "true", "yes", "y", "はい", "済", "済み", "支払済", "支払い済み", "支払済み", "入金済",
-         "受付済", "あり", "有", "○", "◯", "〇", "✓", "✔", "x", "参加", "する", "paid", "on"}
-_FALSE = {"", "0", "false", "no", "n", "いいえ", "未", "未払い", "未払", "未入金", "なし", "無", "×",
-          "-", "—", "しない", "off"}
-_Q_RE = re.compile(r"^(?:q|lv|level|qlv|qレベル)?\.?\s*(\d{1,6})$")
-_INT_RE = re.compile(r"^(?:s|seed|シード|第)?\s*(\d{1,6})\s*(?:本|回|個|番)?$")
-_OPT_UP = {
-    "": "",
-    "なし": "",
-    "no": "",
-    "none": "",
-    "ぴんぽいんと": "pinpoint",
-    "pinpoint": "pinpoint",
-    "ぼんばーまん": "bomber",
-    "bomber": "bomber",
-}
-
-
-def _parse_value(name: str, raw: str) -> Any:
-    """Turn a cell into a field value; ``ValueError`` carries the Japanese reason."""
-    text = unicodedata.normalize("NFKC", raw).strip()
-    folded = text.casefold().replace(" ", "")
-    if name in ("fee_paid", "checked_in", "shura_invited", "shura_voluntary"):
-        if folded in _TRUE:
-            return True
-        if name == "fee_paid" and re.fullmatch(r"[¥￥]?\d{1,6}円?", folded):
-            return int(folded.strip("¥￥円")) > 0  # an amount paid
-        if folded in _FALSE:
-            return False
-        raise ValueError(_("「%(v)s」は はい／いいえ として読めません。") % {"v": raw})
-    if name == "q_level":
-        if not folded:
-            return 0
-        match = _Q_RE.match(folded)
-        if not match:
-            raise ValueError(_("「%(v)s」はQレベル（0〜999の数字）として読めません。") % {"v": raw})
-        return int(match.group(1))
-    if name == "seed":
-        if folded in _FALSE:
-            return None
-        match = _INT_RE.match(folded)
-        if not match:
-            raise ValueError(_("「%(v)s」はシード番号として読めません。") % {"v": raw})
-        return int(match.group(1))
-    if name in ("shura_titles", "shura_local_wins", "shura_extra_lots", "past_win_lots"):
-        if folded in _FALSE:
-            return 0
-        match = _INT_RE.match(folded)
-        if not match:
-            raise ValueError(_("「%(v)s」は数として読めません。") % {"v": raw})
-        return int(match.group(1))
-    if name == "opt_up":
-        key = kana_fold(text)
-        if key not in _OPT_UP:
-            raise ValueError(_("「%(v)s」は ピンポイント／ボンバーマン／なし のどれかにしてください。") % {"v": raw})
-        return _OPT_UP[key]
-    return text
-
-
-@dataclass
-class PreviewRow:
-    """One data row of the file: what it would register, and why it cannot."""
-
-    number: int
-    cells: list[str]
-    data: dict[str, Any] = field(default_factory=dict)
-    errors: list[tuple[str, str]] = field(default_factory=list)  # (column, reason)
-    already: bool = False
-    # (column, value) cells a spreadsheet would run as a formula (cells.looks_like_formula):
-    # imported as typed, shown to staff before they confirm.
-    formula_cells: list[tuple[str, str]] = field(default_factory=list)
-
-    @property
-    def status(self) -> str:
-        if self.errors:
-            return "error"
-        return "already" if self.already else "new"
-
-
-@dataclass
-class Preview:
-    headers: list[str]
-    mapping: list[str]
-    rows: list[PreviewRow]
-    mapping_errors: list[str] = field(default_factory=list)
-
-    @property
-    def error_count(self) -> int:
-        return sum(1 for row in self.rows if row.errors)
-
-    @property
-    def new_count(self) -> int:
-        return sum(1 for row in self.rows if row.status == "new")
-
-    @property
-    def already_count(self) -> int:
-        return sum(1 for row in self.rows if row.already)
-
-    @property
-    def formula_rows(self) -> list[PreviewRow]:
-        return [row for row in self.rows if row.formula_cells]
-
-    @property
-    def unknown_columns(self) -> list[str]:
-        return [h for h, m in zip(self.headers, self.mapping) if m == "?"]
-
-
-def check_mapping(headers: Sequence[str], mapping: Sequence[str]) -> list[str]:
-    """Problems with a column mapping (a field used twice, no name column)."""
-    problems = []
-    seen: dict[str, str] = {}
-    for header, target in zip(headers, mapping):
-        if target in (IGNORE, NOTES_APPEND, "?"):
-            continue
-        if target in seen:
-            problems.append(
-                _("「%(a)s」と「%(b)s」の両方が %(field)s になっています。どちらかを変えてください。")
-                % {"a": seen[target], "b": header, "field": field_label(target)}
-            )
-        seen[target] = header
-    if "name" not in seen:
-        problems.append(_("名前にする列を選んでください。"))
-    if "card_name" not in seen:
-        problems.append(_("カードネームにする列を選んでください。"))
-    return problems
-
-
-def preview_rows(*, tournament: Tournament, batch: EntrantImport) -> Preview:
-    """Judge every row against the tournament as it is now and against earlier rows.
-
-    A row whose card name (folded) and name are already registered is "already" (skipped,
-    not an error), which makes importing the same file twice add nothing.
-    """
-    headers: list[str] = list(batch.headers)
-    mapping: list[str] = list(batch.mapping)
-    preview = Preview(headers=headers, mapping=mapping, rows=[])
-    preview.mapping_errors = check_mapping(headers, mapping)
-    roster = Roster.load(tournament)
-    registered = {key: kana_fold(owner.name) for key, owner in roster.cards.items()}
-    column_of = {target: headers[i] for i, target in enumerate(mapping)}
-    for raw in batch.rows:
-        number, cells = int(raw[0]), [str(c) for c in raw[1:]]
-        row = PreviewRow(number=number, cells=cells)
-        preview.rows.append(row)
-        notes_extra = []
-        for i, target in enumerate(mapping):
-            value = cells[i] if i < len(cells) else ""
-            if target in (IGNORE, "?"):
-                continue
-            if looks_like_formula(value):
-                row.formula_cells.append((headers[i], value))
-            if target == NOTES_APPEND:
-                if value:
-                    notes_extra.append(f"{headers[i]}: {value}")
-                continue
-            try:
-                row.data[target] = _parse_value(target, value)
-            except ValueError as exc:
-                row.errors.append((headers[i], str(exc)))
-        if notes_extra:
-            row.data["notes"] = "\n".join(filter(None, [row.data.get("notes", ""), *notes_extra]))
-        if preview.mapping_errors:
-            continue
-        card_key = kana_fold(str(row.data.get("card_name", "")))
-        if card_key and registered.get(card_key) == kana_fold(str(row.data.get("name", ""))):
-            row.already = True
-            row.errors = []
-            continue
-        if row.errors:
-            continue
-        try:
-            clean = entrant_validate(tournament=tournament, data=row.data, roster=roster)
-        except ValidationError as exc:
-            for name, messages in exc.message_dict.items():
-                column = column_of.get(name, _("行全体") if name == "__all__" else field_label(name))
-                row.errors.extend((column, message) for message in messages)
-            continue
-        roster.add(clean, Owner(None, clean["name"], clean["card_name"], row=number))
-    return preview

@@ -277,10 +277,15 @@ def _refused(request: HttpRequest, tournament: Tournament, group: Group,
                            page_url=reverse("match_page", args=[tournament.slug, group.id]))
 
 
-def _saved(request: HttpRequest, tournament: Tournament, group: Group) -> HttpResponse:
+def _saved(request: HttpRequest, tournament: Tournament, group: Group, *,
+           changed: bool = True) -> HttpResponse:
     """POST/redirect/GET: back on the match page with 「保存しました」, so a reload there
-    is a plain GET and the tablet sees at once that the tap was recorded."""
-    messages.success(request, _("保存しました"))
+    is a plain GET and the tablet sees at once that the tap was recorded; a save that
+    changed nothing says 「変更はありません」 (as the desk and settings pages do)."""
+    if changed:
+        messages.success(request, _("保存しました"))
+    else:
+        messages.info(request, _("変更はありません（保存済みの内容と同じです）"))
     return redirect("match_page", slug=tournament.slug, group_id=group.id)
 
 
@@ -294,12 +299,15 @@ def _form_refused(request: HttpRequest, tournament: Tournament, group: Group,
 def _write_answer(request: HttpRequest, tournament: Tournament, group: Group,
                   write: Callable[[], Any], *, malformed: str = "") -> HttpResponse:
     """Run one match write and answer as every match post does: saved (or a repeated tap
-    with the same content, already recorded) → the page with 「保存しました」; a refusal
+    with the same content, already recorded) → the page with 「保存しました」 (or
+    「変更はありません」 when the write answers with a ``changed`` that is false); a refusal
     (a repeated key with other content included: ``svc.RepeatedKey``) → the page with the
     error;
     a ValueError only the service could see → refused with ``malformed`` (when given)."""
+    changed = True
     try:
-        write()
+        done = write()
+        changed = getattr(done, "changed", True)
     except svc.Duplicate:
         pass  # the same tap again (same key, same content): recorded once, said the same way
     except svc.RoundError as exc:
@@ -308,7 +316,7 @@ def _write_answer(request: HttpRequest, tournament: Tournament, group: Group,
         if not malformed:
             raise
         return _refused(request, tournament, group, svc.RoundError(malformed))
-    return _saved(request, tournament, group)
+    return _saved(request, tournament, group, changed=changed)
 
 
 @require_POST
@@ -334,7 +342,7 @@ def match_results(request: HttpRequest, tournament: Tournament, group_id: int) -
     form = ResultsForm(request.POST)
     if not form.is_valid():
         return _form_refused(request, tournament, group, form)
-    return _write_answer(request, tournament, group, lambda: svc.results_save(
+    return _write_answer(request, tournament, group, lambda: svc.results_record(
         group=group, by=request.user, rows=form.rows(),
         base_version=form.cleaned_data["version"], key=form.cleaned_data["key"]))
 

@@ -12,7 +12,6 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -36,71 +35,14 @@ from brackets.labels import (
     PAIR_ROLE_LABELS,
     QUESTION_ORDER_LABELS,
     label,
-    listed,
 )
-from brackets.messages import violation_text
 from brackets.models import Entrant, Group, Round, SpecialFact, Tournament
 from brackets.perf.page_cache import render_page
 from brackets.permissions import role_required
 from brackets.selectors import rounds as sel
 from brackets.services import rounds as svc
 from brackets.views.rounds._common import STAFF, _group, seat_rule_label
-
-_OPTION_TEXT: dict[tuple[str, str], tuple[str, str]] = {}
-# A seat's two option lists, keyed by everything they are computed from (the engine's
-# inputs, the names shown in reasons, the preselected value, the language of the reasons). The value keeps the catalog
-# it was built from, so an id() in the key can never be reused by a newer catalog.
-_SEAT_OPTIONS: dict[tuple[Any, ...], tuple[Any, str, str]] = {}
-
-
-def _seat_options_html(catalog: Any, sc: sel.SeatChoices, names: dict[str, str],
-                       chosen: str) -> tuple[str, str]:
-    """_options_html for one seat, reused while its inputs stay the same (a tablet reloads
-    its match page after every save; the ~130-option grid changes only with the history)."""
-    # The illegal options carry the engine's reasons in the reader's language: a Japanese
-    # list cached first must not be served to an English reader (and back).
-    key = (sc.key, tuple(sorted(names.items())), chosen, get_language())
-    hit = _SEAT_OPTIONS.get(key) if sc.key else None
-    if hit is not None and hit[0] is catalog:
-        return mark_safe(hit[1]), mark_safe(hit[2])
-    legal, illegal = _options_html(sc.choices.options(), names, chosen)
-    if sc.key:
-        if len(_SEAT_OPTIONS) >= 4096:
-            _SEAT_OPTIONS.clear()
-        _SEAT_OPTIONS[key] = (catalog, str(legal), str(illegal))
-    return legal, illegal
-
-
-def _options_html(options: list[Any], names: dict[str, str], chosen: str) -> tuple[str, str]:
-    """The <option> lists of one seat (legal first, illegal greyed with the engine's
-    reason), built in Python: ~100 options per seat is the heaviest part of the page."""
-    legal: list[str] = []
-    illegal: list[str] = []
-    # Most illegal options share their reasons (every format of a used genre says the same
-    # thing): each distinct violation is worded and escaped once per seat, not per option.
-    texts: dict[tuple[str, str], str] = {}
-
-    def text(v: Any) -> str:
-        k = (v.code, repr(v.params))
-        if k not in texts:
-            texts[k] = violation_text(v, names)
-        return texts[k]
-
-    for opt in options:
-        pair = (opt.genre, opt.format)
-        shown = _OPTION_TEXT.get(pair)
-        if shown is None:  # catalog names never change meaning: escape each pair once
-            shown = _OPTION_TEXT[pair] = (escape(f"{opt.genre}|{opt.format}"),
-                                          escape(f"{opt.genre} / {opt.format}"))
-        value, label = shown
-        selected = " selected" if f"{opt.genre}|{opt.format}" == chosen else ""
-        if opt.legal:
-            legal.append(f'<option value="{value}"{selected}>{label}</option>')
-        else:
-            reason = escape(listed(text(v) for v in opt.reasons))
-            illegal.append(f'<option class="illegal" value="{value}" '
-                           f'data-reason="{reason}"{selected}>✕ {label} — {reason}</option>')
-    return mark_safe("".join(legal)), mark_safe("".join(illegal))
+from brackets.views.rounds.seat_grid import seat_picker_html
 
 
 def _match_context(request: HttpRequest, tournament: Tournament, group: Group,
@@ -153,8 +95,8 @@ def _match_context(request: HttpRequest, tournament: Tournament, group: Group,
             chosen = "" if saved is None else f"{saved.genre}|{saved.format}"
             if posted is not None and posted.get("seat") == str(seat.number):
                 chosen = posted.get("set", "")
-            legal, illegal = _seat_options_html(catalog, sc, names, chosen)
-            row.update(legal=legal, illegal=illegal, rules=sc.rules,
+            legal, illegal, grid = seat_picker_html(catalog, sc, names, chosen)
+            row.update(legal=legal, illegal=illegal, grid=grid, rules=sc.rules,
                        mode_label=seat_rule_label(conf, sc.rules),
                        lots=[*sc.rules.lot_genres, *sc.rules.lot_formats],
                        placed=gv.row_of(key), ratio=gv.ratios.get(key),

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django.contrib import messages
@@ -35,6 +36,7 @@ from brackets.labels import (
     PAIR_ROLE_LABELS,
     QUESTION_ORDER_LABELS,
     label,
+    penalised_score_html,
 )
 from brackets.models import Entrant, Group, Round, SpecialFact, Tournament
 from brackets.perf.page_cache import render_page
@@ -43,6 +45,14 @@ from brackets.selectors import rounds as sel
 from brackets.services import rounds as svc
 from brackets.views.rounds._common import STAFF, _group, seat_rule_label
 from brackets.views.rounds.seat_grid import seat_picker_html
+
+
+def _typed_number(raw: Any) -> Decimal | None:
+    """A typed score as a number, to compare with a saved one (「300」 is 300.00)."""
+    try:
+        return Decimal(str(raw).strip())
+    except (InvalidOperation, ValueError):
+        return None
 
 
 def _match_context(request: HttpRequest, tournament: Tournament, group: Group,
@@ -66,6 +76,13 @@ def _match_context(request: HttpRequest, tournament: Tournament, group: Group,
             row["score_value"] = posted.get(f"score_{seat.number}")
             raw_place = posted.get(f"place_{seat.number}", "")
             row["place_value"] = int(raw_place) if raw_place.isdigit() else None
+            if extra.get("stale") and current is not None and (
+                    _typed_number(row["score_value"]), row["place_value"]) != (
+                    current.score, current.placement):
+                # Another tablet's save won: the inputs keep what was typed here (not
+                # saved), and the row says what is saved, so nobody takes one for the other.
+                row["saved_text"] = _("保存済：{score}点 {place}位（{by}）").format(
+                    score=current.score, place=current.placement, by=current.by or "?")
         # Built here, not by template loops: per seat × place and seat × difficulty tags
         # would be a third of the page's render time. Same markup as those loops.
         row["place_options"] = mark_safe("".join(
@@ -96,10 +113,13 @@ def _match_context(request: HttpRequest, tournament: Tournament, group: Group,
             if posted is not None and posted.get("seat") == str(seat.number):
                 chosen = posted.get("set", "")
             legal, illegal, grid = seat_picker_html(catalog, sc, names, chosen)
+            placed = gv.row_of(key)
             row.update(legal=legal, illegal=illegal, grid=grid, rules=sc.rules,
                        mode_label=seat_rule_label(conf, sc.rules),
                        lots=[*sc.rules.lot_genres, *sc.rules.lot_formats],
-                       placed=gv.row_of(key), ratio=gv.ratios.get(key),
+                       placed=placed, ratio=gv.ratios.get(key),
+                       score_shown=(mark_safe(penalised_score_html(placed))
+                                    if placed is not None and placed.penalty else ""),
                        penalties=[p for p in gv.penalty_rows if p.seat_id == seat.id],
                        dq=any(d.seat_id == seat.id for d in gv.dq_rows),
                        ban=mctx["bans"].get(seat.entrant_id))
@@ -173,6 +193,9 @@ def _match_context(request: HttpRequest, tournament: Tournament, group: Group,
                 .order_by("number").values("id", "label")],
             "selection_url": reverse("match_selection", args=[tournament.slug, group.id]),
             "two_person": tournament.two_person_confirmation,
+            # A manual penalty starts at the event's H7 points; an event that refuses
+            # illegal sets has none (0), and 0 is not a penalty: the field starts empty.
+            "penalty_default": rules.penalty_text if rules.penalty > 0 else "",
             # K10: a game after the series is decided takes no input (the service refuses).
             "accepting": (rnd.status in (Round.Status.DRAWN, Round.Status.RUNNING)
                           and not series_winner),
@@ -211,8 +234,10 @@ def _refused(request: HttpRequest, tournament: Tournament, group: Group,
     saved. ``page_url`` lets match.js put the match
     page's own URL in the address bar (history.replaceState), so reloading it is a plain
     GET instead of a re-post of the refused form."""
-    status = 409 if isinstance(exc, (svc.StaleVersion, svc.RepeatedKey)) else 400
+    stale = isinstance(exc, svc.StaleVersion)
+    status = 409 if stale or isinstance(exc, svc.RepeatedKey) else 400
     return _match_response(request, tournament, group.id, cache=False, status=status,
+                           stale=stale,
                            error=exc.message, error_field=exc.field,
                            changes=getattr(exc, "changes", []), posted=request.POST,
                            reasons=exc.extra.get("reasons", []),

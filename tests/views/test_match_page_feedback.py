@@ -78,7 +78,7 @@ def test_the_penalty_field_starts_empty_where_the_event_has_no_set_penalty(
     saved = staff.post(f"{page}action/", {"action": "penalty", "seat": "1", "points": "100",
                                           "reason": "遅刻", "key": "p-100"})
     assert saved.status_code == 302
-    assert PenaltyFact.objects.get(group=group).points == Decimal("100")
+    assert PenaltyFact.objects.get(group=group).points == Decimal(100)
 
 
 def test_the_penalty_field_starts_at_the_events_penalty_and_it_is_accepted(
@@ -142,7 +142,7 @@ def test_a_losing_tablet_is_told_which_results_are_saved(tournament: Tournament,
     assert 'value="310"' in html  # what this tablet typed, kept
     assert html.count('class="small text-danger saved-elsewhere"') == 1  # only seat 1 differs
     assert "保存済：300.00点 1位" in html
-    assert ResultFact.objects.get(group=group, seat__number=1).score == Decimal("300")
+    assert ResultFact.objects.get(group=group, seat__number=1).score == Decimal(300)
 
 
 def test_the_dice_field_says_whose_roll_comes_first(tournament: Tournament,
@@ -154,6 +154,6 @@ def test_the_dice_field_says_whose_roll_comes_first(tournament: Tournament,
     first, second = re.search(r'name="a" value="(\d+)"><input type="hidden" name="b" '
                               r'value="(\d+)"', html).groups()
     a, b = (Entrant.objects.get(id=int(i)).name for i in (first, second))
-    order = re.search(r'<p[^>]*id="dice-order"[^>]*>(.*?)</p>', html, re.S).group(1)
+    order = re.search(r'<p[^>]*id="dice-order"[^>]*>(.*?)</p>', html, re.DOTALL).group(1)
     assert f"「{a}の目-{b}の目」の順" in order
     assert 'aria-describedby="dice-order"' in html

@@ -37,7 +37,7 @@ urlpatterns = [
 ]
 
 # Live buzzer rounds (issue 6): operator console for bracket staff, public stage scoreboard.
-from brackets.views import buzzer as buzzer_views
+from brackets.views import buzzer as buzzer_views  # noqa: E402
 from brackets.views import buzzer_paper as paper_views
 from brackets.views import buzzer_public as buzzer_public_views
 from brackets.views import buzzer_rounds as buzzer_rounds_views
@@ -88,7 +88,7 @@ urlpatterns += [
 ]
 
 # Entry desk (issue 2): entrants, walk-ins, one-tap check-in, import and export.
-from brackets.views import desk as desk_views
+from brackets.views import desk as desk_views  # noqa: E402
 
 urlpatterns += [
     path("t/<slug:slug>/desk/", desk_views.desk, name="desk"),
@@ -114,12 +114,12 @@ urlpatterns += [
 ]
 
 # Rounds, matches and the public bracket (issue 4).
-from brackets.urls_rounds import urlpatterns as _rounds_urls
+from brackets.urls_rounds import urlpatterns as _rounds_urls  # noqa: E402
 
 urlpatterns += _rounds_urls
 
 # Rule settings of the tournament's preset (organiser only).
-from brackets.views import preset_settings as preset_settings_views
+from brackets.views import preset_settings as preset_settings_views  # noqa: E402
 
 urlpatterns += [
     path("t/<slug:slug>/settings/rules/", preset_settings_views.preset_settings_page,

@@ -123,7 +123,11 @@ def _round_grid(tournament: Tournament, rnd: Round) -> dict[str, Any]:
         "tournament": tournament, "rv": rv,
         "cards": _staff_cards_html(tournament, rv, sel.seated_names(rv.groups),
                                    sel.withdrawn_ids(tournament))})
-    return {"grid": grid, "counts": rv.counts(), "all_done": rv.all_done}
+    # Why 締め切る is greyed, said beside it: the groups still without a full result.
+    pending = [g.label for g in rv.groups if g.status not in (sel.DONE, sel.UNUSED)]
+    return {"grid": grid, "counts": rv.counts(), "all_done": rv.all_done,
+            "close_pending": pending,
+            "close_errors": [g.label for g in rv.groups if g.error]}
 
 
 @role_required(*STAFF)

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from django.utils.html import escape
 from django.utils.translation import gettext, gettext_noop
 
 #: A player's mode (``brackets.engine.restrictions.Mode`` values).
@@ -104,6 +105,18 @@ RATIO_LABELS: dict[str, str] = {
     "disqualified": gettext_noop("失格"),
     "reference_not_positive": "—",
 }
+
+
+def penalised_score_html(placed: Any) -> str:
+    """A player's score in a match as every page shows it (escaped HTML): the score that
+    ranks, and after a penalty (H7) how it came about, 「−220.00 （画面 180.00 − 400.00）」;
+    the one wording, so no page shows the screen score and another the penalty alone."""
+    if not placed.penalty:
+        return escape(str(placed.score))
+    how = gettext("（画面 {screen} − {penalty}）").format(screen=placed.screen_score,
+                                                     penalty=placed.penalty)
+    return (f'{escape(str(placed.score))} <small class="text-danger penalised-score">'
+            f'{escape(how)}</small>')
 
 
 def ratio_text(ratio: Any, *, translate: bool = True) -> str:

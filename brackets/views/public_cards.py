@@ -26,7 +26,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from brackets import engine_adapter as ea
-from brackets.labels import ratio_text
+from brackets.labels import penalised_score_html, ratio_text
 from brackets.models import ConfirmationFact, Group, Round, Seat, SelectionFact, Tournament
 from brackets.selectors import rounds as sel
 from brackets.templatetags.rounds_tags import pair_role_badge
@@ -95,13 +95,11 @@ def public_card(g: sel.GroupView, ctx: CardContext) -> GroupCard:
                 extra += f' <span class="badge text-bg-danger">{escape(_("失格"))}</span>'
             if p.player in gone:
                 extra += quit_badge
-            pen = (f' <small class="text-danger">(−{p.penalty})</small>'
-                   if p.penalty else "")
             ratio = g.ratios.get(p.player)
             out.append(
                 f'<tr class="{cls}"><td>{p.place}</td><td><a href="{url(p.player)}">'
                 f'{escape(names.get(p.player, p.player))}</a>{extra}</td>'
-                f'<td class="num">{p.score}{pen}</td><td class="num text-muted">'
+                f'<td class="num">{penalised_score_html(p)}</td><td class="num text-muted">'
                 f'{escape(ratio_text(ratio))}</td></tr>')
     else:
         for seat in g.seats:

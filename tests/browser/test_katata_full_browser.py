@@ -2,7 +2,7 @@
 
 From the entry desk to the champion through the UI only: the desk imports pre-entries,
 registers 修羅 players on the full form and walk-ins on the fast form, checks everyone in
-and draws the 修羅 lots; the organiser makes the rounds from the preset, draws and starts
+and draws the 修羅 lots; the organiser makes the rounds from the preset and draws
 them; bracket staff enter every seat's selection (one illegal set refused, then accepted
 with the −400 penalty, H7), the scores and placements; the organiser reads the 惜敗率 table
 before confirming the advancers, round after round, to the final that ranks all four.
@@ -177,7 +177,7 @@ def desk_draws_lots(page: Any, base: str, slug: str) -> None:
 
 
 def organiser_step(page: Any, button: str) -> None:
-    """One of the round page's own buttons (抽選する, 開始, 締め切る)."""
+    """One of the round page's own buttons (抽選する, 締め切る)."""
     go(page, page.get_by_role("button", name=button))
     errors = page.locator(".alert-danger").all_inner_texts()
     assert not errors, errors
@@ -299,7 +299,7 @@ def play_round(pages: dict[str, Any], base: str, slug: str, rnd: Round, rng: ran
     assert org.locator("h1").inner_text() == rnd.name
     organiser_step(org, "抽選する")
     shot(org, f"{tag}-round-drawn")
-    organiser_step(org, "開始")
+    org.locator("#round-accepting").wait_for()  # 抽選済 takes input at once: no 開始 step
     open_round(staff, base, slug, rnd.name)
     orders: dict[str, list[int]] = {}
     scores: dict[str, tuple[list[int], dict[int, Decimal]]] = {}

@@ -212,7 +212,7 @@ def test_kyushu_cup_ix_from_desk_to_champion_on_tablets(
     assert len(r1_players) == 58 and not (r1_players & seeds)
     assert org.locator(".group-card").count() == 15
     assert org.locator(".group-card .dummy-row").count() == 2  # K2
-    round_step(org, "開始")
+    org.locator("#round-accepting").wait_for()  # 抽選済 takes input at once: no 開始 step
 
     # --- Bracket staff on the tablet: round 1, with one illegal choice shown and refused.
     tab = tablet_page
@@ -237,7 +237,7 @@ def test_kyushu_cup_ix_from_desk_to_champion_on_tablets(
         assert Seat.objects.filter(group=g, entrant__seed__isnull=False).count() <= 1
     assert set(Seat.objects.filter(group__round=r2, entrant__isnull=False)
                .values_list("entrant_id", flat=True)) == set(adv1) | seeds
-    round_step(org, "開始")
+    org.locator("#round-accepting").wait_for()  # 抽選済 takes input at once: no 開始 step
 
     def illegal_first(page: Any) -> None:
         """A player who played 芸能 or 四択 in round 1 tries them again: the reason shows
@@ -285,7 +285,7 @@ def test_kyushu_cup_ix_from_desk_to_champion_on_tablets(
     round_step(org, "抽選する")
     assert Group.objects.filter(round=r3, rule="A").count() == 3
     assert Group.objects.filter(round=r3, rule="B").count() == 2
-    round_step(org, "開始")
+    org.locator("#round-accepting").wait_for()  # 抽選済 takes input at once: no 開始 step
     tap(tab, tab.locator("a", has_text="回戦一覧"))
     open_round_list(tab, "3回戦")
     play_round_groups(tab, rng, "r3")
@@ -297,7 +297,7 @@ def test_kyushu_cup_ix_from_desk_to_champion_on_tablets(
     # --- Round 4: 下関ルール・改, the app draws the cards from the stored seed (K7).
     open_round(org, "4回戦")
     round_step(org, "抽選する")
-    round_step(org, "開始")
+    org.locator("#round-accepting").wait_for()  # 抽選済 takes input at once: no 開始 step
     r4 = Round.objects.get(tournament=tournament, number=4)
 
     def draw_cards(page: Any) -> None:
@@ -319,7 +319,7 @@ def test_kyushu_cup_ix_from_desk_to_champion_on_tablets(
     # --- Semi-final: every player's ban entered, then revealed together (K8).
     open_round(org, "準決勝")
     round_step(org, "抽選する")
-    round_step(org, "開始")
+    org.locator("#round-accepting").wait_for()  # 抽選済 takes input at once: no 開始 step
     sf = Round.objects.get(tournament=tournament, number=5)
     ban_genres = ["芸能", "スポーツ", "芸能", "社会"]
 
@@ -364,7 +364,7 @@ def test_kyushu_cup_ix_from_desk_to_champion_on_tablets(
     third = Round.objects.get(tournament=tournament, number=6)
     tg = Group.objects.get(round=third)
     assert {Seat.objects.get(group=tg, number=n).entrant_id for n in (1, 4)} == set(order_sf[2:])
-    round_step(org, "開始")
+    org.locator("#round-accepting").wait_for()  # 抽選済 takes input at once: no 開始 step
     tap(tab, tab.locator("a", has_text="回戦一覧"))
     open_round_list(tab, "3位決定戦")
     play_round_groups(tab, rng, "third")
@@ -393,7 +393,7 @@ def test_kyushu_cup_ix_from_desk_to_champion_on_tablets(
     assert org.locator("select[name=winner_decides]").input_value() == "question_order"
     tap(org, org.locator("nav a").get_by_text("決勝", exact=True))
     round_step(org, "抽選する")
-    round_step(org, "開始")
+    org.locator("#round-accepting").wait_for()  # 抽選済 takes input at once: no 開始 step
     final = Round.objects.get(tournament=tournament, number=7)
     tap(tab, tab.locator("a", has_text="回戦一覧"))
     open_round_list(tab, "決勝")

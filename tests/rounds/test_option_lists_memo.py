@@ -1,5 +1,5 @@
-"""A seat's option lists are reused only while everything they come from is equal
-(views.rounds.match._seat_options_html keyed by selectors.rounds.SeatChoices.key)."""
+"""A seat's option lists and grid are reused only while everything they come from is equal
+(views.rounds.seat_grid.seat_picker_html keyed by selectors.rounds.SeatChoices.key)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from brackets import engine_adapter as ea
 from brackets.engine import HistoryEntry, Selection
 from brackets.models import Group
 from brackets.selectors import rounds as sel
-from brackets.views.rounds import match as views
+from brackets.views.rounds import seat_grid as views
 
 pytestmark = pytest.mark.django_db
 
@@ -25,10 +25,10 @@ def test_reused_lists_equal_fresh_ones(group: Group, cast: dict[str, Any]) -> No
     first_option = sc.choices.options()[0]
     chosen = f"{first_option.genre}|{first_option.format}"
     for pick in ("", chosen, ""):  # miss, miss (other pick), hit
-        got = views._seat_options_html(catalog, sc, names, pick)
-        assert tuple(map(str, got)) == tuple(map(str, views._options_html(
+        got = views.seat_picker_html(catalog, sc, names, pick)
+        assert tuple(map(str, got)) == tuple(map(str, views.picker_html(
             sc.choices.options(), names, pick)))
-    assert " selected" in str(views._seat_options_html(catalog, sc, names, chosen)[0])
+    assert " selected" in str(views.seat_picker_html(catalog, sc, names, chosen)[0])
 
 
 def test_keys_follow_history_and_rules() -> None:

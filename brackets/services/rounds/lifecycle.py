@@ -343,9 +343,12 @@ def round_start(*, round: Round, by: Any) -> Round:
 
 @transaction.atomic
 def round_close(*, round: Round, by: Any) -> Round:
-    """Close a round once every group has a complete (and, if required, confirmed) result."""
+    """Close a round once every group has a complete (and, if required, confirmed) result.
+
+    A drawn round takes input at once, so it closes from 抽選済 as well: 開始 is no step
+    the round page asks for (older files and scripts may still record it)."""
     rnd = Round.objects.select_for_update().get(id=round.id)
-    _require(rnd, Round.Status.RUNNING)
+    _require(rnd, Round.Status.DRAWN, Round.Status.RUNNING)
     rv = sel.round_view(rnd)
     _check_done(rv)
     _step(rnd, "close", Round.Status.CLOSED, by)

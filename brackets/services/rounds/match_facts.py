@@ -116,10 +116,31 @@ def parse_score(raw: Any, seat: int) -> Decimal:
 
 def results_save(*, group: Group, by: Any, rows: Mapping[int, tuple[Any, Any]],
                  base_version: int | None = None, key: str = "") -> int:
+    """Record the result screen (:func:`results_record`); returns the group's new version."""
+    return results_record(group=group, by=by, rows=rows, base_version=base_version,
+                          key=key).version
+
+
+@dataclass(frozen=True)
+class ResultsSaved:
+    """What a result save did: the group's new version and the seats whose score or
+    placement it changed (none when the screen was entered again as it stands, so the
+    tablet can say 変更はありません instead of 保存しました)."""
+
+    version: int
+    changed_seats: tuple[int, ...]
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.changed_seats)
+
+
+def results_record(*, group: Group, by: Any, rows: Mapping[int, tuple[Any, Any]],
+                   base_version: int | None = None, key: str = "") -> ResultsSaved:
     """Record the result screen: every seat's score and on-screen placement at once.
 
     Validated by the engine (score range, placements 1..n, players in the group) before
-    anything is written. Returns the group's new version.
+    anything is written. Returns the new version and the seats it changed.
 
     The reading and the engine check run first, outside the SQLite write lock, against the
     version ``group`` was loaded with (every match write bumps it, in the same transaction
@@ -154,7 +175,8 @@ class _Prepared:
 
 
 def _results_write(*, group: Group, by: Any, rows: Mapping[int, tuple[Any, Any]],
-                   base_version: int | None, key: str, prepared: _Prepared | None) -> int:
+                   base_version: int | None, key: str, prepared: _Prepared | None
+                   ) -> ResultsSaved:
     with match_write(group, by=by, kind="results", touched={("result", n) for n in rows},
                      base_version=base_version, key=key,
                      content=sorted((n, str(s).strip(), str(p).strip())
@@ -183,7 +205,7 @@ def _results_write(*, group: Group, by: Any, rows: Mapping[int, tuple[Any, Any]]
             version = g.version + 1
             transaction.on_commit(lambda: sel.remember_write_rows(g.round.tournament,
                                                                     {g.id: (version, after)}))
-    return g.version
+    return ResultsSaved(g.version, tuple(sorted(fact.seat.number for fact in changed)))
 
 
 def _results_check(g: Group, gv: sel.GroupView, rows: Mapping[int, tuple[Any, Any]]

@@ -18,6 +18,7 @@ from brackets.adapters.rounds import round_rules
 from brackets.labels import (
     KIND_LABELS,
     RANKED_FINAL_LABEL,
+    penalised_score_html,
     ratio_text,
     translated,
 )
@@ -80,9 +81,8 @@ def _staff_cards_html(tournament: Tournament, rv: sel.RoundView, names: dict[str
             score = "" if r is None else str(r.score)
             placed = adjusted.get(seat.number)
             if placed is not None and placed.penalty:
-                # The score that ranks (after a −400 penalty, H7), the screen's in brackets.
-                score = (f'{placed.score} <span class="text-danger">'
-                         f'({placed.screen_score})</span>')
+                # The score that ranks (after a −400 penalty, H7) and how it came about.
+                score = penalised_score_html(placed)
             rows.append(f'<tr class="{"dummy-row" if seat.entrant_id is None else ""}">'
                         f'<td class="text-muted">{seat.number}</td><td>{who}</td>'
                         f'<td class="num">{score}</td></tr>')
@@ -123,7 +123,11 @@ def _round_grid(tournament: Tournament, rnd: Round) -> dict[str, Any]:
         "tournament": tournament, "rv": rv,
         "cards": _staff_cards_html(tournament, rv, sel.seated_names(rv.groups),
                                    sel.withdrawn_ids(tournament))})
-    return {"grid": grid, "counts": rv.counts(), "all_done": rv.all_done}
+    # Why 締め切る is greyed, said beside it: the groups still without a full result.
+    pending = [g.label for g in rv.groups if g.status not in (sel.DONE, sel.UNUSED)]
+    return {"grid": grid, "counts": rv.counts(), "all_done": rv.all_done,
+            "close_pending": pending,
+            "close_errors": [g.label for g in rv.groups if g.error]}
 
 
 @role_required(*STAFF)

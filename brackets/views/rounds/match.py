@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django.contrib import messages
@@ -12,7 +13,6 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -36,71 +36,23 @@ from brackets.labels import (
     PAIR_ROLE_LABELS,
     QUESTION_ORDER_LABELS,
     label,
-    listed,
+    penalised_score_html,
 )
-from brackets.messages import violation_text
 from brackets.models import Entrant, Group, Round, SpecialFact, Tournament
 from brackets.perf.page_cache import render_page
 from brackets.permissions import role_required
 from brackets.selectors import rounds as sel
 from brackets.services import rounds as svc
 from brackets.views.rounds._common import STAFF, _group, seat_rule_label
-
-_OPTION_TEXT: dict[tuple[str, str], tuple[str, str]] = {}
-# A seat's two option lists, keyed by everything they are computed from (the engine's
-# inputs, the names shown in reasons, the preselected value, the language of the reasons). The value keeps the catalog
-# it was built from, so an id() in the key can never be reused by a newer catalog.
-_SEAT_OPTIONS: dict[tuple[Any, ...], tuple[Any, str, str]] = {}
+from brackets.views.rounds.seat_grid import seat_picker_html
 
 
-def _seat_options_html(catalog: Any, sc: sel.SeatChoices, names: dict[str, str],
-                       chosen: str) -> tuple[str, str]:
-    """_options_html for one seat, reused while its inputs stay the same (a tablet reloads
-    its match page after every save; the ~130-option grid changes only with the history)."""
-    # The illegal options carry the engine's reasons in the reader's language: a Japanese
-    # list cached first must not be served to an English reader (and back).
-    key = (sc.key, tuple(sorted(names.items())), chosen, get_language())
-    hit = _SEAT_OPTIONS.get(key) if sc.key else None
-    if hit is not None and hit[0] is catalog:
-        return mark_safe(hit[1]), mark_safe(hit[2])
-    legal, illegal = _options_html(sc.choices.options(), names, chosen)
-    if sc.key:
-        if len(_SEAT_OPTIONS) >= 4096:
-            _SEAT_OPTIONS.clear()
-        _SEAT_OPTIONS[key] = (catalog, str(legal), str(illegal))
-    return legal, illegal
-
-
-def _options_html(options: list[Any], names: dict[str, str], chosen: str) -> tuple[str, str]:
-    """The <option> lists of one seat (legal first, illegal greyed with the engine's
-    reason), built in Python: ~100 options per seat is the heaviest part of the page."""
-    legal: list[str] = []
-    illegal: list[str] = []
-    # Most illegal options share their reasons (every format of a used genre says the same
-    # thing): each distinct violation is worded and escaped once per seat, not per option.
-    texts: dict[tuple[str, str], str] = {}
-
-    def text(v: Any) -> str:
-        k = (v.code, repr(v.params))
-        if k not in texts:
-            texts[k] = violation_text(v, names)
-        return texts[k]
-
-    for opt in options:
-        pair = (opt.genre, opt.format)
-        shown = _OPTION_TEXT.get(pair)
-        if shown is None:  # catalog names never change meaning: escape each pair once
-            shown = _OPTION_TEXT[pair] = (escape(f"{opt.genre}|{opt.format}"),
-                                          escape(f"{opt.genre} / {opt.format}"))
-        value, label = shown
-        selected = " selected" if f"{opt.genre}|{opt.format}" == chosen else ""
-        if opt.legal:
-            legal.append(f'<option value="{value}"{selected}>{label}</option>')
-        else:
-            reason = escape(listed(text(v) for v in opt.reasons))
-            illegal.append(f'<option class="illegal" value="{value}" '
-                           f'data-reason="{reason}"{selected}>✕ {label} — {reason}</option>')
-    return mark_safe("".join(legal)), mark_safe("".join(illegal))
+def _typed_number(raw: Any) -> Decimal | None:
+    """A typed score as a number, to compare with a saved one (「300」 is 300.00)."""
+    try:
+        return Decimal(str(raw).strip())
+    except (InvalidOperation, ValueError):
+        return None
 
 
 def _match_context(request: HttpRequest, tournament: Tournament, group: Group,
@@ -124,6 +76,13 @@ def _match_context(request: HttpRequest, tournament: Tournament, group: Group,
             row["score_value"] = posted.get(f"score_{seat.number}")
             raw_place = posted.get(f"place_{seat.number}", "")
             row["place_value"] = int(raw_place) if raw_place.isdigit() else None
+            if extra.get("stale") and current is not None and (
+                    _typed_number(row["score_value"]), row["place_value"]) != (
+                    current.score, current.placement):
+                # Another tablet's save won: the inputs keep what was typed here (not
+                # saved), and the row says what is saved, so nobody takes one for the other.
+                row["saved_text"] = _("保存済：{score}点 {place}位（{by}）").format(
+                    score=current.score, place=current.placement, by=current.by or "?")
         # Built here, not by template loops: per seat × place and seat × difficulty tags
         # would be a third of the page's render time. Same markup as those loops.
         row["place_options"] = mark_safe("".join(
@@ -153,11 +112,14 @@ def _match_context(request: HttpRequest, tournament: Tournament, group: Group,
             chosen = "" if saved is None else f"{saved.genre}|{saved.format}"
             if posted is not None and posted.get("seat") == str(seat.number):
                 chosen = posted.get("set", "")
-            legal, illegal = _seat_options_html(catalog, sc, names, chosen)
-            row.update(legal=legal, illegal=illegal, rules=sc.rules,
+            legal, illegal, grid = seat_picker_html(catalog, sc, names, chosen)
+            placed = gv.row_of(key)
+            row.update(legal=legal, illegal=illegal, grid=grid, rules=sc.rules,
                        mode_label=seat_rule_label(conf, sc.rules),
                        lots=[*sc.rules.lot_genres, *sc.rules.lot_formats],
-                       placed=gv.row_of(key), ratio=gv.ratios.get(key),
+                       placed=placed, ratio=gv.ratios.get(key),
+                       score_shown=(mark_safe(penalised_score_html(placed))
+                                    if placed is not None and placed.penalty else ""),
                        penalties=[p for p in gv.penalty_rows if p.seat_id == seat.id],
                        dq=any(d.seat_id == seat.id for d in gv.dq_rows),
                        ban=mctx["bans"].get(seat.entrant_id))
@@ -231,6 +193,9 @@ def _match_context(request: HttpRequest, tournament: Tournament, group: Group,
                 .order_by("number").values("id", "label")],
             "selection_url": reverse("match_selection", args=[tournament.slug, group.id]),
             "two_person": tournament.two_person_confirmation,
+            # A manual penalty starts at the event's H7 points; an event that refuses
+            # illegal sets has none (0), and 0 is not a penalty: the field starts empty.
+            "penalty_default": rules.penalty_text if rules.penalty > 0 else "",
             # K10: a game after the series is decided takes no input (the service refuses).
             "accepting": (rnd.status in (Round.Status.DRAWN, Round.Status.RUNNING)
                           and not series_winner),
@@ -269,18 +234,25 @@ def _refused(request: HttpRequest, tournament: Tournament, group: Group,
     saved. ``page_url`` lets match.js put the match
     page's own URL in the address bar (history.replaceState), so reloading it is a plain
     GET instead of a re-post of the refused form."""
-    status = 409 if isinstance(exc, (svc.StaleVersion, svc.RepeatedKey)) else 400
+    stale = isinstance(exc, svc.StaleVersion)
+    status = 409 if stale or isinstance(exc, svc.RepeatedKey) else 400
     return _match_response(request, tournament, group.id, cache=False, status=status,
+                           stale=stale,
                            error=exc.message, error_field=exc.field,
                            changes=getattr(exc, "changes", []), posted=request.POST,
                            reasons=exc.extra.get("reasons", []),
                            page_url=reverse("match_page", args=[tournament.slug, group.id]))
 
 
-def _saved(request: HttpRequest, tournament: Tournament, group: Group) -> HttpResponse:
+def _saved(request: HttpRequest, tournament: Tournament, group: Group, *,
+           changed: bool = True) -> HttpResponse:
     """POST/redirect/GET: back on the match page with 「保存しました」, so a reload there
-    is a plain GET and the tablet sees at once that the tap was recorded."""
-    messages.success(request, _("保存しました"))
+    is a plain GET and the tablet sees at once that the tap was recorded; a save that
+    changed nothing says 「変更はありません」 (as the desk and settings pages do)."""
+    if changed:
+        messages.success(request, _("保存しました"))
+    else:
+        messages.info(request, _("変更はありません（保存済みの内容と同じです）"))
     return redirect("match_page", slug=tournament.slug, group_id=group.id)
 
 
@@ -294,12 +266,15 @@ def _form_refused(request: HttpRequest, tournament: Tournament, group: Group,
 def _write_answer(request: HttpRequest, tournament: Tournament, group: Group,
                   write: Callable[[], Any], *, malformed: str = "") -> HttpResponse:
     """Run one match write and answer as every match post does: saved (or a repeated tap
-    with the same content, already recorded) → the page with 「保存しました」; a refusal
+    with the same content, already recorded) → the page with 「保存しました」 (or
+    「変更はありません」 when the write answers with a ``changed`` that is false); a refusal
     (a repeated key with other content included: ``svc.RepeatedKey``) → the page with the
     error;
     a ValueError only the service could see → refused with ``malformed`` (when given)."""
+    changed = True
     try:
-        write()
+        done = write()
+        changed = getattr(done, "changed", True)
     except svc.Duplicate:
         pass  # the same tap again (same key, same content): recorded once, said the same way
     except svc.RoundError as exc:
@@ -308,7 +283,7 @@ def _write_answer(request: HttpRequest, tournament: Tournament, group: Group,
         if not malformed:
             raise
         return _refused(request, tournament, group, svc.RoundError(malformed))
-    return _saved(request, tournament, group)
+    return _saved(request, tournament, group, changed=changed)
 
 
 @require_POST
@@ -334,7 +309,7 @@ def match_results(request: HttpRequest, tournament: Tournament, group_id: int) -
     form = ResultsForm(request.POST)
     if not form.is_valid():
         return _form_refused(request, tournament, group, form)
-    return _write_answer(request, tournament, group, lambda: svc.results_save(
+    return _write_answer(request, tournament, group, lambda: svc.results_record(
         group=group, by=request.user, rows=form.rows(),
         base_version=form.cleaned_data["version"], key=form.cleaned_data["key"]))
 

@@ -117,6 +117,37 @@ class FloorView:
         """The waiting groups expected to play on ``cabinet``, in order (for its sheet)."""
         return [e for e in self.estimates.values() if e.set == cabinet.id]
 
+    def queue_rows(self) -> list[QueueRow]:
+        """The waiting groups in call order, each with its expected set and start."""
+        absent = {f.entrant_id for rows in self.no_shows.values() for f in rows}
+        called_now = {c.group for c in self.plan.next_calls}
+        rows = []
+        for position, key in enumerate(_in_call_order(self.plan), start=1):
+            est = self.estimates.get(key)
+            rows.append(QueueRow(
+                position=position, group=self.groups[key], next_call=key in called_now,
+                set_name=self.set_name(est.set) if est else "",
+                starts_at=self.estimated_at(key),
+                absent=[s.entrant for s in self.groups[key].seats
+                        if s.entrant_id is not None and (s.entrant_id in absent
+                                                         or not s.entrant.checked_in)]))
+        return rows
+
+    def set_rows(self) -> list[SetRow]:
+        """Each set with the group in play there, since when, and its planned queue."""
+        out = []
+        for cabinet in self.sets:
+            gv = self.group_on(cabinet)
+            call = self.calls.get(gv.group.id) if gv is not None else None
+            out.append(SetRow(
+                cabinet=cabinet, group=gv, call=call,
+                minutes=round(self._elapsed(cabinet.id)) if gv is not None else None,
+                next_call=next((self.groups[c.group] for c in self.plan.next_calls
+                                if c.set == cabinet.id), None),
+                queue=[self.groups[e.group] for e in self.queue_of(cabinet)],
+                no_shows=self.no_shows.get(gv.group.id, []) if gv is not None else []))
+        return out
+
     @property
     def end(self) -> dt.datetime | None:
         """When the round's last group is expected to finish."""
@@ -131,6 +162,32 @@ class FloorView:
     def _elapsed(self, set_key: int) -> float:
         call = self.calls.get(self.plan.playing[set_key])
         return 0.0 if call is None else (self.now - call.at).total_seconds() / 60
+
+
+@dataclass(frozen=True)
+class QueueRow:
+    position: int
+    group: sel.GroupView
+    next_call: bool
+    set_name: str
+    starts_at: dt.datetime | None
+    absent: list[Entrant]
+
+
+@dataclass(frozen=True)
+class SetRow:
+    cabinet: CabinetSet
+    group: sel.GroupView | None
+    call: FloorFact | None
+    minutes: int | None
+    next_call: sel.GroupView | None
+    queue: list[sel.GroupView]
+    no_shows: list[FloorFact]
+
+
+def _in_call_order(plan: FloorPlan) -> list[int]:
+    first = [c.group for c in plan.next_calls]
+    return first + [g for g in plan.queue if g not in first]
 
 
 def _absent(tournament: Tournament, groups: list[Group], calls: dict[int, FloorFact]
@@ -251,6 +308,21 @@ def player_call(tournament: Tournament, entrant: Entrant) -> PlayerCall | None:
     return next((c for c in round_calls(rnd) if c.entrant.id == entrant.id), None)
 
 
+def player_estimate(tournament: Tournament, entrant: Entrant, *, now: dt.datetime
+                    ) -> tuple[str, dt.datetime] | None:
+    """(group label, expected start) while the player's group waits in the queue."""
+    rnd = floor_round(tournament)
+    if rnd is None or not CabinetSet.objects.filter(tournament=tournament).exists():
+        return None
+    group = Group.objects.filter(round=rnd, seats__entrant=entrant,
+                                 seats__superseded_by__isnull=True).first()
+    if group is None:
+        return None
+    view = floor_view(rnd, now=now)
+    at = view.estimated_at(group.id)
+    return None if at is None else (group.label, at)
+
+
 def latest_call(rnd: Round) -> tuple[FloorFact | None, list[PlayerCall]]:
     """The newest call or repeated call still in force, and its players (the projector's
     「次: C組 → A台」); the fact's id tells a screen when to chime."""
@@ -280,6 +352,11 @@ class RoundTiming:
         if self.planned is None or at is None:
             return None
         return round((at - self.planned).total_seconds() / 60)
+
+    @property
+    def ahead_minutes(self) -> int | None:
+        behind = self.behind_minutes
+        return None if behind is None else -behind
 
 
 def planned_starts(tournament: Tournament) -> dict[int, dt.datetime]:

@@ -78,7 +78,7 @@ def test_round_1_on_two_sets_plays_every_group_once_and_recovers_from_a_broken_s
             returned = view.plan.set_of(broke_at)
             floor_svc.cabinet_set_service(cabinet_set=CabinetSet.objects.get(id=a.id),
                                           in_service=True, by=cast["organiser"])
-        cabinet, group_id = sorted(view.plan.playing.items())[0]
+        _cabinet, group_id = min(view.plan.playing.items())
         play_group(Group.objects.get(id=group_id), user, rng)
         played.append(group_id)
     assert sorted(played) == sorted(Group.objects.filter(round=rnd).values_list("id", flat=True))
@@ -93,9 +93,9 @@ def test_round_1_on_two_sets_plays_every_group_once_and_recovers_from_a_broken_s
 def test_a_rematch_sends_the_group_back_into_the_queue(
         round_1_on_two_sets: tuple[Round, CabinetSet, CabinetSet],
         cast: dict[str, Any]) -> None:
-    rnd, a, b = round_1_on_two_sets
+    rnd, _a, _b = round_1_on_two_sets
     user = cast["bracket"]
-    first, second = floor_svc.floor_call_next(round=rnd, by=user)
+    first, _second = floor_svc.floor_call_next(round=rnd, by=user)
     play_group(first.group, user, random.Random(1))
     floor_svc.floor_call_next(round=rnd, by=user)  # A台 takes the next group
     svc.rematch_record(group=Group.objects.get(id=first.group_id), by=user,
@@ -148,7 +148,7 @@ def test_estimates_use_measured_lengths_and_the_timetable_says_how_far_behind(
         cast: dict[str, Any]) -> None:
     rnd, _a, _b = round_1_on_two_sets
     user = cast["organiser"]
-    first, second = floor_svc.floor_call_next(round=rnd, by=user)
+    first, _second = floor_svc.floor_call_next(round=rnd, by=user)
     called_at = first.at
     planned = called_at - dt.timedelta(minutes=20)
     floor_svc.round_planned_start(round=rnd, planned=planned, by=user)

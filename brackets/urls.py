@@ -119,7 +119,7 @@ from brackets.urls_rounds import urlpatterns as _rounds_urls  # noqa: E402
 urlpatterns += _rounds_urls
 
 # The floor: cabinet sets and the call queue (issue 15).
-from brackets.urls_floor import urlpatterns as _floor_urls  # noqa: E402
+from brackets.urls_floor import urlpatterns as _floor_urls
 
 urlpatterns += _floor_urls
 

@@ -117,7 +117,7 @@ from tests.rounds.matrix import rounds_matrix  # noqa: E402
 MATRIX.update(rounds_matrix())
 
 # The floor: cabinet sets and the call queue (issue 15).
-from tests.floor.matrix import floor_matrix  # noqa: E402
+from tests.floor.matrix import floor_matrix
 
 MATRIX.update(floor_matrix())
 

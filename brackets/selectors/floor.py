@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import Count, Max, Min
+from django.utils.translation import gettext as _
 
 from brackets import engine_adapter as ea
 from brackets.engine import (
@@ -36,6 +37,7 @@ from brackets.models import (
     Round,
     Tournament,
 )
+from brackets.adapters.rounds import round_rules
 from brackets.selectors import rounds as sel
 
 #: Group statuses that no longer need a set: played (a result awaiting its second
@@ -45,6 +47,14 @@ _FINISHED = {sel.DONE, sel.CONFIRMING, sel.UNUSED}
 FLOOR_STATUSES = (Round.Status.DRAWN, Round.Status.RUNNING)
 
 K = FloorFact.Kind
+MIN_MEASURED_MINUTES = 2.0
+
+
+def group_name(group: Group) -> str:
+    """「C組」 as staff and players say it; a final's games keep their own label."""
+    if round_rules(group.round).spec.is_series:
+        return group.label
+    return _("{label}組").format(label=group.label)
 
 
 def cabinet_sets(tournament: Tournament) -> list[CabinetSet]:
@@ -126,12 +136,17 @@ class FloorView:
             est = self.estimates.get(key)
             rows.append(QueueRow(
                 position=position, group=self.groups[key], next_call=key in called_now,
+                set_id=est.set if est else None,
                 set_name=self.set_name(est.set) if est else "",
                 starts_at=self.estimated_at(key),
                 absent=[s.entrant for s in self.groups[key].seats
                         if s.entrant_id is not None and (s.entrant_id in absent
                                                          or not s.entrant.checked_in)]))
         return rows
+
+    def next_call_rows(self) -> list[tuple[sel.GroupView, str]]:
+        """The calls to make now: (group, set name)."""
+        return [(self.groups[c.group], self.set_name(c.set)) for c in self.plan.next_calls]
 
     def set_rows(self) -> list[SetRow]:
         """Each set with the group in play there, since when, and its planned queue."""
@@ -169,6 +184,7 @@ class QueueRow:
     position: int
     group: sel.GroupView
     next_call: bool
+    set_id: int | None
     set_name: str
     starts_at: dt.datetime | None
     absent: list[Entrant]
@@ -221,8 +237,11 @@ def _measured_lengths(groups: dict[int, sel.GroupView], tournament: Tournament
     called = dict(FloorFact.objects.filter(tournament=tournament, kind=K.CALL,
                                            group_id__in=done).values("group_id")
                   .annotate(last=Max("at")).values_list("group_id", "last"))
-    return [(finished[g] - called[g]).total_seconds() / 60
-            for g in done if g in finished and g in called and finished[g] > called[g]]
+    lengths = [(finished[g] - called[g]).total_seconds() / 60
+               for g in done if g in finished and g in called]
+    # A result saved within a minute or two of the call was played before it (the call
+    # was made late, or the result typed in afterwards): no measure of a match.
+    return [m for m in lengths if m >= MIN_MEASURED_MINUTES]
 
 
 def _measured_all(tournament: Tournament, skip: Round) -> list[float]:
@@ -246,7 +265,7 @@ def floor_view(rnd: Round, *, now: dt.datetime) -> FloorView:
     present = {ea.player_key(e) for e in Entrant.objects.filter(
         tournament=tournament, checked_in=True).values_list("id", flat=True) if e not in absent}
     state = FloorState(
-        groups=tuple(FloorGroup(key=gv.group.id, label=gv.group.label,
+        groups=tuple(FloorGroup(key=gv.group.id, label=group_name(gv.group),
                                 players=tuple(ea.player_key(s.entrant_id) for s in gv.seats
                                               if s.entrant_id is not None),
                                 done=gv.status in _FINISHED) for gv in rv.groups),
@@ -320,7 +339,7 @@ def player_estimate(tournament: Tournament, entrant: Entrant, *, now: dt.datetim
         return None
     view = floor_view(rnd, now=now)
     at = view.estimated_at(group.id)
-    return None if at is None else (group.label, at)
+    return None if at is None else (group_name(group), at)
 
 
 def latest_call(rnd: Round) -> tuple[FloorFact | None, list[PlayerCall]]:

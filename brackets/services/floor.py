@@ -141,7 +141,7 @@ def floor_call(*, group: Group, cabinet_set: CabinetSet, by: Any) -> FloorFact:
         raise FloorRefused(_call_refusal_text(exc, view.names)) from exc
     if view.plan.set_of(group.id) == cabinet_set.id:
         raise FloorRefused(_("{group}は既に{set}に呼んでいます。再呼び出しを使ってください。")
-                           .format(group=group.label, set=cabinet_set.name))
+                           .format(group=floor_sel.group_name(group), set=cabinet_set.name))
     return _fact(tournament, K.CALL, by, round=rnd, group=group, cabinet_set=cabinet_set,
                  data={"rematches": RematchFact.objects.filter(group=group).count()})
 
@@ -166,7 +166,7 @@ def _call_in_force(group: Group) -> FloorFact:
     view = floor_sel.floor_view(group.round, now=timezone.now())
     call = view.calls.get(group.id)
     if call is None or view.plan.set_of(group.id) is None:
-        raise FloorRefused(_("{group}は今どの台にも呼ばれていません。").format(group=group.label))
+        raise FloorRefused(_("{group}は今どの台にも呼ばれていません。").format(group=floor_sel.group_name(group)))
     return call
 
 
@@ -199,11 +199,11 @@ def floor_no_show(*, group: Group, entrant: Entrant, action: str, by: Any) -> Fl
     seat = Seat.objects.filter(group=group, entrant=entrant, superseded_by__isnull=True).first()
     if seat is None:
         raise FloorRefused(_("{name}さんは{group}の選手ではありません。").format(
-            name=entrant.name, group=group.label), field="entrant")
+            name=entrant.name, group=floor_sel.group_name(group)), field="entrant")
     fact = _fact(group.round.tournament, K.NO_SHOW, by, round=group.round, group=group,
                  cabinet_set=call.cabinet_set, entrant=entrant, data={"action": action})
     reason = _("呼び出しに来なかったため（{group} {set}）").format(
-        group=group.label, set=call.cabinet_set.name)
+        group=floor_sel.group_name(group), set=call.cabinet_set.name)
     if action == NO_SHOW_WITHDRAW:
         withdrawal_record(tournament=group.round.tournament, entrant=entrant, by=by,
                           reason=reason)

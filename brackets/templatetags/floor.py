@@ -15,6 +15,12 @@ from brackets.selectors import floor as floor_sel
 register = template.Library()
 
 
+@register.filter
+def group_name(group: Any) -> str:
+    """「C組」 for a group or a group view."""
+    return floor_sel.group_name(getattr(group, "group", group))
+
+
 @register.inclusion_tag("brackets/floor/_dashboard_card.html")
 def floor_dashboard(tournament: Tournament, roles: Any) -> dict[str, Any]:
     """The dashboard's floor card: how far the current round is behind its planned start."""

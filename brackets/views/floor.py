@@ -144,7 +144,7 @@ def floor_call(request: HttpRequest, tournament: Tournament, number: int) -> Htt
     def write(data: dict[str, Any]) -> str:
         floor_svc.floor_call(group=data["group"], cabinet_set=data["cabinet_set"],
                              by=request.user)
-        return _("{group}を{set}に呼び出しました。").format(group=data["group"].label,
+        return _("{group}を{set}に呼び出しました。").format(group=floor_sel.group_name(data["group"]),
                                                       set=data["cabinet_set"].name)
     return _group_write(request, tournament, number, CallForm, write)
 
@@ -159,7 +159,7 @@ def floor_call_next(request: HttpRequest, tournament: Tournament, number: int) -
         _refused(request, exc)
     else:
         messages.success(request, _("呼び出しました：{calls}").format(calls="、".join(
-            f"{c.group.label} → {c.cabinet_set.name}" for c in calls)))
+            f"{floor_sel.group_name(c.group)} → {c.cabinet_set.name}" for c in calls)))
     return redirect(_floor_url(tournament, rnd))
 
 
@@ -169,7 +169,7 @@ def floor_repeat(request: HttpRequest, tournament: Tournament, number: int) -> H
     def write(data: dict[str, Any]) -> str:
         fact = floor_svc.floor_call_repeat(group=data["group"], by=request.user)
         return _("{group}をもう一度{set}に呼び出しました。").format(
-            group=data["group"].label, set=fact.cabinet_set.name)
+            group=floor_sel.group_name(data["group"]), set=fact.cabinet_set.name)
     return _group_write(request, tournament, number, GroupActionForm, write)
 
 
@@ -179,7 +179,7 @@ def floor_release(request: HttpRequest, tournament: Tournament, number: int) -> 
     def write(data: dict[str, Any]) -> str:
         floor_svc.floor_release(group=data["group"], by=request.user)
         return _("{group}の呼び出しを取り消しました。待ち列に戻ります。").format(
-            group=data["group"].label)
+            group=floor_sel.group_name(data["group"]))
     return _group_write(request, tournament, number, GroupActionForm, write)
 
 
@@ -217,7 +217,7 @@ def _set_state(tournament: Tournament, cabinet: CabinetSet) -> dict[str, Any]:
                 None) if rnd is not None else None
     group = call.group if call is not None else None
     return {"set": cabinet.name, "in_service": cabinet.in_service,
-            "group": group.id if group else None, "label": group.label if group else "",
+            "group": group.id if group else None, "label": floor_sel.group_name(group) if group else "",
             "url": (reverse("match_page", args=[tournament.slug, group.id])
                     + f"?set={cabinet.id}") if group else None}
 

@@ -30,9 +30,12 @@ def floor_dashboard(tournament: Tournament, roles: Any) -> dict[str, Any]:
     if shown:
         rows = [t for t in floor_sel.timetable(tournament, now=timezone.now())
                 if t.behind_minutes is not None]
-        # The latest round that has both a plan and a start (or an estimate) tells the day.
-        if rows:
-            behind, name = rows[-1].behind_minutes, rows[-1].round.name
+        # The next planned round not started yet tells where the day is heading; once
+        # every planned round has started, the last of them.
+        upcoming = [t for t in rows if t.started is None]
+        shown_row = upcoming[0] if upcoming else (rows[-1] if rows else None)
+        if shown_row is not None:
+            behind, name = shown_row.behind_minutes, shown_row.round.name
     return {"tournament": tournament, "shown": shown, "behind": behind,
             "ahead": None if behind is None else -behind, "round_name": name}
 

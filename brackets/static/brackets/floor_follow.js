@@ -47,10 +47,23 @@
     main.insertBefore(box, main.firstChild);
   }
 
+  function markFollowing(state) {
+    if (wait || document.getElementById("floor-follow-note")) return;
+    var note = document.createElement("p");
+    note.id = "floor-follow-note";
+    note.className = "small text-muted mb-1";
+    note.textContent = document.documentElement.lang === "en"
+      ? state.set + " tablet: follows the calls to this set."
+      : state.set + "のタブレット：呼び出しに合わせて次の組に切り替わります。";
+    var main = document.querySelector("main");
+    main.insertBefore(note, main.firstChild);
+  }
+
   function poll() {
     fetch(stateUrl, { credentials: "same-origin", headers: { Accept: "application/json" } })
       .then(function (r) { return r.ok ? r.json() : null; })
       .then(function (state) {
+        if (state) markFollowing(state);
         if (state && state.group !== current) {
           if (wait || !dirty) {
             if (state.group) sessionStorage.setItem("floorGroup", String(state.group));

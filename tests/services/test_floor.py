@@ -159,3 +159,28 @@ def test_estimates_use_measured_lengths_and_the_timetable_says_how_far_behind(
     timing = {t.round.number: t for t in floor_sel.timetable(rnd.tournament, now=called_at)}
     assert timing[1].behind_minutes == 20
     assert timing[2].expected is not None
+
+
+def test_sets_and_calls_travel_in_the_tournament_file(
+        round_1_on_two_sets: tuple[Round, CabinetSet, CabinetSet],
+        cast: dict[str, Any]) -> None:
+    """The floor's facts reach the tournament file like every other area's: a copy of the
+    tournament knows its sets, which is out of service, and who was called where."""
+    import json
+
+    from brackets.exporters.tournament_file import (
+        tournament_file_export,
+        tournament_file_import,
+    )
+
+    rnd, a, _b = round_1_on_two_sets
+    floor_svc.floor_call_next(round=rnd, by=cast["organiser"])
+    floor_svc.cabinet_set_service(cabinet_set=a, in_service=False, by=cast["organiser"])
+    content = tournament_file_export(tournament=rnd.tournament)
+    assert {"cabinetset", "floorfact"} <= set(json.loads(content)["records"])
+    copy = tournament_file_import(data=content, slug="kyushu9-floor-copy")
+    copied = Round.objects.get(tournament=copy, number=1)
+    view = _view(copied)
+    assert [(s.name, s.in_service) for s in view.sets] == [
+        ("A台（1〜4番サテ）", False), ("B台（5〜8番サテ）", True)]
+    assert [view.groups[g].group.label for g in view.plan.playing.values()] == ["B"]

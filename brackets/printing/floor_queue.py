@@ -11,10 +11,11 @@ from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, PageBreak, Table, TableStyle
 
+from brackets.errors import DocumentError
 from brackets.models import CabinetSet, Round, Tournament
 from brackets.printing._rounds import ROUND_OPTION, RoundPdf, p
 from brackets.printing.base import table_style
-from brackets.printing.registry import DocumentError, Option, register
+from brackets.printing.registry import Option, register
 from brackets.selectors import floor as floor_sel
 from brackets.selectors import rounds as sel
 

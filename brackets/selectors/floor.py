@@ -17,6 +17,7 @@ from django.db.models import Count, Max, Min
 from django.utils.translation import gettext as _
 
 from brackets import engine_adapter as ea
+from brackets.adapters.rounds import round_rules
 from brackets.engine import (
     Estimate,
     FloorGroup,
@@ -37,7 +38,6 @@ from brackets.models import (
     Round,
     Tournament,
 )
-from brackets.adapters.rounds import round_rules
 from brackets.selectors import rounds as sel
 
 #: Group statuses that no longer need a set: played (a result awaiting its second

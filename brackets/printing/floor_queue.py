@@ -52,7 +52,7 @@ def _sheet(view: floor_sel.FloorView, row: floor_sel.SetRow | None, width: float
     if row is not None:
         waiting = row.queue
     else:
-        waiting = [r.group for r in view.queue_rows()]
+        waiting = [r.group for r in view.queue_rows]
     for gv in waiting:
         at = view.estimated_at(gv.group.id)
         entries.append((gv, timezone.localtime(at).strftime("%H:%M") if at else ""))
@@ -104,7 +104,7 @@ class FloorQueueSheet(RoundPdf):
         if wanted is not None and not CabinetSet.objects.filter(
                 tournament=tournament, id=wanted).exists():
             raise DocumentError(gettext("その台はこの大会にありません。"))
-        rows = [r for r in view.set_rows() if wanted is None or r.cabinet.id == wanted]
+        rows = [r for r in view.set_rows if wanted is None or r.cabinet.id == wanted]
         return view, rows
 
     def get_story(self, data: Any, *, tournament: Tournament, **options: Any

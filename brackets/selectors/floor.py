@@ -11,6 +11,7 @@ import datetime as dt
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from django.db.models import Count, Max, Min
@@ -127,6 +128,7 @@ class FloorView:
         """The waiting groups expected to play on ``cabinet``, in order (for its sheet)."""
         return [e for e in self.estimates.values() if e.set == cabinet.id]
 
+    @cached_property
     def queue_rows(self) -> list[QueueRow]:
         """The waiting groups in call order, each with its expected set and start."""
         absent = {f.entrant_id for rows in self.no_shows.values() for f in rows}
@@ -148,6 +150,7 @@ class FloorView:
         """The calls to make now: (group, set name)."""
         return [(self.groups[c.group], self.set_name(c.set)) for c in self.plan.next_calls]
 
+    @cached_property
     def set_rows(self) -> list[SetRow]:
         """Each set with the group in play there, since when, and its planned queue."""
         out = []
@@ -389,7 +392,8 @@ def planned_starts(tournament: Tournament) -> dict[int, dt.datetime]:
     return out
 
 
-def timetable(tournament: Tournament, *, now: dt.datetime) -> list[RoundTiming]:
+def timetable(tournament: Tournament, *, now: dt.datetime,
+              view: FloorView | None = None) -> list[RoundTiming]:
     """Every round with its planned start, its first call (the actual start) or, for a round
     not started, its estimate: the current round's expected end, chained round by round."""
     planned = planned_starts(tournament)
@@ -397,8 +401,10 @@ def timetable(tournament: Tournament, *, now: dt.datetime) -> list[RoundTiming]:
         FloorFact.objects.filter(tournament=tournament, kind=K.CALL).values("round_id")
         .annotate(first=Min("at")).values_list("round_id", "first"))
     current = floor_round(tournament)
-    view = floor_view(current, now=now) if current is not None and cabinet_sets(tournament) \
-        else None
+    if view is None or current is None or view.round.id != current.id:
+        # The caller's view is reused when it is the round the floor is calling.
+        view = (floor_view(current, now=now)
+                if current is not None and cabinet_sets(tournament) else None)
     rows: list[RoundTiming] = []
     cursor: dt.datetime | None = view.end if view is not None else None
     for rnd in sel.tournament_rounds(tournament):

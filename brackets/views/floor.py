@@ -49,7 +49,7 @@ def _render_floor(request: HttpRequest, tournament: Tournament, rnd: Round | Non
         "tournament": tournament, "round": rnd, "view": view, "now": now,
         "rounds": Round.objects.filter(tournament=tournament, status__in=floor_sel.FLOOR_STATUSES),
         "sets": floor_sel.cabinet_sets(tournament),
-        "timetable": floor_sel.timetable(tournament, now=now),
+        "timetable": floor_sel.timetable(tournament, now=now, view=view),
         "set_form": bound.get("set_form") or CabinetSetForm(tournament=tournament),
         "plan_form": bound.get("plan_form") or PlannedStartForm(
             initial={"planned": timezone.localtime(planned[rnd.id]) if rnd and rnd.id in planned

@@ -124,6 +124,11 @@ from brackets.urls_rounds import urlpatterns as _rounds_urls  # noqa: E402
 
 urlpatterns += _rounds_urls
 
+# The floor: cabinet sets and the call queue (issue 15).
+from brackets.urls_floor import urlpatterns as _floor_urls
+
+urlpatterns += _floor_urls
+
 # Rule settings of the tournament's preset (organiser only).
 from brackets.views import preset_settings as preset_settings_views  # noqa: E402
 

@@ -118,6 +118,11 @@ from tests.rounds.matrix import rounds_matrix  # noqa: E402
 
 MATRIX.update(rounds_matrix())
 
+# The floor: cabinet sets and the call queue (issue 15).
+from tests.floor.matrix import floor_matrix
+
+MATRIX.update(floor_matrix())
+
 
 def _buzzer(world: dict[str, Any], key: str = "buzzer_round") -> dict[str, Any]:
     return {"slug": world["tournament"].slug, "round_id": world[key].id}

@@ -65,6 +65,19 @@ from brackets.engine.draws import (
     record_draw,
 )
 from brackets.engine.errors import EngineBug, EngineError, RuleRefusal, Violation
+from brackets.engine.floor import (
+    DEFAULT_MATCH_MINUTES,
+    Estimate,
+    FloorCall,
+    FloorGroup,
+    FloorPlan,
+    FloorSet,
+    FloorState,
+    call_check,
+    estimate_starts,
+    floor_plan,
+    match_minutes,
+)
 from brackets.engine.lottery import Lottery
 from brackets.engine.match import (
     ContendersSource,
@@ -176,6 +189,9 @@ from brackets.engine.special import (
 )
 
 __all__ = [
+    # The floor: cabinet sets and the call queue (floor.py).
+    "DEFAULT_MATCH_MINUTES", "Estimate", "FloorCall", "FloorGroup", "FloorPlan", "FloorSet",
+    "FloorState", "call_check", "estimate_starts", "floor_plan", "match_minutes",
     "BASIC_RULE", "CATALOG_2016", "CATALOG_LATER", "DEFAULT_SCREEN_TIE_BREAK", "DISQUALIFIED",
     "FORMAT_LOT_POOLS", "MAX_LOTS", "NO_RESTRICTION", "SPEC_VERSION", "TIE_BREAKS",
     "UNDEFINED", "AdvancementOutcome", "AdvancementRule", "Advancer", "Card", "CardDraw",

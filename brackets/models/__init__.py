@@ -18,6 +18,7 @@ from brackets.models.catalog import (
     SubGenre,
 )
 from brackets.models.entrants import Entrant, EntrantImport, EntrantRevision
+from brackets.models.floor import CabinetSet, FloorFact
 from brackets.models.preset_settings import PresetSettingChange
 from brackets.models.rounds import (
     ConfirmationFact,
@@ -37,6 +38,8 @@ from brackets.models.tournament import Membership, Role, Tournament
 
 __all__ = [
     "BuzzerEvent",
+    "CabinetSet",
+    "FloorFact",
     "BuzzerPlayer",
     "BuzzerRound",
     "PaperMarking",

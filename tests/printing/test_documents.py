@@ -147,6 +147,7 @@ PDF_EXPECT: dict[str, Callable[[Tournament, dict[str, Any]], list[str]]] = {
     "shura-lottery": shura_text,
     "usage-cards": usage_text,
     "final-set-order": set_order_text,
+    "floor-queue": lambda t, o: ["呼び出し表"],
     "final-standings": standings_text,
     "bracket-chart": chart_text,
     "round-batch": batch_text,

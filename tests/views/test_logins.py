@@ -178,3 +178,26 @@ def test_a_flood_of_made_up_usernames_does_not_touch_a_logged_in_tablet(
     assert _login(flooder, "bracket", "wrong-password").status_code == 200
     assert tablet.get("/").status_code == 200
     assert tablet.session.get("_auth_user_id") == str(cast["bracket"].pk)
+
+
+def test_expired_attempts_are_swept_once_a_minute_not_at_every_failed_login(
+        cast: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from brackets.perf import auth_backend
+
+    now = [1000.0]
+    monkeypatch.setattr(auth_backend, "_clock", lambda: now[0])
+    monkeypatch.setattr(auth_backend, "_last_sweep", [])
+
+    def sweeps(username: str) -> int:
+        with CaptureQueriesContext(connection) as queries:
+            _login(Client(), username, "wrong-password")
+        # The sweep: expired attempts read (to delete them with their expirations).
+        return sum('"axes_accessattempt"."attempt_time" <=' in q["sql"] for q in queries)
+
+    assert sweeps("x-1") == 1
+    assert sweeps("x-2") == 0
+    now[0] += auth_backend.SWEEP_EVERY_SECONDS
+    assert sweeps("x-3") == 1

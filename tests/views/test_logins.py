@@ -154,7 +154,9 @@ def test_a_login_while_the_password_checks_are_taken_is_told_to_wait(
 
     response = _login(Client(), "desk", PASSWORD)
     assert response.status_code == 200
-    assert "ログインが混み合っています" in response.content.decode()
+    html = response.content.decode()
+    assert "ログインが混み合っています" in html
+    assert 'id="id_username" value="desk"' in html  # kept for the next try
     assert not AccessAttempt.objects.filter(username="desk").exists()  # not a wrong password
 
 

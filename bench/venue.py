@@ -11,10 +11,14 @@ buzzer round beside it), ``manage.py up`` serves, and one asyncio process (aioht
   with Last-Event-ID when a stream ends);
 - one operator tapping ○ / × / スルー about once a second, timing each tap until every
   scoreboard has its state;
-- 4 login flooders posting wrong passwords back to back (each attempt hashes a password).
+- 4 login flooders posting wrong passwords back to back from the tablets' own address:
+  for the staff's username (``--flood-as staff``: locked out after AXES_FAILURE_LIMIT tries,
+  which must not touch the tablets already logged in) or a new made-up username each time
+  (``--flood-as unknown``: never locked out, every try costs the server a password hash).
 
 It prints phones served, phone page p95, first-byte wait p95, tablet save p95, operator
-tap → scoreboard p95 and errors. ``--processes 2`` starts two servers on one PostgreSQL
+tap → scoreboard p95, the login answers and errors; the servers' output is read as it comes
+(``--server-log FILE`` keeps it). ``--processes 2`` starts two servers on one PostgreSQL
 database (``DATABASE_URL``; ``REDIS_URL``, if set, passes through to them): phones,
 tablets and scoreboards are spread over both, the operator taps on the first, so every
 other scoreboard sees the tap through the database. Without ``DATABASE_URL`` the servers
@@ -31,6 +35,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -121,6 +126,7 @@ class Figures:
     save_ms: list[float] = field(default_factory=list)
     tap_ms: list[float] = field(default_factory=list)
     logins: int = 0
+    login_status: dict[int, int] = field(default_factory=dict)
     errors: dict[str, int] = field(default_factory=dict)
 
     def error(self, what: str) -> None:
@@ -129,7 +135,8 @@ class Figures:
 
 class Venue:
     def __init__(self, ports: list[int], round_number: int, buzzer_id: int,
-                 groups: dict[int, list[int]], seconds: float, figures: Figures) -> None:
+                 groups: dict[int, list[int]], seconds: float, figures: Figures,
+                 flood_as: str = "staff") -> None:
         import aiohttp
 
         self.aiohttp = aiohttp
@@ -139,6 +146,7 @@ class Venue:
         self.groups = groups
         self.seconds = seconds
         self.figures = figures
+        self.flood_as = flood_as
         self.started = 0.0
         self.stop_at = 0.0
         self.seen: list[dict[int, float]] = []
@@ -158,11 +166,12 @@ class Venue:
         return self.aiohttp.ClientSession(connector=connector, timeout=timeout,
                                           cookie_jar=self.aiohttp.CookieJar(unsafe=True))
 
-    async def login(self, session: Any, base: str, password: str = PASSWORD) -> int:
+    async def login(self, session: Any, base: str, password: str = PASSWORD,
+                    username: str = USERNAME) -> int:
         async with session.get(f"{base}/accounts/login/") as page:
             html = await page.text()
         token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html)
-        data = {"username": USERNAME, "password": password,
+        data = {"username": username, "password": password,
                 "csrfmiddlewaretoken": token.group(1) if token else ""}
         async with session.post(f"{base}/accounts/login/", data=data,
                                 headers={"Referer": f"{base}/accounts/login/"},
@@ -297,11 +306,17 @@ class Venue:
             await asyncio.sleep(max(0.0, 1.0 - (time.perf_counter() - sent)))
 
     async def flooder(self, index: int) -> None:
+        """An attacker: wrong passwords back to back, for the staff's own username (locked
+        out after AXES_FAILURE_LIMIT) or, with ``--flood-as unknown``, for a new made-up
+        username every time (never locked out: each try costs the server a hash)."""
         base = self.base(index)
         async with self.session() as session:
             while self.running():
+                username = USERNAME if self.flood_as == "staff" else f"x-{uuid.uuid4().hex[:12]}"
                 try:
-                    status = await self.login(session, base, password="wrong-password")
+                    status = await self.login(session, base, password="wrong-password",
+                                              username=username)
+                    self.figures.login_status[status] = self.figures.login_status.get(status, 0) + 1
                     if status >= 500:
                         self.figures.error(f"login HTTP {status}")
                     self.figures.logins += 1
@@ -337,6 +352,26 @@ class Venue:
             await session.close()
 
 
+def drain(server: subprocess.Popen[str], log: Path) -> threading.Thread:
+    """Copy a server's output into ``log`` as it comes. A pipe nobody reads fills at 64 KB,
+    and then every server thread that logs (each refused login logs a line) blocks on it."""
+    def copy() -> None:
+        with log.open("a", encoding="utf-8") as out:
+            for line in server.stdout or ():
+                out.write(line)
+
+    reader = threading.Thread(target=copy, daemon=True)
+    reader.start()
+    return reader
+
+
+def log_summary(log: Path) -> str:
+    """Lines the servers logged, and how many of them began a traceback."""
+    lines = log.read_text(encoding="utf-8", errors="replace").splitlines() if log.exists() else []
+    tracebacks = sum(line.startswith("Traceback") for line in lines)
+    return f"{len(lines)} lines, {tracebacks} tracebacks"
+
+
 def cpu_seconds(pid: int) -> float:
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -363,7 +398,9 @@ def report(figures: Figures, args: argparse.Namespace, label: str, cpu: float,
           f"{len(figures.save_ms)} saves)")
     print(f"  tap → scoreboard p95    {p95(figures.tap_ms)}   (target ≤ 300 ms; "
           f"{len(figures.tap_ms)} taps)")
-    print(f"  login attempts          {figures.logins}")
+    answers = ", ".join(f"{status}: {n}" for status, n in sorted(figures.login_status.items()))
+    print(f"  login attempts          {figures.logins} as {args.flood_as}"
+          f"{' (HTTP ' + answers + ')' if answers else ''}")
     total = sum(figures.errors.values())
     detail = ", ".join(f"{k}: {v}" for k, v in sorted(figures.errors.items()))
     print(f"  errors                  {total}{'  (' + detail + ')' if detail else ''}")
@@ -380,6 +417,13 @@ def main() -> None:
     parser.add_argument("--phones", type=int, default=500)
     parser.add_argument("--viewers", type=int, default=100)
     parser.add_argument("--flooders", type=int, default=FLOODERS)
+    parser.add_argument("--flood-as", choices=["staff", "unknown"], default="staff",
+                        help="flooders try the staff's username (default) or a new made-up one "
+                             "each time")
+    parser.add_argument("--port", type=int, default=0,
+                        help="first server port (the next ones follow); default: any free port")
+    parser.add_argument("--server-log", default="",
+                        help="keep the servers' output in this file (default: a scratch file)")
     args = parser.parse_args()
     database = os.environ.get("DATABASE_URL", "")
     if args.processes > 1 and not database.startswith("postgres"):
@@ -387,11 +431,15 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="kyushu-bench-venue-") as tmp:
         env = server_env(Path(tmp), keep_database=bool(database))
         round_number, buzzer_id, groups = prepare(env)
-        ports = [free_port() for _ in range(args.processes)]
+        ports = ([args.port + i for i in range(args.processes)] if args.port
+                 else [free_port() for _ in range(args.processes)])
         servers = [start_server(Path(tmp), port, env=env) for port in ports]
+        log = Path(args.server_log or Path(tmp) / "servers.log")
+        readers = [drain(server, log) for server in servers]
         try:
             figures = Figures()
-            venue = Venue(ports, round_number, buzzer_id, groups, args.seconds, figures)
+            venue = Venue(ports, round_number, buzzer_id, groups, args.seconds, figures,
+                          flood_as=args.flood_as)
             venue.pids = [s.pid for s in servers]
 
             async def play() -> None:
@@ -404,9 +452,14 @@ def main() -> None:
         finally:
             for server in servers:
                 stop_server(server)
+            for reader in readers:
+                reader.join(timeout=5)
+            logged = log_summary(log)
     engine = "PostgreSQL" if database.startswith("postgres") else "SQLite"
     redis = ", REDIS_URL set" if os.environ.get("REDIS_URL") else ""
     report(figures, args, f"uvicorn × {args.processes} on {engine}{redis}", cpu, client_cpu)
+    print(f"  server log              {logged}"
+          f"{' (' + args.server_log + ')' if args.server_log else ''}")
 
 
 if __name__ == "__main__":

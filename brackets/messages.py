@@ -175,7 +175,7 @@ ERROR_TEXT: dict[str, Any] = {
     "draw_players_mismatch": _("全員を1回ずつ組に入れてください（抜けている選手：{missing}／"
                                "参加していない選手：{extra}／2回入っている選手：{twice}）"),
     "seeds_share_group": _("{group}組にシードが2人います。シードは別々の組に入れてください"),
-    "round_undrawable": _("{round}：{players}人を{group_size}人ずつの組に分けられません"
+    "round_undrawable": _("{round_name}：{players}人を{group_size}人ずつの組に分けられません"
                           "（ダミーは1組に1人まで）。参加人数を確認してください"),
     "round_overfull": _("1回戦{entrants}人・シード{seeds}人では{round}が{players}人になり、定員{size}人を"
                         "超えます。1回戦はシード{seeds}人なら{most}人までです。受付の人数を確認して"

@@ -264,6 +264,9 @@ AXES_COOLOFF_TIME = datetime.timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "brackets.views.accounts.login_locked"
+# Expired attempts are swept once a minute, not before every failed login (why:
+# brackets/perf/auth_backend.py).
+AXES_HANDLER = "brackets.perf.auth_backend.SweepingAxesHandler"
 # No reverse proxy stands in front of the venue's server (and django-ipware is not
 # installed), so django-axes reads the client's address from REMOTE_ADDR.
 

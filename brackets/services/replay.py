@@ -24,7 +24,7 @@ from django.db import transaction
 
 from brackets import engine_adapter as ea
 from brackets.adapters import entrants as entrant_rules
-from brackets.engine import RuleRefusal, bounds
+from brackets.engine import EngineError, RuleRefusal, bounds
 from brackets.errors import Refused
 from brackets.messages import error_text
 from brackets.models import Entrant, Group, QmaVersion, Round, Seat, SpecialFact, Tournament
@@ -233,16 +233,18 @@ def _entrant(by_card: Mapping[str, Entrant], card: Any, where: str) -> Entrant:
 
 
 def _wrap(where: str, func: Any, **kwargs: Any) -> Any:
+    """``func(**kwargs)``, with every refusal the pages show for it (a service's message, a
+    rule of the engine, a form field's check) as a :class:`ReplayError` at ``where``."""
     try:
         return func(**kwargs)
     except svc.Duplicate:
         return None
-    except svc.RoundError as exc:
-        raise ReplayError(where, exc.message) from exc
-    except RuleRefusal as exc:
-        raise ReplayError(where, error_text(exc)) from exc
     except Refused as exc:
-        raise ReplayError(where, getattr(exc, "message", str(exc))) from exc
+        raise ReplayError(where, exc.message) from exc
+    except EngineError as exc:  # a rule's wording; an engine bug's generic sentence
+        raise ReplayError(where, error_text(exc)) from exc
+    except ValidationError as exc:
+        raise ReplayError(where, " ".join(exc.messages)) from exc
 
 
 def _play(tournament: Tournament, data: Mapping[str, Any], play: list[Any],
@@ -263,14 +265,23 @@ def _play(tournament: Tournament, data: Mapping[str, Any], play: list[Any],
                 formats = _texts(drawn.get("formats", []), f"{where}.formats")
                 _wrap(where, svc.shura_lots_draw, tournament=tournament, entrant=entrant,
                       by=by, genres=genres, formats=formats)
+    del rounds  # read again at every step: a withdrawal before round 1 re-plans them
     for index, step in enumerate(play):
         where = f"play[{index}]"
         with _shape(where):
             number = _need(step, "round", where, int)
-            rnd = next((r for r in rounds if r.number == number), None)
-            if rnd is None:
-                raise ReplayError(f"{where}.round", f"the preset has no round {number}")
-            _play_round(tournament, rnd, step, where, by_card, by)
+            _round(tournament, number, where)
+            _play_round(tournament, number, step, where, by_card, by)
+
+
+def _round(tournament: Tournament, number: int, where: str) -> Round:
+    """Round ``number`` as the database holds it now. Drawing round 1 re-plans the rounds
+    when check-ins or withdrawals changed the field (``round_draw``), which replaces every
+    round row, so a round read before the draw is not the one to start."""
+    rnd = Round.objects.filter(tournament=tournament, number=number).first()
+    if rnd is None:
+        raise ReplayError(f"{where}.round", f"the preset has no round {number} for this field")
+    return rnd
 
 
 def _texts(values: Any, where: str) -> list[str]:
@@ -279,11 +290,12 @@ def _texts(values: Any, where: str) -> list[str]:
     return values
 
 
-def _play_round(tournament: Tournament, rnd: Round, step: Mapping[str, Any], where: str,
+def _play_round(tournament: Tournament, number: int, step: Mapping[str, Any], where: str,
                 by_card: Mapping[str, Entrant], by: Any) -> None:
     for card in step.get("withdrawn", []):
         _wrap(f"{where}.withdrawn", svc.withdrawal_record, tournament=tournament,
               entrant=_entrant(by_card, card, f"{where}.withdrawn"), by=by, reason="replay")
+    rnd = _round(tournament, number, where)
     for card, rule in step.get("rule_choices", {}).items():
         _wrap(f"{where}.rule_choices.{card}", svc.rule_choice_record, round=rnd,
               entrant=_entrant(by_card, card, f"{where}.rule_choices.{card}"), rule=rule, by=by)
@@ -308,6 +320,7 @@ def _play_round(tournament: Tournament, rnd: Round, step: Mapping[str, Any], whe
               question_order=_need(fs, "question_order", w, str))
     rnd.refresh_from_db()
     _wrap(f"{where}.round", svc.round_draw, round=rnd, by=by)
+    rnd = _round(tournament, number, where)  # the re-planned field may have fewer rounds
     _wrap(f"{where}.round", svc.round_start, round=rnd, by=by)
     groups = {g.label: g for g in Group.objects.filter(round=rnd)}
     if "cards" in step:  # K7 with k7_draw_per = round: one draw for every match

@@ -136,3 +136,41 @@ def test_a_file_that_is_not_utf8_is_refused(tmp_path: Path) -> None:
     with pytest.raises(CommandError) as info:
         call_command("replay", str(path))
     assert info.value.returncode == 2 and "not UTF-8" in str(info.value)
+
+
+def _exported_field(tournament: Tournament, cast: dict[str, Any], players: int
+                    ) -> dict[str, Any]:
+    """A shop event (top 2 of each group of 4) with ``players`` checked in, exported as the
+    app writes it, with a first round to play."""
+    register_entrants(tournament, cast["desk"], players)
+    exported = json.loads(tournament_file_export(tournament=tournament))
+    exported["tournament"]["slug"] = "again"
+    exported["play"] = [{"round": 1, "groups": {}}]
+    return exported
+
+
+@pytest.mark.parametrize(("players", "round_name"), [(1, "決勝"), (2, "決勝"), (5, "準決勝")])
+def test_a_field_too_small_for_the_preset_names_the_round_as_staff_call_it(
+        tmp_path: Path, tournament: Tournament, cast: dict[str, Any], players: int,
+        round_name: str) -> None:
+    message = refused(tmp_path, _exported_field(tournament, cast, players))
+    assert f"tournament.preset: ルールプリセット shop-top2 で回戦を作れません：{round_name}：" in message
+    assert f"{players}人を4人ずつの組に分けられません" in message
+    assert "：sf：" not in message and "：final：" not in message
+
+
+@pytest.mark.parametrize(("players", "expected"), [
+    # 8 are left: round 1 is re-planned and drawn for 8 (two groups, not the three of 9)
+    # and stops only because its groups have no results, as the round page says.
+    (9, "play[0].round: まだ結果が揃っていない組があります：A、B"),
+    # 5 are left: no semi-final can be drawn for them, as the draw on the round page says.
+    (6, ("play[0].round: ルールプリセット shop-top2 で回戦を作れません：準決勝：5人を4人ずつの組に"
+         "分けられません")),
+], ids=["8-left", "5-left"])
+def test_a_player_withdrawn_before_round_1_is_left_out_of_the_draw(
+        tmp_path: Path, tournament: Tournament, cast: dict[str, Any], players: int,
+        expected: str) -> None:
+    exported = _exported_field(tournament, cast, players)
+    exported["play"][0]["withdrawn"] = ["P0001"]
+    message = refused(tmp_path, exported)
+    assert expected in message and "A、B、C" not in message

@@ -133,3 +133,73 @@ def test_generated_passwords_pass_the_validators() -> None:
     for _n in range(50):
         validate_password(generated_password("organiser"),
                           user=get_user_model()(username="organiser"))
+
+
+@pytest.fixture
+def password_checks_taken() -> Any:
+    """Every password-check place of the login backend held, as a login flood holds them."""
+    from brackets.perf import auth_backend
+
+    held = [auth_backend._in_flight.acquire(blocking=False)
+            for _n in range(auth_backend.LOGINS_IN_FLIGHT)]
+    assert all(held)
+    yield
+    for _n in held:
+        auth_backend._in_flight.release()
+
+
+def test_a_login_while_the_password_checks_are_taken_is_told_to_wait(
+        cast: dict[str, Any], password_checks_taken: None) -> None:
+    from axes.models import AccessAttempt
+
+    response = _login(Client(), "desk", PASSWORD)
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "ログインが混み合っています" in html
+    assert 'id="id_username" value="desk"' in html  # kept for the next try
+    assert not AccessAttempt.objects.filter(username="desk").exists()  # not a wrong password
+
+
+def test_a_login_waits_no_longer_than_its_limit_for_the_check_before_it(
+        cast: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    from brackets.perf import auth_backend
+
+    monkeypatch.setattr(auth_backend, "WAIT_SECONDS", 0)
+    with auth_backend._hashing:  # another login is hashing its password
+        response = _login(Client(), "desk", PASSWORD)
+    assert "ログインが混み合っています" in response.content.decode()
+    assert _logged_in(_login(Client(), "desk", PASSWORD))
+
+
+def test_a_flood_of_made_up_usernames_does_not_touch_a_logged_in_tablet(
+        cast: dict[str, Any]) -> None:
+    tablet = client_for(cast["bracket"])
+    flooder = Client()
+    for n in range(settings.AXES_FAILURE_LIMIT + 2):
+        assert _login(flooder, f"x-{n}", "wrong-password").status_code in (200, 429)
+    assert _login(flooder, "bracket", "wrong-password").status_code == 200
+    assert tablet.get("/").status_code == 200
+    assert tablet.session.get("_auth_user_id") == str(cast["bracket"].pk)
+
+
+def test_expired_attempts_are_swept_once_a_minute_not_at_every_failed_login(
+        cast: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from brackets.perf import auth_backend
+
+    now = [1000.0]
+    monkeypatch.setattr(auth_backend, "_clock", lambda: now[0])
+    monkeypatch.setattr(auth_backend, "_last_sweep", [])
+
+    def sweeps(username: str) -> int:
+        with CaptureQueriesContext(connection) as queries:
+            _login(Client(), username, "wrong-password")
+        # The sweep: expired attempts read (to delete them with their expirations).
+        return sum('"axes_accessattempt"."attempt_time" <=' in q["sql"] for q in queries)
+
+    assert sweeps("x-1") == 1
+    assert sweeps("x-2") == 0
+    now[0] += auth_backend.SWEEP_EVERY_SECONDS
+    assert sweeps("x-3") == 1

@@ -15,14 +15,15 @@ def require_drawable(spec: RoundSpec, players: int) -> None:
     """Refuse a planned round whose players cannot be drawn (K2: at most one dummy a group).
 
     5 players would need 3 dummies in 2 groups, 2 finalists 2 dummies in one: the draw
-    would refuse them later, so the plan says so now, naming the round.
+    would refuse them later, so the plan says so now, naming the round (``round`` its key,
+    ``round_name`` what staff call it).
     """
     if dummy_count(players, spec.group_size) > group_count(players, spec.group_size):
         raise RuleRefusal(
             "round_undrawable",
             f"{spec.name}: {players} players cannot be drawn into groups of "
             f"{spec.group_size} with at most one dummy each",
-            round=spec.key, players=players, group_size=spec.group_size)
+            round=spec.key, round_name=spec.name, players=players, group_size=spec.group_size)
 
 
 def ladder(

@@ -130,3 +130,12 @@ urlpatterns += [
 from brackets.hosted.urls import urlpatterns as _public_copy_urls
 
 urlpatterns += _public_copy_urls
+
+# Running the floor (issue 15 items 4-6): the draw's release, check-in by QR, announcements
+# and the timetable.
+from brackets.views import draw_release as draw_release_views  # noqa: E402
+
+urlpatterns += [
+    path("t/<slug:slug>/rounds/<int:number>/release/", draw_release_views.round_release,
+         name="round_release"),
+]

@@ -116,6 +116,11 @@ from tests.rounds.matrix import rounds_matrix  # noqa: E402
 
 MATRIX.update(rounds_matrix())
 
+# Running the floor (issue 15 items 4-6).
+from tests.floor.matrix import floor_matrix  # noqa: E402
+
+MATRIX.update(floor_matrix())
+
 
 def _buzzer(world: dict[str, Any], key: str = "buzzer_round") -> dict[str, Any]:
     return {"slug": world["tournament"].slug, "round_id": world[key].id}

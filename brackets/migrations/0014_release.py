@@ -1,0 +1,40 @@
+import django.db.models.deletion
+from django.conf import settings
+from django.db import migrations, models
+
+
+def release_existing_draws(apps, schema_editor):
+    """Rounds drawn before the release existed stay public: nothing a phone showed
+    disappears. The release is dated at the round's draw, by nobody (the migration)."""
+    Round = apps.get_model("brackets", "Round")
+    RoundStep = apps.get_model("brackets", "RoundStep")
+    for rnd in Round.objects.exclude(status="configured").filter(draw_released_at__isnull=True):
+        step = (RoundStep.objects.filter(round=rnd, action="draw", undone_by__isnull=True)
+                .order_by("-id").first())
+        rnd.draw_released_at = step.at if step is not None else rnd.created_at
+        rnd.save(update_fields=["draw_released_at"])
+
+
+class Migration(migrations.Migration):
+    """The organiser's release of a round's draw (issue 15 item 4)."""
+
+    dependencies = [
+        ("brackets", "0013_submit_digests"),
+        migrations.swappable_dependency(settings.AUTH_USER_MODEL),
+    ]
+
+    operations = [
+        migrations.AddField(
+            model_name="round",
+            name="draw_released_at",
+            field=models.DateTimeField(blank=True, null=True, verbose_name="抽選の公開日時"),
+        ),
+        migrations.AddField(
+            model_name="round",
+            name="draw_released_by",
+            field=models.ForeignKey(blank=True, null=True,
+                                    on_delete=django.db.models.deletion.SET_NULL,
+                                    related_name="+", to=settings.AUTH_USER_MODEL),
+        ),
+        migrations.RunPython(release_existing_draws, migrations.RunPython.noop),
+    ]

@@ -32,6 +32,9 @@ def floor_matrix() -> dict[str, Any]:
         "desk_scan": Entry(DESK, method="POST",
                            data=lambda w: {"code": _checkin_token(w)["token"]}),
         "public_checkin_code": Entry(PUBLIC, kwargs=_checkin_token),
+        "desk_entrant_qr": Entry(DESK, kwargs=lambda w: {
+            "slug": w["tournament"].slug,
+            "entrant_id": rounds_world(w)["rounds_entrant"].id}),
         "announcements": Entry(ORGANISER),
         "announcement_withdraw": Entry(ORGANISER, method="POST", kwargs=_announcement),
         "timetable": Entry(ORGANISER),

@@ -50,7 +50,7 @@ def test_a_new_draw_is_private_on_every_public_page(tournament: Tournament, cast
 
 def test_staff_see_the_groups_and_may_print_before_the_release(
         tournament: Tournament, cast: dict[str, Any], clients: Any) -> None:
-    rnd, group = _drawn(tournament, cast["organiser"])
+    _rnd, group = _drawn(tournament, cast["organiser"])
     page = clients["organiser"].get(reverse("round_detail", args=[tournament.slug, 1]))
     body = page.content.decode()
     assert group.label in body and 'id="release-draw"' in body and "抽選済・公開前" in body

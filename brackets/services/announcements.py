@@ -26,13 +26,19 @@ def _user(by: Any) -> Any:
 
 @transaction.atomic
 def announcement_post(*, tournament: Tournament, by: Any, text: str) -> Announcement:
-    """Post a short announcement; refused when empty or longer than the limit."""
+    """Post a short announcement; refused when empty, longer than the limit or the same
+    as one in force (a double tap posts once)."""
     text = " ".join(text.split())
     if not text:
         raise ValidationError({"text": _("お知らせの本文を入力してください。")})
     if len(text) > ANNOUNCEMENT_MAX:
         raise ValidationError({"text": _("お知らせは{limit}文字までです（{n}文字）。").format(
             limit=ANNOUNCEMENT_MAX, n=len(text))})
+    # The tournament row is locked so two taps of 掲示する cannot both pass the check.
+    Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
+    if Announcement.objects.filter(tournament=tournament, text=text,
+                                   withdrawn_at__isnull=True).exists():
+        raise ValidationError({"text": _("同じお知らせが掲示中です。")})
     announcement = Announcement.objects.create(tournament=tournament, text=text,
                                                posted_by=_user(by))
     revision.touch(tournament.pk)

@@ -127,3 +127,13 @@ def test_the_timetable_form_refuses_a_bad_time_and_keeps_the_others(
     public = clients["anonymous"].get(reverse("public_timetable", args=[tournament.slug]))
     text = public.content.decode()
     assert "受付開始" in text and "10:00" in text and "11:30" in text
+
+
+def test_the_same_announcement_twice_is_refused_while_the_first_is_in_force(
+        tournament: Tournament, cast: dict[str, Any]) -> None:
+    first = announcement_post(tournament=tournament, by=cast["organiser"], text="休憩 15:00まで")
+    with pytest.raises(ValidationError, match="同じお知らせが掲示中"):
+        announcement_post(tournament=tournament, by=cast["organiser"], text=" 休憩  15:00まで ")
+    announcement_withdraw(tournament=tournament, announcement_id=first.pk, by=None)
+    again = announcement_post(tournament=tournament, by=cast["organiser"], text="休憩 15:00まで")
+    assert [a.pk for a in active_announcements(tournament)] == [again.pk]

@@ -141,3 +141,25 @@ urlpatterns += [
 from brackets.hosted.urls import urlpatterns as _public_copy_urls
 
 urlpatterns += _public_copy_urls
+
+# Running the floor (issue 15 items 4-6): the draw's release, check-in by QR, announcements
+# and the timetable.
+from brackets.views import announcements as announcement_views  # noqa: E402
+from brackets.views import checkin_qr as checkin_qr_views
+from brackets.views import draw_release as draw_release_views
+
+urlpatterns += [
+    path("t/<slug:slug>/rounds/<int:number>/release/", draw_release_views.round_release,
+         name="round_release"),
+    path("t/<slug:slug>/desk/scan/", checkin_qr_views.desk_scan, name="desk_scan"),
+    path("t/<slug:slug>/desk/entrants/<int:entrant_id>/qr/", checkin_qr_views.desk_entrant_qr,
+         name="desk_entrant_qr"),
+    path("p/<slug:slug>/c/<str:token>/", checkin_qr_views.public_checkin_code,
+         name="public_checkin_code"),
+    path("t/<slug:slug>/announcements/", announcement_views.announcements, name="announcements"),
+    path("t/<slug:slug>/announcements/<int:announcement_id>/withdraw/",
+         announcement_views.announcement_withdraw_view, name="announcement_withdraw"),
+    path("t/<slug:slug>/timetable/", announcement_views.timetable, name="timetable"),
+    path("p/<slug:slug>/timetable/", announcement_views.public_timetable,
+         name="public_timetable"),
+]

@@ -31,6 +31,7 @@ from brackets.selectors import rounds as sel
 from brackets.services import rounds as svc
 from brackets.services.buzzer import buzzer_event_append
 from brackets.services.entrants import Roster, entrant_check_in, entrant_register
+from tests.floor.helpers import draw_released
 from tests.rounds.helpers import play_group, play_round
 
 KYUSHU = "kyushu-cup-ix"
@@ -115,7 +116,7 @@ def kyushu_play(tournament: Tournament, user: Any, entrants: list[Entrant], stop
         return
     rng = random.Random(seed)
     r1, r2, r3, r4, sf, third, final = (list(rounds) + [None] * 7)[:7]
-    svc.round_draw(round=r1, by=user)
+    draw_released(r1, user)
     if reached("round_1_drawn"):
         return
     if reached("round_1_running"):
@@ -123,7 +124,7 @@ def kyushu_play(tournament: Tournament, user: Any, entrants: list[Entrant], stop
         return
     play_round(r1, user, rng)
     svc.round_advance(round=r1, by=user)
-    svc.round_draw(round=r2, by=user)
+    draw_released(r2, user)
     if reached("after_round_1"):
         return
     play_round(r2, user, rng)
@@ -134,19 +135,19 @@ def kyushu_play(tournament: Tournament, user: Any, entrants: list[Entrant], stop
     for p in players:
         svc.rule_choice_record(round=r3, entrant=Entrant.objects.get(id=p),
                                rule=rng.choice("AB"), by=user)
-    svc.round_draw(round=r3, by=user)
+    draw_released(r3, user)
     if reached("round_3_drawn"):
         return
     play_round(r3, user, rng)
     svc.round_advance(round=r3, by=user)
-    svc.round_draw(round=r4, by=user)
+    draw_released(r4, user)
     for g in Group.objects.filter(round=r4):
         svc.card_draw(group=g, by=user)
     if reached("round_4_drawn"):
         return
     play_round(r4, user, rng)
     svc.round_advance(round=r4, by=user)
-    svc.round_draw(round=sf, by=user)
+    draw_released(sf, user)
     for g in Group.objects.filter(round=sf):
         for s in Seat.objects.filter(group=g, entrant__isnull=False):
             svc.ban_record(group=g, entrant=s.entrant,
@@ -165,7 +166,7 @@ def kyushu_play(tournament: Tournament, user: Any, entrants: list[Entrant], stop
                        partner=others[0], by=user)
     svc.partner_record(round=third, contender=Entrant.objects.get(id=places[4]),
                        partner=others[1], by=user)
-    svc.round_draw(round=third, by=user)
+    draw_released(third, user)
     if reached("third_place_drawn"):
         return
     play_round(third, user, rng)
@@ -177,7 +178,7 @@ def kyushu_play(tournament: Tournament, user: Any, entrants: list[Entrant], stop
     dice = svc.dice_record(round=final, players=(places[1], places[2]), by=user)
     svc.final_setup_record(round=final, by=user, winner_decides="seat_order",
                            first=int(dice.data["winner"]), question_order="alternating")
-    svc.round_draw(round=final, by=user)
+    draw_released(final, user)
     if reached("final_drawn"):
         return
     svc.round_start(round=final, by=user)
@@ -312,7 +313,7 @@ def katata_round_1_running(tournament: Tournament, cast: dict[str, Any]) -> Tour
                 | Entrant.objects.filter(tournament=tournament, shura_voluntary=True))
     for entrant in declared.order_by("id"):
         svc.shura_lots_draw(tournament=tournament, entrant=entrant, by=cast["desk"])
-    svc.round_draw(round=rounds[0], by=cast["organiser"])
+    draw_released(rounds[0], cast["organiser"])
     svc.round_start(round=rounds[0], by=cast["organiser"])
     tournament.refresh_from_db()
     return tournament
@@ -327,10 +328,10 @@ def _katata_to_the_final(tournament: Tournament, cast: dict[str, Any]
     rounds = svc.rounds_configure(tournament=tournament, by=cast["organiser"])
     rng = random.Random(7)
     for rnd in rounds[:-1]:
-        svc.round_draw(round=rnd, by=cast["organiser"])
+        draw_released(rnd, cast["organiser"])
         play_round(rnd, cast["bracket"], rng)
         svc.round_advance(round=rnd, by=cast["organiser"])
-    svc.round_draw(round=rounds[-1], by=cast["organiser"])
+    draw_released(rounds[-1], cast["organiser"])
     return rounds, rng
 
 

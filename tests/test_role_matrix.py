@@ -118,8 +118,12 @@ from tests.rounds.matrix import rounds_matrix  # noqa: E402
 
 MATRIX.update(rounds_matrix())
 
-# The floor: cabinet sets and the call queue (issue 15).
+# The floor (issue 15): cabinet sets and the call queue; the draw's release, check-in by QR,
+# announcements and the timetable.
 from tests.floor.matrix import floor_matrix
+from tests.floor.notices_matrix import notices_matrix
+
+MATRIX.update(notices_matrix())
 
 MATRIX.update(floor_matrix())
 

@@ -68,7 +68,49 @@ def venue_ids(tournament: Tournament, records: dict[str, Any]) -> dict[str, list
 def tournament_snapshot(tournament: Tournament) -> tuple[dict[str, Any], dict[str, list[int]]]:
     """The public file and the venue ids; call inside one consistent read snapshot."""
     data = public_file(tournament_file_data(tournament=tournament))
-    return data, venue_ids(tournament, data["records"])
+    ids = venue_ids(tournament, data["records"])
+    return withhold_private_draws(data, ids)
+
+
+def withhold_private_draws(data: dict[str, Any],
+                           ids: dict[str, list[int]]) -> tuple[dict[str, Any], dict[str, list[int]]]:
+    """The file without the groups of a draw not released yet (brackets/services/
+    draw_release.py), nor any record that hangs on them (seats, facts), nor the seat
+    layout in the draw's step: the copy is public, so it receives a private draw as
+    「抽選済・公開前」 only. The round itself goes, so the copy says it is drawn."""
+    records = data["records"]
+    private_rounds = {row["id"] for row in records.get("round", [])
+                      if row.get("status") != "configured" and row.get("draw_released_at") is None}
+    if not private_rounds:
+        return data, ids
+    dropped: set[tuple[str, int]] = set()
+    out_records: dict[str, list[dict[str, Any]]] = {}
+    out_ids: dict[str, list[int]] = {}
+    for spec in file_models():
+        key = spec.key
+        if key not in records:
+            continue
+        links = [(f.name, f.related_model._meta.model_name)
+                 for f in spec.model._meta.concrete_fields if f.is_relation and f.related_model]
+        kept_rows, kept_ids = [], []
+        for row, venue_id in zip(records[key], ids[key], strict=True):
+            gone = ((key == "group" and row.get("round") in private_rounds)
+                    or any((target, row.get(name)) in dropped for name, target in links))
+            if gone:
+                dropped.add((key, row["id"]))
+                continue
+            if key == "roundstep" and row.get("round") in private_rounds and "groups" in (
+                    row.get("data") or {}):
+                row = {**row, "data": {k: v for k, v in row["data"].items() if k != "groups"}}
+            kept_rows.append(row)
+            kept_ids.append(venue_id)
+        if kept_rows:
+            out_records[key] = kept_rows
+            out_ids[key] = kept_ids
+    out = {**data, "records": out_records}
+    out.pop("checksum", None)
+    out["checksum"] = checksum(out)
+    return out, out_ids
 
 
 def encode(*, source: str, sequence: int, data: dict[str, Any],

@@ -7,6 +7,7 @@ works everywhere. Models hold fields, constraints and ``__str__``; rules live in
 
 # The public copy's bookkeeping (not facts of a tournament), registered with the app here.
 from brackets.hosted.models import PublicCopyPush, PublicCopyReceipt  # noqa: F401
+from brackets.models.announcements import Announcement, TimetableEntry
 from brackets.models.buzzer import BuzzerEvent, BuzzerPlayer, BuzzerRound, PaperMarking
 from brackets.models.catalog import (
     Difficulty,
@@ -37,6 +38,8 @@ from brackets.models.rounds import (
 from brackets.models.tournament import Membership, Role, Tournament
 
 __all__ = [
+    "Announcement",
+    "TimetableEntry",
     "BuzzerEvent",
     "CabinetSet",
     "FloorFact",

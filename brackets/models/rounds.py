@@ -56,6 +56,13 @@ class Round(models.Model):
         USER, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     created_at = models.DateTimeField(_("作成日時"), auto_now_add=True)
+    # The organiser's release of the draw (Tabbycat's draw release): until then the groups
+    # are for staff and paper only, and public pages say 「抽選済・公開前」. Mutable on
+    # purpose like ``status``: undoing the draw clears it, so a new draw is released anew.
+    draw_released_at = models.DateTimeField(_("抽選の公開日時"), null=True, blank=True)
+    draw_released_by = models.ForeignKey(
+        USER, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
 
     class Meta:
         ordering = ["tournament", "number"]
@@ -67,6 +74,16 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament} {self.name}"
+
+    @property
+    def draw_public(self) -> bool:
+        """True when the public may see the round's groups: drawn and released."""
+        return self.status != Round.Status.CONFIGURED and self.draw_released_at is not None
+
+    @property
+    def draw_private(self) -> bool:
+        """Drawn but not released yet: public pages say 「抽選済・公開前」 and show no group."""
+        return self.status != Round.Status.CONFIGURED and self.draw_released_at is None
 
 
 class RoundStep(models.Model):

@@ -102,7 +102,7 @@ class EntrySheet(Flowable):
         c.setFont(font, 18)
         c.drawString(0, top - 18, "エントリーシート")
         qr = QR_MM * mm
-        QrCode(e.public_url, qr).drawOn(c, w - qr, top - qr - 2 * mm)
+        QrCode(e.checkin_url or e.public_url, qr).drawOn(c, w - qr, top - qr - 2 * mm)
         text_w = w - qr - 6 * mm
         c.setFont(font, 10.5)
         c.drawString(0, top - 16 * mm, truncate(e.reading, text_w, 10.5))
@@ -148,7 +148,7 @@ class EntrySheet(Flowable):
         y = _boxes(c, ["参加費", "受付", "受付スタッフ"], y - 4 * mm, w, 16 * mm)
         c.setFont(font, 7.5)
         c.drawString(0, y - 6 * mm, truncate(
-            f"右上のQRコード：選手ページ（結果・組分け）　{e.public_url}", w, 7.5))
+            f"右上のQRコード：受付で読み取り・選手ページ（結果・組分け）　{e.public_url}", w, 7.5))
 
 
 def _cell_text(c: Canvas, text: str, x: float, row_top: float, width: float,

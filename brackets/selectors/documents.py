@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy, gettext_noop
 from brackets.engine import RoundSpec, seeds_play_round_1, seeds_round
 from brackets.labels import COUNTING_LABELS, MODE_LABELS
 from brackets.models import Entrant, Genre, Rank, Tournament
+from brackets.selectors.checkin_codes import checkin_url
 
 #: 修羅 lot reasons as printed on Japanese sheets (entry sheets, 修羅くじ記録).
 LOT_REASON_TEXT = {
@@ -55,6 +56,9 @@ class EntrantDoc:
     round1_seat: int | None
     public_url: str
     fee_paid: bool = False
+    #: The QR code's address: the desk checks the entrant in from it, a phone opens the
+    #: player page (brackets/selectors/checkin_codes.py).
+    checkin_url: str = ""
     checked_in: bool = False
     #: Why there is no round-1 seat (a seed who starts later, K5).
     round1_note: str = ""
@@ -262,6 +266,7 @@ def entrant_documents(tournament: Tournament, *, base_url: str = "") -> EntrantD
             lot_error=error, round1_group=seat[0] if seat else "",
             round1_seat=seat[1] if seat else None,
             public_url=url_pattern.replace(str(_URL_SENTINEL), str(entrant.id)),
+            checkin_url=checkin_url(entrant, tournament.slug, base),
             fee_paid=entrant.fee_paid, checked_in=entrant.checked_in,
             round1_note=(f"シード（{seeds_from}回戦から出場）"
                          if entrant.seed and not seeds_play_round_1(seeds_from)

@@ -53,7 +53,9 @@ def _round_payload(tournament: Tournament, rnd: Round,
     # A round not drawn yet has no groups, results or advancers: nothing to read. (A ladder
     # preset plans up to 9 rounds at 1,024 entrants; the bracket shows the undrawn ones as
     # empty columns without a query each.)
-    drawn = rnd.status != Round.Status.CONFIGURED
+    # A draw not released yet (brackets/services/draw_release.py) is read as not drawn: the
+    # public sees 「抽選済・公開前」 and no group.
+    drawn = rnd.draw_public
     rv = (sel.round_view(rnd) if drawn
           else sel.RoundView(round=rnd, groups=[], rules=round_rules(rnd)))
     spec = rv.rules.spec
@@ -201,6 +203,8 @@ def _paging(rnd: Round) -> tuple[list[str], int]:
     """The round's group labels and its number of card pages (0: one page for all)."""
     spec = round_rules(rnd).spec
     if spec.is_pair or spec.is_series:  # a few games, whose cards read each other
+        return [], 0
+    if rnd.draw_private:  # no card to page through until the draw is released
         return [], 0
     labels = list(Group.objects.filter(round=rnd).order_by("number")
                   .values_list("label", flat=True))
@@ -395,7 +399,8 @@ def public_player(request: HttpRequest, tournament: Tournament, entrant_id: int)
     played = []
     from brackets.models import Seat
 
-    seats = list(Seat.objects.filter(entrant=entrant, superseded_by__isnull=True)
+    seats = list(Seat.objects.filter(entrant=entrant, superseded_by__isnull=True,
+                                     group__round__draw_released_at__isnull=False)
                  .select_related("group", "group__round").order_by("group__round__number",
                                                                    "group__game"))
     groups = [s.group for s in seats]
@@ -464,4 +469,5 @@ def public_player(request: HttpRequest, tournament: Tournament, entrant_id: int)
                    "withdrawn": withdrawn, "standing": standing,
                    "mode": str(rules.mode) if rules is not None else "",
                    "mode_label": translated(MODE_LABELS),
+                   "private_rounds": [r for r in rounds if r.draw_private],
                    "kinds": SpecialFact.Kind})

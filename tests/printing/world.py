@@ -8,6 +8,7 @@ from typing import Any
 
 from brackets.models import Entrant, EntrantRevision, Group, Tournament
 from brackets.services import rounds as svc
+from tests.floor.helpers import draw_released
 
 SURNAMES = ["山田", "鈴木", "佐藤", "高橋", "田中", "伊藤", "渡辺", "中村", "小林", "加藤",
             "吉田", "山本", "松本", "井上", "木村", "林", "清水", "山崎", "森", "池田"]
@@ -82,5 +83,5 @@ def build_katata(tournament: Tournament, user: Any, *, count: int = 13) -> list[
     rounds = svc.rounds_configure(tournament=tournament, by=user)
     for e in Entrant.objects.filter(id__in=[entrants[0].id, entrants[1].id]):
         svc.shura_lots_draw(tournament=tournament, entrant=e, by=user)
-    svc.round_draw(round=rounds[0], by=user)
+    draw_released(rounds[0], user)
     return list(Entrant.objects.filter(tournament=tournament).order_by("id"))

@@ -18,6 +18,7 @@ from brackets.models import Entrant, Group, ResultFact, Round, Seat, SelectionFa
 from brackets.selectors import rounds as sel
 from brackets.services import rounds as svc
 from brackets.services.replay import tournament_play_export, tournament_replay, tournament_summary
+from tests.floor.helpers import draw_released
 from tests.rounds.helpers import add_entrants, play_group, play_round
 
 
@@ -63,7 +64,7 @@ def run_kyushu(tournament: Tournament, user: Any, rng: random.Random) -> dict[st
                                         "3位決定戦", "決勝"]
     r1, r2, r3, r4, sf, third, final = rounds
 
-    svc.round_draw(round=r1, by=user)
+    draw_released(r1, user)
     r1_players = set(Seat.objects.filter(group__round=r1, entrant__isnull=False)
                      .values_list("entrant_id", flat=True))
     assert len(r1_players) == 58 and not (r1_players & seeds)
@@ -77,7 +78,7 @@ def run_kyushu(tournament: Tournament, user: Any, rng: random.Random) -> dict[st
     assert len(adv1) == 33  # 30 group tops + 3 wildcards; the 7 seeds make 40 (K4)
     assert set(adv1) == expected_top(r1, 2) | expected_wildcards(r1, 2, 3)
 
-    svc.round_draw(round=r2, by=user)
+    draw_released(r2, user)
     r2_groups = list(Group.objects.filter(round=r2))
     assert len(r2_groups) == 10
     for g in r2_groups:  # K5: seeds never share a group
@@ -100,7 +101,7 @@ def run_kyushu(tournament: Tournament, user: Any, rng: random.Random) -> dict[st
                  and c.assigned == choice.wished]
         cap = 12 if choice.wished == "A" else 8
         assert (choice.assigned == choice.wished) == (len(taken) < cap)
-    svc.round_draw(round=r3, by=user)
+    draw_released(r3, user)
     assert Group.objects.filter(round=r3, rule="A").count() == 3
     assert Group.objects.filter(round=r3, rule="B").count() == 2
     play_round(r3, user, rng)
@@ -108,7 +109,7 @@ def run_kyushu(tournament: Tournament, user: Any, rng: random.Random) -> dict[st
     assert set(adv3) == expected_top(r3, 2, "A") | expected_top(r3, 1, "B")
     assert len(adv3) == 8
 
-    svc.round_draw(round=r4, by=user)
+    draw_released(r4, user)
     for i, g in enumerate(Group.objects.filter(round=r4).order_by("number")):
         if i == 0:
             svc.card_draw(group=g, by=user)
@@ -124,7 +125,7 @@ def run_kyushu(tournament: Tournament, user: Any, rng: random.Random) -> dict[st
     adv4 = svc.round_advance(round=r4, by=user)
     assert len(adv4) == 4 and set(adv4) == expected_top(r4, 2)
 
-    svc.round_draw(round=sf, by=user)
+    draw_released(sf, user)
     g = Group.objects.get(round=sf)
     for seat in Seat.objects.filter(group=g, entrant__isnull=False):
         svc.ban_record(group=g, entrant=seat.entrant, genre="芸能", by=user)
@@ -139,7 +140,7 @@ def run_kyushu(tournament: Tournament, user: Any, rng: random.Random) -> dict[st
     for contender, partner in zip(order_sf[2:], others[:2]):
         svc.partner_record(round=third, contender=Entrant.objects.get(id=contender),
                            partner=partner, by=user)
-    svc.round_draw(round=third, by=user)
+    draw_released(third, user)
     tg = Group.objects.get(round=third)
     assert {Seat.objects.get(group=tg, number=n).entrant_id for n in (1, 4)} == set(order_sf[2:])
     play_round(third, user, rng)
@@ -154,7 +155,7 @@ def run_kyushu(tournament: Tournament, user: Any, rng: random.Random) -> dict[st
     loser = [p for p in order_sf[:2] if ea.player_key(p) != dice.data["winner"]][0]
     svc.final_setup_record(round=final, by=user, winner_decides="question_order", first=loser,
                            question_order="alternating")
-    svc.round_draw(round=final, by=user)
+    draw_released(final, user)
     assert Seat.objects.get(group__round=final, group__game=1, number=1).entrant_id == loser
     svc.round_start(round=final, by=user)
     wins: dict[int, int] = {}
@@ -203,18 +204,18 @@ def run_katata(tournament: Tournament, user: Any, rng: random.Random) -> None:
     with pytest.raises(svc.RoundError):  # not a 修羅 player
         svc.shura_lots_draw(tournament=tournament, entrant=entrants[5], by=user)
     r1, semi, final = rounds
-    svc.round_draw(round=r1, by=user)
+    draw_released(r1, user)
     groups = list(Group.objects.filter(round=r1))
     assert len(groups) == 4 and Seat.objects.filter(group__round=r1,
                                                      entrant__isnull=True).count() == 3
     play_round(r1, user, rng)
     adv1 = svc.round_advance(round=r1, by=user)
     assert len(adv1) == 8 and set(adv1) == expected_top(r1, 2)
-    svc.round_draw(round=semi, by=user)
+    draw_released(semi, user)
     play_round(semi, user, rng)
     adv2 = svc.round_advance(round=semi, by=user)
     assert len(adv2) == 4 and set(adv2) == expected_top(semi, 2)
-    svc.round_draw(round=final, by=user)
+    draw_released(final, user)
     play_round(final, user, rng)
     champion = svc.round_advance(round=final, by=user)
     order = [eid for eid, _s in scores_of(final)["A"]]

@@ -338,6 +338,12 @@ def round_start(*, round: Round, by: Any) -> Round:
     rnd = Round.objects.select_for_update().get(id=round.id)
     _require(rnd, Round.Status.DRAWN)
     _step(rnd, "start", Round.Status.RUNNING, by)
+    if rnd.draw_released_at is None:
+        # Once the matches are played at the cabinets the groups are no secret: starting
+        # releases a draw the organiser has not released (brackets/services/draw_release.py).
+        from brackets.services.draw_release import draw_release_record
+
+        draw_release_record(rnd, by)
     return rnd
 
 
@@ -416,6 +422,8 @@ def round_undo(*, round: Round, by: Any) -> Round:
         SpecialFact.objects.filter(group__in=groups).exists() and None
         Seat.objects.filter(group__in=groups).delete()
         groups.delete()
+        # The release was of these groups: a new draw is private until released again.
+        Round.objects.filter(id=rnd.id).update(draw_released_at=None, draw_released_by=None)
     previous = (RoundStep.objects.filter(round=rnd, undoes__isnull=True, undone_by__isnull=True)
                 .exclude(id=step.id).order_by("-id").first())
     status = previous.status_after if previous else Round.Status.CONFIGURED

@@ -162,6 +162,8 @@ def round_detail(request: HttpRequest, tournament: Tournament, number: int) -> H
             ctx["shura_pending"] = [e.name for e in shura_lots_pending(tournament=tournament)]
             # The page is cached per role, so the link only for those who may open it.
             ctx["shura_link"] = bool({Role.ORGANISER, Role.DESK} & set(request.roles))
+        # The page is cached per role: the release button only for the organiser.
+        ctx["can_release"] = rnd.draw_private and Role.ORGANISER in set(request.roles)
         ctx["can_withdraw"] = rnd.status in (Round.Status.DRAWN, Round.Status.RUNNING,
                                              Round.Status.CLOSED)
         if spec.is_last and rnd.status == Round.Status.ADVANCED:

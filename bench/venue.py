@@ -380,6 +380,9 @@ def main() -> None:
     parser.add_argument("--phones", type=int, default=500)
     parser.add_argument("--viewers", type=int, default=100)
     parser.add_argument("--flooders", type=int, default=FLOODERS)
+    parser.add_argument("--port", type=int, default=0,
+                        help="first server port (the next process takes the next one); "
+                             "default: any free port")
     args = parser.parse_args()
     database = os.environ.get("DATABASE_URL", "")
     if args.processes > 1 and not database.startswith("postgres"):
@@ -387,7 +390,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="kyushu-bench-venue-") as tmp:
         env = server_env(Path(tmp), keep_database=bool(database))
         round_number, buzzer_id, groups = prepare(env)
-        ports = [free_port() for _ in range(args.processes)]
+        ports = ([args.port + i for i in range(args.processes)] if args.port
+                 else [free_port() for _ in range(args.processes)])
         servers = [start_server(Path(tmp), port, env=env) for port in ports]
         try:
             figures = Figures()

@@ -245,14 +245,12 @@ else:
     }
     SESSION_ENGINE = "django.contrib.sessions.backends.db"
 
-# Django's ModelBackend with the logged-in user read by a prebuilt statement (every staff
-# request reads it; see brackets/perf/lean.py). A session naming another backend path logs
-# in again once.
-# django-axes' backend comes first: it refuses a locked-out username and address before any
+# Django's ModelBackend (a session of an older release, which named the app's own backend,
+# logs in again once). django-axes' backend comes first: it refuses a locked-out username and address before any
 # password is checked.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "brackets.perf.auth_backend.LeanModelBackend",
+    "django.contrib.auth.backends.ModelBackend",
 ]
 
 # Login throttling (django-axes): 10 wrong passwords for one username from one address lock

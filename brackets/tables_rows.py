@@ -36,7 +36,8 @@ class RenderPlan:
         for column in table.columns:
             # None: a catch-all (**kwargs) takes every argument django-tables2 offers.
             self.calls[column.name] = (column.render, _wanted(column.render))
-            td = dict(table.attrs, **column.column.attrs).get("td") or {}
+            attrs = dict(table.attrs, **column.column.attrs)
+            td = attrs.get("td", attrs.get("cell")) or {}  # as BoundColumn.attrs reads them
             static = not any(callable(v) for v in td.values())
             self.cells.append((column, column.attrs["td"].as_html() if static else None))
         self.row_attrs = [(name, value, _wanted(value) if callable(value) else ())

@@ -185,92 +185,15 @@ def measure(count: int, runs: int) -> None:
     print(f"  match page GET after a save elsewhere:      {match_after:8.2f} ms")
 
 
-def orm_fetch(model: Any, *, where: Any, params: Any, related: Any = (),
-              for_update: bool = False, using: str = "default") -> list[Any]:
-    """brackets.perf.lean.fetch done by the ORM (what the callers would write)."""
-    rows = model._default_manager.using(using).filter(**dict(zip(where, params)))
-    if related:
-        rows = rows.select_related(*related)
-    if for_update:
-        rows = rows.select_for_update()
-    return list(rows)
-
-
-def orm_insert(objs: Any, *, using: str = "default") -> list[Any]:
-    items = list(objs)
-    if items:
-        type(items[0])._default_manager.using(using).bulk_create(items)
-    return items
-
-
-def orm_add(model: Any, pk: Any, field_name: str, amount: int = 1, *,
-            using: str = "default") -> int:
-    from django.db.models import F
-
-    return int(model._default_manager.using(using).filter(pk=pk).update(
-        **{field_name: F(field_name) + amount}))
-
-
-def lean_or_orm(count: int, runs: int) -> None:
-    """The staff requests the hand-built SQL serves (brackets/perf/lean.py: the
-    permission check, the match page's group, a save's lock, key, facts and version),
-    with it and with the ORM in its place, alternating in one process."""
-    try:
-        from brackets.perf import lean
-    except ImportError:
-        print("  (brackets/perf/lean.py is gone: the ORM serves every request)")
-        return
-    tournament, user = prepare(count)
-    slug = tournament.slug
-    staff = Client()
-    staff.force_login(user)
-    groups = list(Group.objects.filter(round__tournament=tournament).order_by("number"))
-    free = groups[len(groups) // 2:]
-    kept = (lean.fetch, lean.insert, lean.add)
-    orm = (orm_fetch, orm_insert, orm_add)
-    figures: dict[str, dict[str, list[float]]] = {"lean": {}, "orm": {}}
-    counter = iter(range(10**6))
-
-    def save(i: int) -> Any:
-        g = free[next(counter) % len(free)]
-        data: dict[str, Any] = {"key": uuid.uuid4().hex}
-        for n, (score, place) in rows_for(next(counter)).items():
-            data[f"score_{n}"], data[f"place_{n}"] = score, place
-        return staff.post(reverse("match_results", args=[slug, g.id]), urlencode(data),
-                          content_type=FORM_ENCODED)
-
-    match_url = reverse("match_page", args=[slug, free[1].id])
-    dashboard = reverse("tournament_dashboard", args=[slug])
-    for _round in range(3):
-        for name, impl in (("lean", kept), ("orm", orm)):
-            lean.fetch, lean.insert, lean.add = impl
-            got = figures[name]
-            got.setdefault("result save (staff form POST)", []).append(timed(save, runs))
-            got.setdefault("match page GET (cached body)", []).append(
-                timed(lambda i: staff.get(match_url), runs))
-            got.setdefault("staff dashboard GET", []).append(
-                timed(lambda i: staff.get(dashboard), runs))
-    lean.fetch, lean.insert, lean.add = kept
-    print(f"  hand-built SQL vs the ORM, {count} entrants (median of 3×{runs}):")
-    for label in figures["lean"]:
-        a = statistics.median(figures["lean"][label])
-        b = statistics.median(figures["orm"][label])
-        print(f"    {label:<34} lean {a:7.2f} ms   ORM {b:7.2f} ms   ({b - a:+.2f} ms)")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--entrants", default="72,1024")
     parser.add_argument("--runs", type=int, default=15)
-    parser.add_argument("--only", choices=("pages", "lean"), default=None)
     args = parser.parse_args()
     call_command("migrate", verbosity=0)
     catalog_load_builtin()
     for count in (int(c) for c in args.entrants.split(",")):
-        if args.only != "lean":
-            measure(count, args.runs)
-        if args.only != "pages":
-            lean_or_orm(count, args.runs)
+        measure(count, args.runs)
 
 
 if __name__ == "__main__":

@@ -20,7 +20,6 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 
 from brackets.models import Membership, Role, Tournament
-from brackets.perf import lean
 
 
 def _implied(roles: set[str]) -> set[str]:
@@ -43,9 +42,8 @@ def _tournament_and_roles(user: Any, slug: str) -> tuple[Tournament, set[str]]:
     """The tournament (404 if none) and the user's roles in it: one query for a member,
     which is every request of a staff page that is allowed."""
     if user.is_authenticated and not user.is_superuser:
-        # Every staff request runs this: one prebuilt statement (brackets.perf.lean).
-        mine = lean.fetch(Membership, where=["tournament__slug", "user_id"],
-                          params=[slug, user.pk], related=["tournament"])
+        mine = list(Membership.objects.select_related("tournament")
+                    .filter(tournament__slug=slug, user_id=user.pk))
         if mine:
             return mine[0].tournament, _implied({m.role for m in mine})
         return get_object_or_404(Tournament, slug=slug), set()

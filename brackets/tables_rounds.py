@@ -26,6 +26,7 @@ from django.utils.translation import gettext_lazy
 
 from brackets.engine import Ratio
 from brackets.labels import ratio_text
+from brackets.tables_rows import PlannedTable
 
 NUMERIC = {"th": {"class": "num"}, "td": {"class": "num"}}
 NOWRAP = {"td": {"class": "text-nowrap"}}
@@ -136,9 +137,10 @@ def _row_class(record: Any, table: Any) -> str:
     return " ".join(c for c in classes if c)
 
 
-class RoundTableBase(tables.Table):  # type: ignore[misc]
+class RoundTableBase(PlannedTable, tables.Table):  # type: ignore[misc]
     """Shared behaviour: names link to the player's public page when a link maker is
-    given, row classes by the engine's mark, plain values for the spreadsheet."""
+    given, row classes by the engine's mark, plain values for the spreadsheet; each
+    column's render call is worked out once per table (brackets/tables_rows.py)."""
 
     #: mark → row class; a screen passes its own palette (``row_classes=``).
     ROW_CLASSES: ClassVar[Mapping[str, str]] = {"group_top": "table-success",

@@ -12,11 +12,20 @@ two ways, by the view their path resolves to:
   too, but in a new thread per request with a new connection and a thread hop per
   middleware: measured on the public round page over loopback, 4.3 ms of server CPU a
   page that way against 1.9 ms this way (waitress alone: 1.3-1.7 ms).
+
+:class:`ThreadedWSGI` hands a request to a thread once and takes an ordinary (not
+streaming) response back once, whole: a2wsgi's bridge waited on the event loop for the
+response's start, each body chunk and its end, four thread hops a page, which was a
+third of a cached public page's CPU (bench/venue.py's phones are almost all such pages).
+A streaming response (a file download, a static file) still goes out chunk by chunk.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
 import os
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from asgiref.sync import iscoroutinefunction
@@ -24,16 +33,64 @@ from asgiref.sync import iscoroutinefunction
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kyushu.settings")
 
 
+class ThreadedWSGI:
+    """A WSGI application (Django's handler) as an ASGI one, on a fixed pool of threads."""
+
+    def __init__(self, app: Any, workers: int) -> None:
+        self.app = app
+        self.executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="django")
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        from a2wsgi.wsgi import Body, build_environ
+
+        loop = asyncio.get_running_loop()
+        environ = build_environ(scope, Body(loop, receive))  # the body is read on demand
+        context = contextvars.copy_context()
+        sent = await loop.run_in_executor(self.executor, context.run, self.respond, environ,
+                                          loop, send)
+        for message in sent:
+            await send(message)
+
+    def respond(self, environ: dict[str, Any], loop: Any, send: Any) -> list[dict[str, Any]]:
+        """In a thread: the response's messages when it is ordinary (sent by the caller on
+        the event loop), or ``[]`` once a streaming one has been sent chunk by chunk."""
+        started: list[dict[str, Any]] = []
+
+        def start_response(status: str, headers: list[tuple[str, str]],
+                           exc_info: Any = None) -> Any:
+            started[:] = [{"type": "http.response.start", "status": int(status.split(" ", 1)[0]),
+                           "headers": [(name.lower().encode("latin1"), value.encode("latin1"))
+                                       for name, value in headers]}]
+            return None  # Django never calls write()
+
+        response = self.app(environ, start_response)
+        try:
+            if not getattr(response, "streaming", True):
+                return [*started, {"type": "http.response.body", "body": b"".join(response)}]
+
+            def sent(message: dict[str, Any]) -> None:
+                asyncio.run_coroutine_threadsafe(send(message), loop).result()
+
+            sent(started[0])
+            for chunk in response:
+                if chunk:
+                    sent({"type": "http.response.body", "body": chunk, "more_body": True})
+            sent({"type": "http.response.body", "body": b""})
+            return []
+        finally:
+            # Django's request_finished: the thread's database connection is checked.
+            getattr(response, "close", lambda: None)()
+
+
 def build_application() -> Any:
     """The venue's ASGI application (Django set up once, both handlers beside each other)."""
-    from a2wsgi import WSGIMiddleware
     from django.conf import settings
     from django.core.asgi import get_asgi_application
     from django.core.wsgi import get_wsgi_application
     from django.urls import Resolver404, resolve
 
     on_loop = get_asgi_application()
-    in_threads = WSGIMiddleware(get_wsgi_application(), workers=settings.SERVER_THREADS)
+    in_threads = ThreadedWSGI(get_wsgi_application(), workers=settings.SERVER_THREADS)
     async_paths: dict[str, bool] = {}
 
     def is_async(path: str) -> bool:

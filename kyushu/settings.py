@@ -245,14 +245,13 @@ else:
     }
     SESSION_ENGINE = "django.contrib.sessions.backends.db"
 
-# Django's ModelBackend with the logged-in user read by a prebuilt statement (every staff
-# request reads it; see brackets/perf/lean.py). A session naming another backend path logs
-# in again once.
+# Django's ModelBackend checking one password at a time (why: brackets/perf/auth_backend.py;
+# a session of an older release, which named another backend, logs in again once).
 # django-axes' backend comes first: it refuses a locked-out username and address before any
 # password is checked.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "brackets.perf.auth_backend.LeanModelBackend",
+    "brackets.perf.auth_backend.OnePasswordAtATimeBackend",
 ]
 
 # Login throttling (django-axes): 10 wrong passwords for one username from one address lock

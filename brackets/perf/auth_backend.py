@@ -1,6 +1,5 @@
-"""The login backend: Django's ModelBackend, reading the logged-in user with a prebuilt
-statement (``brackets.perf.lean``), since every staff request reads it, and checking at most
-one password at a time; and django-axes' handler, sweeping expired attempts once a minute.
+"""The login backend: Django's ModelBackend, checking at most one password at a time; and
+django-axes' handler, sweeping expired attempts once a minute.
 
 Why one at a time: a password check is a deliberately slow hash (PBKDF2, about 0.3-1.5 s
 of a core), and a login flood that is never locked out (a new made-up username on every
@@ -23,12 +22,9 @@ import time
 from typing import Any
 
 from axes.handlers.database import AxesDatabaseHandler
-from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
-
-from brackets.perf import lean
 
 # One login hashing, one waiting for it; further logins at the same moment are refused.
 LOGINS_IN_FLIGHT = 2
@@ -68,9 +64,9 @@ class SweepingAxesHandler(AxesDatabaseHandler):
         return int(super().clean_expired_user_attempts(request, credentials))
 
 
-class LeanModelBackend(ModelBackend):
-    """Same users, passwords and permissions as ModelBackend; ``get_user`` reads the user
-    with a prebuilt statement and ``authenticate`` checks one password at a time."""
+class OnePasswordAtATimeBackend(ModelBackend):
+    """Same users, passwords and permissions as ModelBackend; ``authenticate`` checks one
+    password at a time."""
 
     def authenticate(self, request: Any, username: Any = None, password: Any = None,
                      **kwargs: Any) -> Any:
@@ -86,16 +82,3 @@ class LeanModelBackend(ModelBackend):
                 _hashing.release()
         finally:
             _in_flight.release()
-
-    def get_user(self, user_id: Any) -> Any:
-        user_model = get_user_model()
-        pk = user_model._meta.pk
-        try:
-            value = pk.to_python(user_id)
-        except ValidationError:
-            return None
-        found = lean.fetch(user_model, where=[pk.name], params=[value])
-        if not found:
-            return None
-        user = found[0]
-        return user if self.user_can_authenticate(user) else None

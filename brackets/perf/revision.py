@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.db import connections, router
+from django.db.models import F
 from django.db.models.signals import post_delete, post_save
 
 
@@ -72,9 +73,8 @@ def touch(tournament_id: int | None, *, using: str = "default") -> None:
     if writer is not None and _already_moved(connection, writer, tournament_id):
         return
     from brackets.models import Tournament
-    from brackets.perf import lean
 
-    lean.add(Tournament, tournament_id, "revision", 1, using=using)
+    Tournament.objects.using(using).filter(pk=tournament_id).update(revision=F("revision") + 1)
     if writer is None:
         _committed(tournament_id)  # autocommit: the UPDATE is already committed
     else:

@@ -19,6 +19,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from django.db import IntegrityError, connection, transaction
+from django.db.models import F
 from django.utils.translation import gettext as _
 
 from brackets.engine import EngineError
@@ -33,7 +34,7 @@ from brackets.models import (
     SelectionFact,
     Submission,
 )
-from brackets.perf import lean, revision
+from brackets.perf import revision
 from brackets.selectors import rounds as sel
 from brackets.services.submit_keys import KEY_MAX_LENGTH, content_digest
 
@@ -161,9 +162,8 @@ def _lock(group: Group, key: str, kind: str, by: Any, digest: str = "") -> Group
     ``_finish`` is about to write (the row is locked, so it is exact); a refused save
     rolls the key back with everything else.
     """
-    # Prebuilt statements (brackets.perf.lean): this runs under the write lock on every save.
-    found = lean.fetch(Group, where=["id"], params=[group.id], related=["round"],
-                       for_update=True)
+    found = list(Group.objects.select_related("round").select_for_update()
+                 .filter(id=group.id))
     if not found:
         raise Group.DoesNotExist(f"group {group.id}")
     locked = found[0]
@@ -172,8 +172,9 @@ def _lock(group: Group, key: str, kind: str, by: Any, digest: str = "") -> Group
     locked.round.tournament = group.round.tournament
     if key:
         # No signals (as bulk_create); _finish moves the tournament's revision itself.
-        lean.insert([Submission(key=key, group=locked, kind=kind, digest=digest,
-                                result_version=locked.version + 1, by=by)])
+        Submission.objects.bulk_create([Submission(
+            key=key, group=locked, kind=kind, digest=digest,
+            result_version=locked.version + 1, by=by)])
     return locked
 
 
@@ -201,7 +202,7 @@ def _changes_since(group: Group, base: int, touched: Touched) -> list[str]:
 def _finish(group: Group) -> int:
     """Bump the version (the group row is locked, so +1 is exact; ``_lock`` recorded the
     submit's key with this version)."""
-    lean.add(Group, group.id, "version", 1)
+    Group.objects.filter(pk=group.id).update(version=F("version") + 1)
     group.version += 1
     revision.touch(group.round.tournament_id)  # update() sends no signal (a save may add no fact)
     return group.version

@@ -30,7 +30,6 @@ from brackets.models import (
     Seat,
     SelectionFact,
 )
-from brackets.perf import lean
 from brackets.selectors import rounds as sel
 from brackets.services.rounds._write import RoundError, _engine_text, _seat, match_write
 
@@ -197,7 +196,7 @@ def _results_write(*, group: Group, by: Any, rows: Mapping[int, tuple[Any, Any]]
                    or (current.score, current.placement) != (value, placement)]
         # One INSERT for the changed seats (a first entry is all four); it sends no
         # signals, and the write path moves the tournament's revision itself.
-        lean.insert(changed)
+        ResultFact.objects.bulk_create(changed)
         if all(fact.pk is not None for fact in changed):  # ids come back on SQLite ≥ 3.35 and PG
             after = read.with_results(changed)
             # The group's rows at its new version (the write path moves it on the locked

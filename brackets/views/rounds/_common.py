@@ -17,7 +17,6 @@ from brackets.labels import (
     label,
 )
 from brackets.models import Group, Role, Round, Tournament
-from brackets.perf import lean
 
 STAFF = (Role.ORGANISER, Role.BRACKET)
 
@@ -64,11 +63,9 @@ def _round(tournament: Tournament, number: int) -> Round:
 
 
 def _group(tournament: Tournament, group_id: int) -> Group:
-    # Every match request reads its group: one prebuilt statement (brackets.perf.lean).
-    found = lean.fetch(Group, where=["id", "round__tournament_id"],
-                       params=[group_id, tournament.pk], related=["round"])
-    if not found:
+    group = (Group.objects.select_related("round")
+             .filter(id=group_id, round__tournament_id=tournament.pk).first())
+    if group is None:
         raise Http404(_("この組はありません。"))
-    group = found[0]
     group.round.tournament = tournament  # loaded by the permission check: not again
     return group

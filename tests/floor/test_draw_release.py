@@ -11,7 +11,7 @@ from brackets.hosted.payload import tournament_snapshot
 from brackets.models import Group, Round, Seat, Tournament
 from brackets.services import rounds as svc
 from brackets.services.draw_release import round_draw_release
-from tests.states import register_entrants
+from tests.states import register_entrants, results_won_by
 
 pytestmark = pytest.mark.django_db
 
@@ -137,3 +137,32 @@ def test_the_public_copy_push_carries_no_group_of_a_private_draw(tournament: Tou
     assert len(data["records"]["group"]) == Group.objects.filter(round=rnd).count()
     assert len(data["records"]["seat"]) == len(ids["seat"]) == Seat.objects.filter(
         group__round=rnd).count()
+
+
+def test_the_first_result_of_a_private_draw_releases_it(tournament: Tournament,
+                                                       cast: dict[str, Any]) -> None:
+    # A drawn round takes input at once (no 開始): a match played at the cabinets is no
+    # secret, so its first save releases the draw, recorded as that staff member's.
+    rnd, group = _drawn(tournament, cast["organiser"])
+    winner = _seated(group).entrant_id
+    results_won_by(group, cast["bracket"], winner)
+    rnd.refresh_from_db()
+    assert rnd.draw_public and rnd.draw_released_by == cast["bracket"]
+    first = rnd.draw_released_at
+    results_won_by(Group.objects.filter(round=rnd).order_by("number")[1], cast["organiser"],
+                   Seat.objects.filter(group__round=rnd, group__number=2,
+                                       entrant__isnull=False).first().entrant_id)
+    rnd.refresh_from_db()
+    assert (rnd.draw_released_at, rnd.draw_released_by) == (first, cast["bracket"])
+
+
+def test_a_refused_result_leaves_the_draw_private(tournament: Tournament,
+                                                 cast: dict[str, Any]) -> None:
+    rnd, group = _drawn(tournament, cast["organiser"])
+    seats = list(Seat.objects.filter(group=group, entrant__isnull=False).order_by("number"))
+    places = [1, 1, 2, 3]  # no result screen shows this shape (H9)
+    rows = {s.number: (str(300 - 20 * i), places[i]) for i, s in enumerate(seats)}
+    with pytest.raises(svc.RoundError):
+        svc.results_save(group=group, by=cast["bracket"], rows=rows)
+    rnd.refresh_from_db()
+    assert rnd.draw_private

@@ -20,6 +20,7 @@ from typing import Any
 
 from django.db import IntegrityError, connection, transaction
 from django.db.models import F
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from brackets.engine import EngineError
@@ -149,7 +150,28 @@ def match_write(group: Group, *, by: Any, kind: str, touched: Touched = WHOLE_MA
             if changes:
                 raise StaleVersion(changes)
         yield g
+        if requires_input:
+            draw_released_by_play(g.round, by)
         _finish(g)
+
+
+def draw_release_record(rnd: Round, by: Any) -> None:
+    """Record the release of the round's draw: who and when. A conditional update, so two
+    tablets' first saves never overwrite the first release."""
+    when = timezone.now()
+    who = by if getattr(by, "pk", None) is not None else None
+    if Round.objects.filter(id=rnd.id, draw_released_at=None).update(
+            draw_released_at=when, draw_released_by=who):
+        rnd.draw_released_at, rnd.draw_released_by = when, who
+        revision.touch(rnd.tournament_id)  # an update() sends no signal
+
+
+def draw_released_by_play(rnd: Round, by: Any) -> None:
+    """Once a match of the round is played its groups are no secret: the round's first
+    input (or 開始) releases a draw the organiser has not released, so a forgotten release
+    never hides a running round."""
+    if rnd.draw_released_at is None:
+        draw_release_record(rnd, by)
 
 
 def _lock(group: Group, key: str, kind: str, by: Any, digest: str = "") -> Group:

@@ -42,7 +42,7 @@ from brackets.models import (
     Tournament,
 )
 from brackets.selectors import rounds as sel
-from brackets.services.rounds._write import RoundError, _engine_text
+from brackets.services.rounds._write import RoundError, _engine_text, draw_released_by_play
 
 GROUP_LABELS = GROUP_LETTERS
 
@@ -338,12 +338,7 @@ def round_start(*, round: Round, by: Any) -> Round:
     rnd = Round.objects.select_for_update().get(id=round.id)
     _require(rnd, Round.Status.DRAWN)
     _step(rnd, "start", Round.Status.RUNNING, by)
-    if rnd.draw_released_at is None:
-        # Once the matches are played at the cabinets the groups are no secret: starting
-        # releases a draw the organiser has not released (brackets/services/draw_release.py).
-        from brackets.services.draw_release import draw_release_record
-
-        draw_release_record(rnd, by)
+    draw_released_by_play(rnd, by)
     return rnd
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +20,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
 
+from brackets.adapters.entrants import opt_up_limits
 from brackets.engine_adapter import preset_for
 from brackets.models import Entrant, QmaVersion, Rank, Role, Tournament
 from brackets.presets import preset_choices
@@ -74,12 +76,13 @@ class Created:
 
 
 def demo_entrant_data(ranks: list[Rank], rng: random.Random, *, shura: bool = False,
-                      opt_up: bool = False) -> list[dict[str, Any]]:
+                      opt_up: Mapping[str, int] | None = None) -> list[dict[str, Any]]:
     """72 entrants: names with readings, unique card names, Q levels over every rank band.
 
     修羅 declarations are made only when the event has 修羅 lots (``shura``) and プチ修羅
-    modes only when players' modes come from their Q level (``opt_up``): the desk would
-    refuse either in an event without that rule, and its badges would mislead a newcomer.
+    modes only when players' modes come from their Q level (``opt_up``: each mode's Q level
+    from which the rank is already as strict, ``adapters.entrants.opt_up_limits``), by a
+    player below it: the desk refuses any other, and the badges would mislead a newcomer.
     """
     people = [(f, g) for g in GIVEN for f in FAMILY]
     rng.shuffle(people)
@@ -117,13 +120,24 @@ def demo_entrant_data(ranks: list[Rank], rng: random.Random, *, shura: bool = Fa
         {"opt_up": "pinpoint"},
         {"opt_up": "bomber"},
     ]
+    taken: set[int] = set()
     for offset, declaration in enumerate(declarations):
         declared = {key: value for key, value in declaration.items()
                     if (key.startswith(("shura_", "past_win_")) and shura)
-                    or (key == "opt_up" and opt_up)}
-        if declared:
-            rows[by_q[DEMO_SEEDS + offset * 3]].update(declared, **(
-                {"notes": declaration["notes"]} if "notes" in declaration else {}))
+                    or (key == "opt_up" and opt_up is not None)}
+        if not declared:
+            continue
+        candidates = by_q[DEMO_SEEDS + offset * 3:] + by_q[DEMO_SEEDS:DEMO_SEEDS + offset * 3]
+        if "opt_up" in declared:
+            assert opt_up is not None
+            candidates = [i for i in candidates
+                          if rows[i]["q_level"] < opt_up[declared["opt_up"]]]
+        index = next((i for i in candidates if i not in taken), None)
+        if index is None:
+            continue
+        taken.add(index)
+        rows[index].update(declared, **(
+            {"notes": declaration["notes"]} if "notes" in declaration else {}))
     return rows
 
 
@@ -180,7 +194,7 @@ class Command(BaseCommand):
         existing = set(Entrant.objects.filter(tournament=tournament).values_list("card_key", flat=True))
         rules = preset_for(tournament)
         rows = demo_entrant_data(ranks, random.Random(seed), shura=rules.shura,
-                                 opt_up=rules.mode_source != "fixed")
+                                 opt_up=opt_up_limits(tournament))
         for row in rows:
             if kana_fold(row["card_name"]) in existing:
                 continue

@@ -34,7 +34,7 @@ class Migration(migrations.Migration):
             name='FloorFact',
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('call', '呼び出し'), ('repeat', '再呼び出し'), ('no_show', '不在'), ('release', '呼び出し取り消し'), ('set_off', '台の停止'), ('set_on', '台の再開'), ('plan', '開始予定')], max_length=20, verbose_name='種類')),
+                ('kind', models.CharField(choices=[('call', '呼び出し'), ('repeat', '再呼び出し'), ('no_show', '不在'), ('release', '呼び出し取り消し'), ('set_off', '台の停止'), ('set_on', '台の再開')], max_length=20, verbose_name='種類')),
                 ('data', models.JSONField(blank=True, default=dict, verbose_name='内容')),
                 ('at', models.DateTimeField(auto_now_add=True)),
                 ('by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),

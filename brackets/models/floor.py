@@ -57,7 +57,6 @@ class FloorFact(models.Model):
         RELEASE = "release", _("呼び出し取り消し")
         SET_OFF = "set_off", _("台の停止")
         SET_ON = "set_on", _("台の再開")
-        PLAN = "plan", _("開始予定")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="+")
     kind = models.CharField(_("種類"), max_length=20, choices=Kind.choices)

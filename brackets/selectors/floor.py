@@ -15,6 +15,7 @@ from functools import cached_property
 from typing import Any
 
 from django.db.models import Count, Max, Min
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from brackets import engine_adapter as ea
@@ -373,7 +374,7 @@ class RoundTiming:
         at = self.started or self.expected
         if self.planned is None or at is None:
             return None
-        return round((at - self.planned).total_seconds() / 60)
+        return int((at - self.planned).total_seconds() // 60)  # plans are to the minute
 
     @property
     def ahead_minutes(self) -> int | None:
@@ -381,14 +382,24 @@ class RoundTiming:
         return None if behind is None else -behind
 
 
-def planned_starts(tournament: Tournament) -> dict[int, dt.datetime]:
-    """Round id → the newest planned start recorded for it."""
+def planned_starts(tournament: Tournament, *, now: dt.datetime) -> dict[int, dt.datetime]:
+    """Round id → its planned start: the timetable's time for the round (one place for the
+    plan, ``selectors.timetable``), on the day within twelve hours of ``now``."""
+    from brackets.selectors.timetable import planned_times, round_slot
+
+    times = planned_times(tournament)
+    local = timezone.localtime(now)
     out: dict[int, dt.datetime] = {}
-    for f in FloorFact.objects.filter(tournament=tournament, kind=K.PLAN):
-        if f.data.get("planned"):
-            out[f.round_id] = dt.datetime.fromisoformat(f.data["planned"])
-        else:
-            out.pop(f.round_id, None)
+    for rnd in sel.tournament_rounds(tournament):
+        planned = times.get(round_slot(rnd.number))
+        if planned is None:
+            continue
+        at = local.replace(hour=planned.hour, minute=planned.minute, second=0, microsecond=0)
+        if at - local > dt.timedelta(hours=12):
+            at -= dt.timedelta(days=1)
+        elif local - at > dt.timedelta(hours=12):
+            at += dt.timedelta(days=1)
+        out[rnd.id] = at
     return out
 
 
@@ -396,7 +407,7 @@ def timetable(tournament: Tournament, *, now: dt.datetime,
               view: FloorView | None = None) -> list[RoundTiming]:
     """Every round with its planned start, its first call (the actual start) or, for a round
     not started, its estimate: the current round's expected end, chained round by round."""
-    planned = planned_starts(tournament)
+    planned = planned_starts(tournament, now=now)
     first_call: dict[int, Any] = dict(
         FloorFact.objects.filter(tournament=tournament, kind=K.CALL).values("round_id")
         .annotate(first=Min("at")).values_list("round_id", "first"))

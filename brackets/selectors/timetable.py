@@ -1,9 +1,10 @@
 """Reads of the floor notices (issue 15 item 6): the announcements in force and the
 timetable, planned times beside the live estimates.
 
-The estimates come from the measured match lengths (issue 15 item 3, helper "floor15"):
-:func:`live_estimates` is the one place they plug in, keyed by the same slot keys
-(``reception``, ``round-<n>``); until it returns something, the column shows 「—」.
+The planned times are kept here only (the floor page's planned start writes a round's
+slot); the estimates come from the floor's measured match lengths through
+:func:`live_estimates`, keyed by the same slot keys (``reception``, ``round-<n>``); a slot
+without one shows 「—」.
 """
 
 from __future__ import annotations
@@ -74,9 +75,19 @@ def _round_names(tournament: Tournament) -> list[tuple[int, str]]:
 
 
 def live_estimates(tournament: Tournament) -> Mapping[str, datetime.time]:
-    """The estimated time per slot from the matches measured so far (issue 15 item 3).
-    Empty until the estimate is built; the timetable reads it through this one name."""
-    return {}
+    """Each round's actual start (its first call) or estimated one, from the floor's
+    measured match lengths (``selectors.floor.timetable``), as local times per slot."""
+    from django.utils import timezone
+
+    from brackets.selectors.floor import timetable
+
+    out: dict[str, datetime.time] = {}
+    for timing in timetable(tournament, now=timezone.now()):
+        at = timing.started or timing.expected
+        if at is not None:
+            out[round_slot(timing.round.number)] = timezone.localtime(at).time().replace(
+                second=0, microsecond=0)
+    return out
 
 
 def timetable_slots(tournament: Tournament,

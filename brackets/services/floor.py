@@ -215,8 +215,12 @@ def floor_no_show(*, group: Group, entrant: Entrant, action: str, by: Any) -> Fl
 # ---------------------------------------------------------------- timetable
 
 
-@transaction.atomic
-def round_planned_start(*, round: Round, planned: dt.datetime | None, by: Any) -> FloorFact:
-    """The time the organiser plans the round to start (None clears it)."""
-    return _fact(round.tournament, K.PLAN, by, round=round,
-                 data={"planned": planned.isoformat() if planned is not None else ""})
+def round_planned_start(*, round: Round, planned: dt.datetime | None, by: Any) -> list[str]:
+    """The time the organiser plans the round to start (None clears it), recorded on the
+    timetable (its one place) as the round's slot; returns the slots that changed."""
+    from brackets.selectors.timetable import round_slot
+    from brackets.services.timetable import timetable_set
+
+    at = timezone.localtime(planned).time().replace(second=0, microsecond=0) if planned else None
+    return timetable_set(tournament=round.tournament, by=by,
+                         times={round_slot(round.number): at})

@@ -44,7 +44,7 @@ def _render_floor(request: HttpRequest, tournament: Tournament, rnd: Round | Non
                   status: int = 200, **bound: forms.Form) -> HttpResponse:
     now = timezone.now()
     view = floor_sel.floor_view(rnd, now=now) if rnd is not None else None
-    planned = floor_sel.planned_starts(tournament)
+    planned = floor_sel.planned_starts(tournament, now=now)
     context: dict[str, Any] = {
         "tournament": tournament, "round": rnd, "view": view, "now": now,
         "rounds": Round.objects.filter(tournament=tournament, status__in=floor_sel.FLOOR_STATUSES),

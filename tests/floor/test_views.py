@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
-from brackets.models import CabinetSet, FloorFact, Group, Round, Tournament
+from brackets.models import CabinetSet, FloorFact, Group, Round, TimetableEntry, Tournament
 from brackets.services import floor as floor_svc
 
 pytestmark = pytest.mark.django_db
@@ -70,7 +70,7 @@ def test_a_bad_planned_start_is_refused_and_a_good_one_shows_on_the_floor(
     bad = clients["organiser"].post(url, {"planned": "午後1時"})
     assert bad.status_code == 400
     assert "開始予定は「2026-12-02 13:00」の形で入力してください。" in bad.content.decode()
-    assert not FloorFact.objects.filter(kind="plan").exists()
+    assert not TimetableEntry.objects.filter(tournament=rnd.tournament).exists()
     clients["organiser"].post(url, {"planned": "2026-12-02T13:00"})
     page = clients["organiser"].get(reverse("floor_page", args=[rnd.tournament.slug]))
     assert "13:00" in page.content.decode()

@@ -41,7 +41,9 @@ class Slot:
         day = datetime.date(2000, 1, 1)
         delta = (datetime.datetime.combine(day, self.estimate)
                  - datetime.datetime.combine(day, self.planned))
-        return int(delta.total_seconds() // 60)
+        minutes = int(delta.total_seconds() // 60)
+        # Times of day: an estimate past midnight is late, not nearly a day early.
+        return (minutes + 720) % 1440 - 720
 
 
 def active_announcements(tournament: Tournament) -> list[Announcement]:

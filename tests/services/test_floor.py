@@ -184,3 +184,24 @@ def test_sets_and_calls_travel_in_the_tournament_file(
     assert [(s.name, s.in_service) for s in view.sets] == [
         ("A台（1〜4番サテ）", False), ("B台（5〜8番サテ）", True)]
     assert [view.groups[g].group.label for g in view.plan.playing.values()] == ["B"]
+
+
+def test_the_timetable_shows_the_floor_plan_and_its_estimates(
+        round_1_on_two_sets: tuple[Round, CabinetSet, CabinetSet],
+        cast: dict[str, Any]) -> None:
+    """One plan per round: the floor's planned start is the timetable's slot, and the
+    timetable's estimate is the round's first call, then the floor's estimates."""
+    from django.utils import timezone
+
+    from brackets.selectors.timetable import timetable_slots
+
+    rnd, _a, _b = round_1_on_two_sets
+    user = cast["organiser"]
+    first, _second = floor_svc.floor_call_next(round=rnd, by=user)
+    floor_svc.round_planned_start(round=rnd, planned=first.at - dt.timedelta(minutes=20),
+                                  by=user)
+    slots = {slot.key: slot for slot in timetable_slots(rnd.tournament)}
+    called = timezone.localtime(first.at).time().replace(second=0, microsecond=0)
+    assert slots["round-1"].estimate == called
+    assert slots["round-1"].late_minutes == 20
+    assert slots["round-2"].estimate is not None

@@ -17,8 +17,15 @@ from reportlab.platypus import Flowable
 
 from brackets.adapters.rounds import round_rules
 from brackets.models import Role, Round, Tournament
-from brackets.printing._forms import FORM_H_MM, FORM_W_MM, checkbox, form_frame, write_line
-from brackets.printing.base import PdfDocument, card_sheets, register_fonts
+from brackets.printing._forms import (
+    FORM_H_MM,
+    FORM_W_MM,
+    checkbox,
+    form_frame,
+    wrap_lines,
+    write_line,
+)
+from brackets.printing.base import PdfDocument, card_sheets, register_fonts, truncate
 from brackets.printing.registry import Choice, DocumentError, Option, register
 from brackets.selectors.round_documents import round_choices
 
@@ -59,7 +66,7 @@ class BanForms(PdfDocument):
     role = Role.BRACKET
     category = gettext_noop("回戦")
     description = gettext_noop("禁止するジャンルを1つ（A4に4枚）。組分け後は名前と組入り")
-    options: ClassVar[Mapping[str, Option]] = {"round": Option("回戦")}
+    options: ClassVar[Mapping[str, Option]] = {"round": Option(gettext_noop("回戦"))}
 
     def choices(self, tournament: Tournament) -> list[Choice]:
         return [Choice(name, {"round": n}) for n, name in round_choices(tournament, flag="bans")]
@@ -68,20 +75,22 @@ class BanForms(PdfDocument):
         return ban_form_data(tournament, options["round"])
 
     def label(self, tournament: Tournament, **options: Any) -> str:
-        return "禁止ジャンル用紙"
+        return gettext(self.title)
 
     def get_story(self, data: BanFormData, *, tournament: Tournament, **options: Any
                   ) -> list[Flowable]:
         def draw(canvas: Canvas, form: tuple[str, str, str], w: float, h: float) -> None:
             pad = 6 * mm
-            y = form_frame(canvas, w, h, f"{data.round_name} 禁止ジャンル用紙", tournament.name)
-            write_line(canvas, pad, y - 4 * mm, 24 * mm, "組", form[0])
-            write_line(canvas, pad + 28 * mm, y - 4 * mm, w - 2 * pad - 28 * mm, "名前", form[1])
-            write_line(canvas, pad, y - 13 * mm, w - 2 * pad, "カードネーム", form[2])
+            y = form_frame(canvas, w, h, f"{data.round_name} {gettext(self.title)}", tournament.name)
+            write_line(canvas, pad, y - 4 * mm, 24 * mm, gettext("組"), form[0])
+            write_line(canvas, pad + 28 * mm, y - 4 * mm, w - 2 * pad - 28 * mm, gettext("名前"),
+                       form[1])
+            write_line(canvas, pad, y - 13 * mm, w - 2 * pad, gettext("カードネーム"), form[2])
             y -= 24 * mm
             font = register_fonts()
             canvas.setFont(font, 9)
-            canvas.drawString(pad, y, "禁止するジャンルに1つだけ印をつけてください")
+            canvas.drawString(pad, y, truncate(gettext("禁止するジャンルに1つだけ印をつけてください"),
+                                               w - 2 * pad, 9))
             y -= 3 * mm
             for genre in data.genres:
                 y -= 7.5 * mm
@@ -89,7 +98,10 @@ class BanForms(PdfDocument):
                 canvas.setFont(font, 12)
                 canvas.drawString(pad + 8 * mm, y, genre)
             canvas.setFont(font, 7.5)
-            canvas.drawString(pad, 12 * mm, "全員の用紙がそろってから同時に公開します。")
-            canvas.drawString(pad, 8 * mm, "書かれたジャンルはこの試合の全員が使えません。")
+            notes = [line for text in (gettext("全員の用紙がそろってから同時に公開します。"),
+                                       gettext("書かれたジャンルはこの試合の全員が使えません。"))
+                     for line in wrap_lines(text, w - 2 * pad, 7.5)]
+            for i, line in enumerate(notes):
+                canvas.drawString(pad, 8 * mm + (len(notes) - 1 - i) * 4 * mm, line)
         return card_sheets(data.forms, columns=2, rows=2, card_w_mm=FORM_W_MM,
                            card_h_mm=FORM_H_MM, draw_card=draw)

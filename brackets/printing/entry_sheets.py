@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext, gettext_noop
 from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
@@ -100,7 +100,7 @@ class EntrySheet(Flowable):
         w, top = self.width, self.height
         c.setFillColor(colors.black)
         c.setFont(font, 18)
-        c.drawString(0, top - 18, "エントリーシート")
+        c.drawString(0, top - 18, truncate(gettext("エントリーシート"), w - QR_MM * mm - 6 * mm, 18))
         qr = QR_MM * mm
         QrCode(e.checkin_url or e.public_url, qr).drawOn(c, w - qr, top - qr - 2 * mm)
         text_w = w - qr - 6 * mm
@@ -110,18 +110,22 @@ class EntrySheet(Flowable):
         c.setFont(font, size)
         c.drawString(0, top - 17 * mm - size * 1.05, truncate(e.name, text_w, size))
         c.setFont(font, 10.5)
-        c.drawString(0, top - 36 * mm, f"受付番号 {e.number}" + (f"　シード{e.seed}" if e.seed
-                                                                 else ""))
+        number = gettext("受付番号 {number}").format(number=e.number)
+        if e.seed:
+            number += "　" + gettext("シード{seed}").format(seed=e.seed)
+        c.drawString(0, top - 36 * mm, number)
         if e.round1_group:
-            round1 = f"{e.round1_group}　サテ{e.round1_seat}"
+            round1 = gettext("{group}　サテ{seat}").format(group=e.round1_group,
+                                                          seat=e.round1_seat)
         elif e.round1_note:
             round1 = e.round1_note
         else:
-            round1 = "未抽選（会場の掲示で確認してください）"
+            round1 = gettext("未抽選（会場の掲示で確認してください）")
         rank = f"Q{e.q_level}" + (f"（{e.rank}）" if e.rank else "")
-        rows = [("カードネーム", e.card_name), ("よみがな", e.reading),
-                ("ホーム店舗", e.home_store), ("最高Qレベル・階級", rank), ("制限", e.mode),
-                ("修羅くじ", e.lots_text), ("1回戦", round1)]
+        rows = [(gettext("カードネーム"), e.card_name), (gettext("よみがな"), e.reading),
+                (gettext("ホーム店舗"), e.home_store), (gettext("最高Qレベル・階級"), rank),
+                (gettext("制限"), e.mode), (gettext("修羅くじ"), e.lots_text),
+                (gettext("1回戦"), round1)]
         y = top - 46 * mm
         row_h = 11 * mm
         label_w = 42 * mm
@@ -134,21 +138,25 @@ class EntrySheet(Flowable):
             c.rect(0, row_top - row_h, label_w, row_h, stroke=1, fill=0)
             c.rect(label_w, row_top - row_h, w - label_w, row_h, stroke=1, fill=0)
             c.setFont(font, 10)
-            c.drawString(2 * mm, row_top - row_h / 2 - 3.5, label)
+            size = fit_size(label, label_w - 4 * mm, 10, 7)
+            c.setFont(font, size)
+            c.drawString(2 * mm, row_top - row_h / 2 - 3.5, truncate(label, label_w - 4 * mm, size))
             _cell_text(c, value, label_w + 2 * mm, row_top, w - label_w - 4 * mm, row_h)
         y -= row_h * len(rows) + 8 * mm
         if e.lots_owed and not e.lots_drawn:
             c.setFont(font, 13.5)
-            c.drawString(0, y, "修羅くじ　抽選結果（抽選時に記入）")
+            c.drawString(0, y, truncate(gettext("修羅くじ　抽選結果（抽選時に記入）"), w, 13.5))
             y -= 4 * mm
-            y = _boxes(c, ["くじ1", "くじ2", "くじ3", "くじ4"][:max(e.lots_owed, 1)], y, w,
-                       14 * mm) - 8 * mm
+            lots = [gettext("くじ{number}").format(number=n) for n in range(1, 5)]
+            y = _boxes(c, lots[:max(e.lots_owed, 1)], y, w, 14 * mm) - 8 * mm
         c.setFont(font, 13.5)
-        c.drawString(0, y, "受付記入欄")
-        y = _boxes(c, ["参加費", "受付", "受付スタッフ"], y - 4 * mm, w, 16 * mm)
+        c.drawString(0, y, truncate(gettext("受付記入欄"), w, 13.5))
+        y = _boxes(c, [gettext("参加費"), gettext("受付"), gettext("受付スタッフ")],
+                   y - 4 * mm, w, 16 * mm)
         c.setFont(font, 7.5)
         c.drawString(0, y - 6 * mm, truncate(
-            f"右上のQRコード：受付で読み取り・選手ページ（結果・組分け）　{e.public_url}", w, 7.5))
+            gettext("右上のQRコード：受付で読み取り・選手ページ（結果・組分け）") + "　"
+            + e.public_url, w, 7.5))
 
 
 def _cell_text(c: Canvas, text: str, x: float, row_top: float, width: float,
@@ -183,7 +191,8 @@ def _boxes(c: Canvas, labels: list[str], top: float, width: float, height: float
         c.setFillColor(colors.black)
         c.rect(x, top - label_h - height, cell_w, height, stroke=1, fill=0)
         c.setFont(font, 8.5)
-        c.drawString(x + 1.5 * mm, top - label_h + 2 * mm, label)
+        c.drawString(x + 1.5 * mm, top - label_h + 2 * mm,
+                     truncate(label, cell_w - 3 * mm, 8.5))
     return top - label_h - height
 
 

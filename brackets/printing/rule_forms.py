@@ -27,12 +27,12 @@ from brackets.printing._forms import (
     paragraph,
     write_line,
 )
-from brackets.printing.base import PdfDocument, card_sheets, register_fonts
+from brackets.printing.base import PdfDocument, card_sheets, register_fonts, truncate
 from brackets.printing.registry import Choice, DocumentError, Option, register
 from brackets.selectors.round_documents import round_choices
 
-RESTRICTION_TEXT = {"basic": "基本ルール（高火力ボンバーマン）", "rank": "階級別の制限",
-                    "free": "制限なし"}
+RESTRICTION_TEXT = {"basic": gettext_noop("基本ルール（高火力ボンバーマン）"),
+                    "rank": gettext_noop("階級別の制限"), "free": gettext_noop("制限なし")}
 
 
 @dataclass(frozen=True)
@@ -54,21 +54,24 @@ def restriction_text(tournament: Tournament, restriction: str) -> str:
             if preset.mode_source == "fixed":
                 return mode_label(preset.fixed_rules, shura=False, opt_up=False)
         except Exception:  # noqa: BLE001 - an unknown preset prints the generic text
-            return RESTRICTION_TEXT["rank"]
-        return RESTRICTION_TEXT["rank"]
-    return RESTRICTION_TEXT.get(restriction, restriction)
+            return gettext(RESTRICTION_TEXT["rank"])
+        return gettext(RESTRICTION_TEXT["rank"])
+    if restriction in RESTRICTION_TEXT:
+        return gettext(RESTRICTION_TEXT[restriction])
+    return restriction
 
 
 def rule_text(variant: RuleVariant, restriction: str) -> str:
     per = variant.advance_per_group
-    adv = "1位のみ勝ち抜け" if per == 1 else f"上位{per}名勝ち抜け"
+    adv = gettext("1位のみ勝ち抜け") if per == 1 else gettext("上位{count}名勝ち抜け").format(
+        count=per)
     r = variant.restrictions
     if r.read_window is None or r.record_window is None:
-        rule = "制限なし・この回戦の出題は使用履歴に残らない"
+        rule = gettext("制限なし・この回戦の出題は使用履歴に残らない")
     else:
         rule = restriction
     cap = variant.capacity
-    cap_text = f"・定員{cap}名" if cap else ""
+    cap_text = "・" + gettext("定員{count}名").format(count=cap) if cap else ""
     return f"{rule}・{adv}{cap_text}"
 
 
@@ -106,7 +109,7 @@ class RuleForms(PdfDocument):
     role = Role.BRACKET
     category = gettext_noop("回戦")
     description = gettext_noop("A/Bのどちらかに印（A4に4枚）。前の回戦の勝ち抜けが決まると名前入り")
-    options: ClassVar[Mapping[str, Option]] = {"round": Option("回戦")}
+    options: ClassVar[Mapping[str, Option]] = {"round": Option(gettext_noop("回戦"))}
 
     def choices(self, tournament: Tournament) -> list[Choice]:
         return [Choice(name, {"round": n})
@@ -116,33 +119,35 @@ class RuleForms(PdfDocument):
         return rule_form_data(tournament, options["round"])
 
     def label(self, tournament: Tournament, **options: Any) -> str:
-        return "ルール選択用紙"
+        return gettext(self.title)
 
     def get_story(self, data: RuleFormData, *, tournament: Tournament, **options: Any
                   ) -> list[Flowable]:
-        note = ("希望者が定員を超えたときは、" + (data.previous_name or "前の回戦") +
-                "の成績順（各組1位の得点順、続いて2位の惜敗率順）に希望が通ります。"
-                "通らなかった人はもう一方のルールになります。")
+        note = gettext("希望者が定員を超えたときは、{previous}の成績順（各組1位の得点順、"
+                       "続いて2位の惜敗率順）に希望が通ります。"
+                       "通らなかった人はもう一方のルールになります。").format(
+            previous=data.previous_name or gettext("前の回戦"))
 
         def draw(canvas: Canvas, player: tuple[str, str], w: float, h: float) -> None:
             pad = 6 * mm
-            y = form_frame(canvas, w, h, f"{data.round_name} ルール選択用紙", tournament.name)
-            write_line(canvas, pad, y - 4 * mm, w - 2 * pad, "名前", player[0])
-            write_line(canvas, pad, y - 13 * mm, w - 2 * pad, "カードネーム", player[1])
+            y = form_frame(canvas, w, h, f"{data.round_name} {gettext(self.title)}", tournament.name)
+            write_line(canvas, pad, y - 4 * mm, w - 2 * pad, gettext("名前"), player[0])
+            write_line(canvas, pad, y - 13 * mm, w - 2 * pad, gettext("カードネーム"), player[1])
             y -= 24 * mm
             canvas.setFont(register_fonts(), 9)
-            canvas.drawString(pad, y, "希望するルールに1つだけ印をつけてください")
+            canvas.drawString(pad, y, truncate(gettext("希望するルールに1つだけ印をつけてください"),
+                                               w - 2 * pad, 9))
             y -= 4 * mm
             for name, text in data.rules:
                 y -= 8 * mm
                 checkbox(canvas, pad, y - 1 * mm, 6 * mm)
                 canvas.setFont(register_fonts(), 14)
-                canvas.drawString(pad + 9 * mm, y, f"ルール{name}")
+                canvas.drawString(pad + 9 * mm, y, gettext("ルール{name}").format(name=name))
                 y = paragraph(canvas, pad + 9 * mm, y - 5 * mm, w - 2 * pad - 9 * mm, text,
                               size=8.5)
             paragraph(canvas, pad, 16 * mm, w - 2 * pad, note, size=7.5)
             canvas.setFont(register_fonts(), 7.5)
-            canvas.drawString(pad, 5 * mm, "受付スタッフ：")
+            canvas.drawString(pad, 5 * mm, gettext("受付スタッフ："))
 
         return card_sheets(data.players, columns=2, rows=2, card_w_mm=FORM_W_MM,
                            card_h_mm=FORM_H_MM, draw_card=draw)

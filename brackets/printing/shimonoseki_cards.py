@@ -79,7 +79,7 @@ def draw_card(canvas: Canvas, face: CardFace, w: float, h: float) -> None:
     canvas.setLineWidth(1.2)
     canvas.roundRect(2 * mm, 2 * mm, w - 4 * mm, h - 4 * mm, 3 * mm)
     canvas.setFont(font, 7)
-    canvas.drawString(pad + 1 * mm, h - pad - 5, f"下関カード No.{face.number}")
+    canvas.drawString(pad + 1 * mm, h - pad - 5, gettext("下関カード No.{number}").format(number=face.number))
     size = fit_size(face.genre, w - 2 * pad - 4 * mm, 20, 10)
     canvas.setFont(font, size)
     canvas.drawCentredString(w / 2, h * 0.58, face.genre)

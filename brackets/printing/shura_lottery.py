@@ -43,7 +43,8 @@ class ShuraLottery(PdfDocument):
 
     def get_story(self, data: list[ShuraRow], *, tournament: Tournament, **options: Any
                   ) -> list[Flowable]:
-        head = ["No.", "選手", "理由", "本数", "引いたジャンル", "形式くじ", "方法・記録", "立会人"]
+        head = ["No.", gettext("選手"), gettext("理由"), gettext("本数"), gettext("引いたジャンル"),
+                gettext("形式くじ"), gettext("方法・記録"), gettext("立会人")]
         widths_mm = [10, 40, 30, 11, 40, 18, 22, 15]
         scale = self.frame_width / (sum(widths_mm) * mm)
         rows: list[list[Any]] = [[p(h, "cell_small") for h in head]]
@@ -56,13 +57,13 @@ class ShuraLottery(PdfDocument):
             record = "　".join(x for x in (row.method, row.by, row.at) if x)
             reasons = row.error or row.reasons
             rows.append([str(row.number), p(f"{row.name}（{row.card_name}）", "cell_small"),
-                         p(reasons, "tiny"), f"{row.lots_owed}本", p(drawn, "cell_small"),
+                         p(reasons, "tiny"), gettext("{count}本").format(count=row.lots_owed), p(drawn, "cell_small"),
                          p("・".join(row.formats), "cell_small"), p(record, "tiny"), ""])
         table = Table(rows, colWidths=[w * mm * scale for w in widths_mm], repeatRows=1,
                       rowHeights=[8 * mm] + [13 * mm] * len(data))
         table.setStyle(TableStyle(table_style(("ALIGN", (0, 1), (0, -1), "CENTER"),
                                               ("ALIGN", (3, 1), (3, -1), "CENTER"))))
-        return [p("修羅くじ記録", "title"),
-                p("くじは7ジャンル（ノンジャンルを除く）から重複なしで引きます。引いたジャンルは大会を通して使えません。"
-                  "1人4本まで。", "small"),
+        return [p(gettext("修羅くじ記録"), "title"),
+                p(gettext("くじは7ジャンル（ノンジャンルを除く）から重複なしで引きます。"
+                          "引いたジャンルは大会を通して使えません。1人4本まで。"), "small"),
                 Spacer(0, 3 * mm), table]

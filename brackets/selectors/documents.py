@@ -12,14 +12,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.urls import NoReverseMatch, reverse
-from django.utils.translation import gettext_lazy, gettext_noop
+from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
 from brackets.engine import RoundSpec, seeds_play_round_1, seeds_round
 from brackets.labels import COUNTING_LABELS, MODE_LABELS
 from brackets.models import Entrant, Genre, Rank, Tournament
 from brackets.selectors.checkin_codes import checkin_url
 
-#: 修羅 lot reasons as printed on Japanese sheets (entry sheets, 修羅くじ記録).
+#: 修羅 lot reasons (entry sheets, 修羅くじ記録 translate them when they print).
 LOT_REASON_TEXT = {
     "national_title": gettext_noop("全国大会タイトル"),
     "shiga_winner": gettext_noop("滋賀大会優勝"),
@@ -69,13 +69,14 @@ class EntrantDoc:
         if self.lot_error:
             return self.lot_error
         if not self.lots_owed:
-            return "なし"
+            return gettext("なし")
         reasons = "・".join(dict.fromkeys(self.lot_reasons))
-        text = f"{self.lots_owed}本（{reasons}）"
+        text = gettext("{count}本（{reasons}）").format(count=self.lots_owed, reasons=reasons)
         if self.lots_drawn:
-            text += "　引いたジャンル：" + "、".join(self.lots_drawn)
+            text += "　" + gettext("引いたジャンル：{genres}").format(
+                genres="、".join(self.lots_drawn))
         elif self.lots_drawn is None:
-            text += "　未抽選"
+            text += "　" + gettext("未抽選")
         return text
 
 
@@ -163,20 +164,21 @@ def player_rules_of(tournament: Tournament, restriction: str, entrant: Entrant,
 def mode_label(rules: Any, *, shura: bool, opt_up: bool) -> str:
     """How a sheet names a player's restriction: 高火力ボンバーマン, 基本ルール（…）, ＋修羅.
 
-    Printed sheets stay Japanese, so the shared labels (:mod:`brackets.labels`) are used
-    untranslated here; web pages translate them with :func:`brackets.labels.label`.
+    In the active language (a sheet prints in the language of whoever prints it).
     """
     from brackets.engine import BASIC_RULE
 
-    mode = MODE_LABELS[str(rules.mode)]
+    mode = gettext(MODE_LABELS[str(rules.mode)])
     if str(rules.mode) != "free":
-        mode = f"{COUNTING_LABELS[str(rules.counting)]}{mode}"
+        # Translators: a restriction mode after its counting, 高火力 + ボンバーマン.
+        mode = gettext("{counting}{mode}").format(
+            counting=gettext(COUNTING_LABELS[str(rules.counting)]), mode=mode)
     if rules == BASIC_RULE and not shura:
-        return f"基本ルール（{mode}）"
+        return gettext("基本ルール（{mode}）").format(mode=mode)
     if shura:
-        return mode + "（修羅）"
+        return gettext("{mode}（修羅）").format(mode=mode)
     if opt_up:
-        return mode + "（プチ修羅の道）"
+        return gettext("{mode}（プチ修羅の道）").format(mode=mode)
     return mode
 
 
@@ -199,10 +201,11 @@ def _restriction(tournament: Tournament, kind: str, entrant: Entrant,
             owed = lots_owed(declaration)
             count, reasons = owed.genre_lots, owed.reasons
         except RuleRefusal:
-            error = "くじ数が上限を超えています（受付で確認）"
+            error = gettext("くじ数が上限を超えています（受付で確認）")
     rules = player_rules_of(tournament, kind, entrant, lots)
     mode = mode_label(rules, shura=bool(count or error), opt_up=bool(entrant.opt_up))
-    return mode, count, tuple(LOT_REASON_TEXT.get(r, r) for r in reasons), error
+    return mode, count, tuple(gettext(LOT_REASON_TEXT[r]) if r in LOT_REASON_TEXT else r
+                                 for r in reasons), error
 
 
 def _drawn_lots(tournament: Tournament) -> dict[int, dict[str, Any]]:
@@ -268,7 +271,7 @@ def entrant_documents(tournament: Tournament, *, base_url: str = "") -> EntrantD
             public_url=url_pattern.replace(str(_URL_SENTINEL), str(entrant.id)),
             checkin_url=checkin_url(entrant, tournament.slug, base),
             fee_paid=entrant.fee_paid, checked_in=entrant.checked_in,
-            round1_note=(f"シード（{seeds_from}回戦から出場）"
+            round1_note=(gettext("シード（{round}回戦から出場）").format(round=seeds_from)
                          if entrant.seed and not seeds_play_round_1(seeds_from)
                          and not seat
                          else ""),
@@ -318,7 +321,8 @@ def shura_records(tournament: Tournament) -> list[ShuraRow]:
             number, entrant.name, entrant.card_name, "・".join(dict.fromkeys(reasons)), owed,
             tuple(data.get("genres", ())) if fact is not None else None,
             tuple(data.get("formats", ())),
-            {"app": "アプリ抽選", "physical": "くじ（記録）"}.get(data.get("method", ""), ""),
+            {"app": gettext("アプリ抽選"), "physical": gettext("くじ（記録）")
+             }.get(data.get("method", ""), ""),
             fact.by.get_username() if fact is not None and fact.by else "",
             timezone.localtime(fact.at).strftime("%m/%d %H:%M") if fact is not None else "",
             error))

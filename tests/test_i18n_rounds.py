@@ -141,9 +141,9 @@ def test_match_page_option_reasons_are_cached_per_language(
     assert "で使用済み" not in en
 
 
-def test_shared_labels_translate_on_pages_and_stay_japanese_on_sheets() -> None:
-    """One copy of the mode / counting / kind labels (brackets.labels): web pages show them
-    in the reader's language, the printed documents keep the Japanese the sheets print."""
+def test_shared_labels_translate_on_pages_and_on_sheets_in_the_printers_language() -> None:
+    """One copy of the mode / counting / kind labels (brackets.labels): web pages and the
+    printed documents show them in the language of whoever reads or prints them."""
     from django.utils import translation
 
     from brackets.engine import Counting, Mode, PlayerRules
@@ -161,9 +161,10 @@ def test_shared_labels_translate_on_pages_and_stay_japanese_on_sheets() -> None:
         assert label(MODE_LABELS, "pinpoint") == "Pinpoint"
         assert label(MODE_LABELS, "free") == "Free"
         assert translated(KIND_LABELS)["groups"] == ""  # not the catalogue header
-        assert documents.mode_label(rules, shura=False, opt_up=False) == "低火力ピンポイント"
+        assert documents.mode_label(rules, shura=False, opt_up=False) == "Low-power Pinpoint"
     with translation.override("ja"):
         assert label(MODE_LABELS, "bomber") == "ボンバーマン"
+        assert documents.mode_label(rules, shura=False, opt_up=False) == "低火力ピンポイント"
         assert label(COUNTING_LABELS, "unknown", "") == ""
 
 

@@ -175,6 +175,14 @@ ERROR_TEXT: dict[str, Any] = {
     "draw_players_mismatch": _("全員を1回ずつ組に入れてください（抜けている選手：{missing}／"
                                "参加していない選手：{extra}／2回入っている選手：{twice}）"),
     "seeds_share_group": _("{group}組にシードが2人います。シードは別々の組に入れてください"),
+    # The floor's calls (brackets.engine.floor.call_check).
+    "floor_set_unknown": _("その台はこの大会にありません。"),
+    "floor_set_out_of_service": _("{set}は停止中です。別の台に呼ぶか、台を再開してください。"),
+    "floor_group_unknown": _("その組はこの回戦にありません。"),
+    "floor_group_done": _("{group}は対戦を終えています。"),
+    "floor_set_busy": _("{set}では{group}が対戦中です。終わってから呼んでください。"),
+    "floor_group_elsewhere": _("{group}は既に{set}で対戦中です。"),
+    "floor_player_busy": _("{player}さんは{set}で{group}の対戦中です。終わってから呼んでください。"),
     "round_undrawable": _("{round_name}：{players}人を{group_size}人ずつの組に分けられません"
                           "（ダミーは1組に1人まで）。参加人数を確認してください"),
     "round_overfull": _("1回戦{entrants}人・シード{seeds}人では{round}が{players}人になり、定員{size}人を"

@@ -14,10 +14,10 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from brackets.engine import RuleRefusal, call_check
 from brackets.errors import Refused
+from brackets.messages import error_text
 from brackets.models import (
     CabinetSet,
     Entrant,
@@ -33,19 +33,6 @@ from brackets.selectors import floor as floor_sel
 from brackets.services.rounds import disqualification_add, withdrawal_record
 
 K = FloorFact.Kind
-
-#: What staff read for each refusal of ``brackets.engine.call_check``.
-CALL_REFUSALS = {
-    "floor_set_unknown": gettext_lazy("その台はこの大会にありません。"),
-    "floor_set_out_of_service": gettext_lazy(
-        "{set}は停止中です。別の台に呼ぶか、台を再開してください。"),
-    "floor_group_unknown": gettext_lazy("その組はこの回戦にありません。"),
-    "floor_group_done": gettext_lazy("{group}は対戦を終えています。"),
-    "floor_set_busy": gettext_lazy("{set}では{group}が対戦中です。終わってから呼んでください。"),
-    "floor_group_elsewhere": gettext_lazy("{group}は既に{set}で対戦中です。"),
-    "floor_player_busy": gettext_lazy(
-        "{player}さんは{set}で{group}の対戦中です。終わってから呼んでください。"),
-}
 
 #: A no-show: the organiser decides later (the default), or the player withdraws, or the
 #: seat is played by the dummy (the player counts as disqualified in this match, H8).
@@ -69,14 +56,6 @@ def _fact(tournament: Tournament, kind: str, by: Any, **fields: Any) -> FloorFac
     fact = FloorFact.objects.create(tournament=tournament, kind=kind, by=by, **fields)
     revision.touch(tournament.id)
     return fact
-
-
-def _call_refusal_text(exc: RuleRefusal, names: dict[str, str]) -> str:
-    params = dict(exc.params)
-    if "player" in params:
-        params["player"] = names.get(params["player"], params["player"])
-    return str(CALL_REFUSALS.get(exc.code, _("呼び出せません（{code}）。"))).format(
-        code=exc.code, **params)
 
 
 # ---------------------------------------------------------------- cabinet sets
@@ -138,7 +117,7 @@ def floor_call(*, group: Group, cabinet_set: CabinetSet, by: Any) -> FloorFact:
     try:
         call_check(view.state, group.id, cabinet_set.id)
     except RuleRefusal as exc:
-        raise FloorRefused(_call_refusal_text(exc, view.names)) from exc
+        raise FloorRefused(error_text(exc, view.names)) from exc
     if view.plan.set_of(group.id) == cabinet_set.id:
         raise FloorRefused(_("{group}は既に{set}に呼んでいます。再呼び出しを使ってください。")
                            .format(group=floor_sel.group_name(group), set=cabinet_set.name))

@@ -267,6 +267,8 @@ ERROR_TEXT: dict[str, Any] = {
     "preset_unknown": _("ルールプリセット「{slug}」はありません"),
     "setting_unknown": _("このプリセットにない設定です：{keys}"),
     "setting_invalid": (
+        _("2回戦（{r2_size}名）からは各組2名の{advancers}名が勝ち抜けるので、3回戦の人数"
+          "（{r3_size}名）を{advancers}名以上にするか、2回戦の人数を減らしてください。"),
         _("ルールA（{a}名）とルールB（{b}名）の合計を3回戦の人数（{r3_size}名）にし、"
           "それぞれ4の倍数にしてください。"),
         _("ルール設定「{key}」の値（{value}）が正しくありません"),

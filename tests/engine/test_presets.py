@@ -312,3 +312,18 @@ def test_kyushu_plan_refuses_more_round_one_players_than_round_two_can_take(
     assert err.value.code == "round_overfull"
     assert (err.value.params["players"], err.value.params["most"]) == (r2_players, most)
     preset.rounds_for(most, seeds)  # the largest field that fits is planned as before
+
+
+def test_k5_round_3_smaller_than_round_2s_advancers_is_refused() -> None:
+    """Round 2 advances two per group (K5): a round 3 that cannot hold them all is a
+    setting the desk is told to change, never a draw that fails on the day."""
+    from brackets.messages import error_text
+
+    with pytest.raises(EngineError) as err:
+        get_preset("kyushu-cup-ix", {"r2_size": 40, "r3_size": 16, "r3_capacity_a": 8,
+                                     "r3_capacity_b": 8})
+    assert err.value.code == "setting_invalid"
+    assert err.value.params["advancers"] == 20
+    assert "20名以上" in error_text(err.value)
+    get_preset("kyushu-cup-ix", {"r2_size": 32, "r3_size": 16, "r3_capacity_a": 8,
+                                 "r3_capacity_b": 8})

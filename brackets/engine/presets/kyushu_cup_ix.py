@@ -89,6 +89,11 @@ class KyushuCupIX(PresetDefinition):
         if cap_a + cap_b != r3_size or cap_a % 4 or cap_b % 4 or min(cap_a, cap_b) < 0:
             raise RuleRefusal("setting_invalid", "K6 capacities must fill round 3 in groups of "
                               "4", r3_size=r3_size, a=cap_a, b=cap_b)
+        advancers = values["r2_size"] // 4 * 2
+        if advancers > r3_size:
+            # Round 2's group winners and runners-up all go on: round 3 holds at least them.
+            raise RuleRefusal("setting_invalid", "round 3 is smaller than round 2's advancers",
+                              r2_size=values["r2_size"], advancers=advancers, r3_size=r3_size)
         rounds = (
             RoundSpec("r1", "1回戦", "groups", advance_per_group=2, target=values["r2_size"],
                       draw="random", draw_in_advance=True, restrictions=basic),

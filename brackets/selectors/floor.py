@@ -41,6 +41,7 @@ from brackets.models import (
     Tournament,
 )
 from brackets.selectors import rounds as sel
+from brackets.selectors.timetable import planned_times, round_slot
 
 #: Group statuses that no longer need a set: played (a result awaiting its second
 #: confirmation was played too) or not needed (K10).
@@ -385,8 +386,6 @@ class RoundTiming:
 def planned_starts(tournament: Tournament, *, now: dt.datetime) -> dict[int, dt.datetime]:
     """Round id → its planned start: the timetable's time for the round (one place for the
     plan, ``selectors.timetable``), on the day within twelve hours of ``now``."""
-    from brackets.selectors.timetable import planned_times, round_slot
-
     times = planned_times(tournament)
     local = timezone.localtime(now)
     out: dict[int, dt.datetime] = {}
@@ -441,3 +440,15 @@ def _expected_groups(rnd: Round) -> int:
     before = Round.objects.filter(tournament=rnd.tournament, number=rnd.number - 1).first()
     size = before.target_size if before is not None and before.target_size else 0
     return max(1, -(-size // 4))
+
+
+def live_estimates(tournament: Tournament) -> dict[str, dt.time]:
+    """Each round's actual start (its first call) or estimated one, from the floor's
+    measured match lengths (``selectors.floor.timetable``), as local times per slot."""
+    out: dict[str, dt.time] = {}
+    for timing in timetable(tournament, now=timezone.now()):
+        at = timing.started or timing.expected
+        if at is not None:
+            out[round_slot(timing.round.number)] = timezone.localtime(at).time().replace(
+                second=0, microsecond=0)
+    return out

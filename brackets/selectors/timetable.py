@@ -76,28 +76,11 @@ def _round_names(tournament: Tournament) -> list[tuple[int, str]]:
     return [(index, spec.name) for index, spec in enumerate(specs, start=1)]
 
 
-def live_estimates(tournament: Tournament) -> Mapping[str, datetime.time]:
-    """Each round's actual start (its first call) or estimated one, from the floor's
-    measured match lengths (``selectors.floor.timetable``), as local times per slot."""
-    from django.utils import timezone
-
-    from brackets.selectors.floor import timetable
-
-    out: dict[str, datetime.time] = {}
-    for timing in timetable(tournament, now=timezone.now()):
-        at = timing.started or timing.expected
-        if at is not None:
-            out[round_slot(timing.round.number)] = timezone.localtime(at).time().replace(
-                second=0, microsecond=0)
-    return out
-
-
 def timetable_slots(tournament: Tournament,
-                    estimates: Mapping[str, datetime.time] | None = None) -> list[Slot]:
-    """Reception, then each round's start, with the planned times and the estimates."""
+                    estimates: Mapping[str, datetime.time]) -> list[Slot]:
+    """Reception, then each round's start, with the planned times and the ``estimates``
+    (``selectors.floor.live_estimates``: the floor knows how the day goes)."""
     planned = planned_times(tournament)
-    if estimates is None:
-        estimates = live_estimates(tournament)
     keys = [(RECEPTION, _("受付開始"))] + [
         (round_slot(number), _("{round} 開始").format(round=name))
         for number, name in _round_names(tournament)]

@@ -20,7 +20,7 @@ def timetable_set(*, tournament: Tournament, by: Any,
                   times: Mapping[str, datetime.time | None]) -> list[str]:
     """Record the planned times that changed; returns the changed slots. A slot the
     timetable does not have is refused (nothing is recorded)."""
-    slots = {slot.key for slot in timetable_slots(tournament)}
+    slots = {slot.key for slot in timetable_slots(tournament, estimates={})}
     unknown = sorted(set(times) - slots)
     if unknown:
         raise ValidationError(_("タイムテーブルにない項目です：{slots}").format(

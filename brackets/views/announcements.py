@@ -13,6 +13,7 @@ from brackets.forms.notices import AnnouncementForm, TimetableForm
 from brackets.models import Announcement, Role, Tournament
 from brackets.perf.page_cache import public_page
 from brackets.permissions import role_required
+from brackets.selectors import floor as floor_sel
 from brackets.selectors.timetable import timetable_slots
 from brackets.services.announcements import announcement_post, announcement_withdraw
 from brackets.services.timetable import timetable_set
@@ -61,7 +62,7 @@ def announcement_withdraw_view(request: HttpRequest, tournament: Tournament,
 @role_required(Role.ORGANISER)
 def timetable(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """The planned times: reception and each round's start, estimates beside them."""
-    slots = timetable_slots(tournament)
+    slots = timetable_slots(tournament, floor_sel.live_estimates(tournament))
     form = TimetableForm(request.POST or None, slots=slots)
     if request.method == "POST" and form.is_valid():
         try:
@@ -83,4 +84,4 @@ def timetable(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 @public_page
 def public_timetable(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     return render(request, "brackets/public/timetable.html",
-                  {"tournament": tournament, "slots": timetable_slots(tournament)})
+                  {"tournament": tournament, "slots": timetable_slots(tournament, floor_sel.live_estimates(tournament))})

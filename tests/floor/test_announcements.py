@@ -90,7 +90,7 @@ def test_an_empty_or_too_long_announcement_is_refused_with_the_text_kept(
 
 def test_the_timetable_lists_reception_and_the_rounds_with_a_place_for_the_estimate(
         tournament: Tournament, cast: dict[str, Any]) -> None:
-    slots = timetable_slots(tournament)  # before the rounds exist: the preset's plan
+    slots = timetable_slots(tournament, {})  # before the rounds exist: the preset's plan
     assert slots[0].key == RECEPTION and slots[1].key == round_slot(1)
     assert all(s.planned is None and s.estimate is None for s in slots)
     timetable_set(tournament=tournament, by=cast["organiser"],

@@ -200,7 +200,8 @@ def test_the_timetable_shows_the_floor_plan_and_its_estimates(
     first, _second = floor_svc.floor_call_next(round=rnd, by=user)
     floor_svc.round_planned_start(round=rnd, planned=first.at - dt.timedelta(minutes=20),
                                   by=user)
-    slots = {slot.key: slot for slot in timetable_slots(rnd.tournament)}
+    slots = {slot.key: slot for slot in timetable_slots(
+        rnd.tournament, floor_sel.live_estimates(rnd.tournament))}
     called = timezone.localtime(first.at).time().replace(second=0, microsecond=0)
     assert slots["round-1"].estimate == called
     assert slots["round-1"].late_minutes == 20

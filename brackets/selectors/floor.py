@@ -44,7 +44,7 @@ from brackets.selectors import rounds as sel
 from brackets.selectors.timetable import planned_times, round_slot
 
 #: Group statuses that no longer need a set: played (a result awaiting its second
-#: confirmation was played too) or not needed (K10).
+#: confirmation counts as played) or not needed (K10).
 _FINISHED = {sel.DONE, sel.CONFIRMING, sel.UNUSED}
 #: Rounds whose groups the floor calls.
 FLOOR_STATUSES = (Round.Status.DRAWN, Round.Status.RUNNING)

@@ -180,7 +180,7 @@ def test_h7_penalty_lifted_when_an_upstream_correction_makes_the_set_legal(
                        "round": [True, True], "player": True,
                        "summary": [{"seat": n, "points": "400.00",
                                     "reason": "illegal_selection"}]}
-    # The correction upstream: game 1's set of that genre was another genre.
+    # The correction upstream: game 1's set of that genre is corrected to another genre.
     fix = next(o for o in sel.seat_choices(sel.group_view(game1), catalog)[upstream]
                .choices.options()
                if o.legal and o.genre != bad.genre

@@ -39,7 +39,7 @@ class SeatChoices:
     choices: Any
     rules: Any
     history: list[HistoryRow]
-    #: Everything the engine's choices were computed from (catalog identity, player rules,
+    #: Everything the engine computes the choices from (catalog identity, player rules,
     #: history, match rules), frozen: equal keys give equal choices, so a page may reuse
     #: what it rendered from them.
     key: tuple[Any, ...] = ()

@@ -28,7 +28,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from brackets.exporters.tournament_file import file_models
-from brackets.hosted.models import PublicCopyPush
+from brackets.models import PublicCopyPush
 from brackets.hosted.payload import encode, tournament_snapshot
 from brackets.hosted.schedule import PushSchedule
 from brackets.models import Tournament

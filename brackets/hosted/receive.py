@@ -16,7 +16,7 @@ from brackets.exporters.tournament_file import (
     file_models,
     tournament_file_import,
 )
-from brackets.hosted.models import PublicCopyReceipt
+from brackets.models import PublicCopyReceipt
 from brackets.hosted.payload import PayloadError
 from brackets.models import Tournament
 from brackets.perf.page_cache import revision_moved

@@ -5,8 +5,6 @@ works everywhere. Models hold fields, constraints and ``__str__``; rules live in
 ``brackets.engine`` and writes in ``brackets.services``.
 """
 
-# The public copy's bookkeeping (not facts of a tournament), registered with the app here.
-from brackets.hosted.models import PublicCopyPush, PublicCopyReceipt  # noqa: F401
 from brackets.models.announcements import Announcement, TimetableEntry
 from brackets.models.buzzer import BuzzerEvent, BuzzerPlayer, BuzzerRound, PaperMarking
 from brackets.models.catalog import (
@@ -21,6 +19,7 @@ from brackets.models.catalog import (
 from brackets.models.entrants import Entrant, EntrantImport, EntrantRevision
 from brackets.models.floor import CabinetSet, FloorFact
 from brackets.models.preset_settings import PresetSettingChange
+from brackets.models.public_copy import PublicCopyPush, PublicCopyReceipt
 from brackets.models.rounds import (
     ConfirmationFact,
     DisqualificationFact,
@@ -51,6 +50,8 @@ __all__ = [
     "Group",
     "PenaltyFact",
     "PresetSettingChange",
+    "PublicCopyPush",
+    "PublicCopyReceipt",
     "RematchFact",
     "ResultFact",
     "Round",

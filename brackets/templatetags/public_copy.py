@@ -7,7 +7,7 @@ from typing import Any
 from django import template
 from django.conf import settings
 
-from brackets.hosted.models import PublicCopyPush
+from brackets.models import PublicCopyPush
 from brackets.models import Tournament
 
 register = template.Library()

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from brackets.hosted.models import PublicCopyPush
+from brackets.models import PublicCopyPush
 from brackets.hosted.payload import decode
 from brackets.hosted.pusher import Prepared, PushConfig, Pusher, PushFailed, connect, disconnect
 from brackets.models import Tournament

@@ -14,7 +14,7 @@ from django.test import Client, override_settings
 from django.urls import reverse
 
 from brackets.exporters.tournament_file import checksum
-from brackets.hosted.models import PublicCopyReceipt
+from brackets.models import PublicCopyReceipt
 from brackets.hosted.payload import decode, encode, tournament_snapshot
 from brackets.hosted.receive import tournament_replace_delete
 from brackets.models import Entrant, Round, Tournament

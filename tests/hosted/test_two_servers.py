@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from brackets.hosted.models import PublicCopyPush
+from brackets.models import PublicCopyPush
 from brackets.hosted.pusher import PushConfig, Pusher, connect, disconnect
 from brackets.models import BuzzerRound, Entrant, Tournament
 from brackets.services.buzzer import buzzer_event_append

@@ -31,7 +31,7 @@ CONTENT_TYPE = "application/json"
 CATALOG_MODELS: tuple[type[models.Model], ...] = (
     Genre, SubGenre, FormatGroup, Format, Difficulty, Rank)
 #: Models that are not facts of the tournament: idempotency tokens of form posts and the
-#: public copy's push bookkeeping (brackets/hosted/models.py).
+#: public copy's push bookkeeping (brackets/models/public_copy.py).
 EXCLUDED_MODEL_NAMES = frozenset({"tournament", "membership", "submission", "qmaversion",
                                   "publiccopypush", "publiccopyreceipt"})
 

@@ -55,10 +55,7 @@ from brackets.selectors.rounds.finals import (
     series_winners,
     special_facts,
 )
-from brackets.selectors.rounds.groups import (  # noqa: F401  (the kept-rows and verdict caches: tests and the bench clear them)
-    _VERDICTS,
-    _WRITE_ROWS,
-    _WRITE_ROWS_LOCK,
+from brackets.selectors.rounds.group_view import (
     CONFIRMING,
     DONE,
     PLAYING,
@@ -66,8 +63,13 @@ from brackets.selectors.rounds.groups import (  # noqa: F401  (the kept-rows and
     STATUS_LABELS,
     UNUSED,
     WAITING,
-    GroupRows,
     GroupView,
+)
+from brackets.selectors.rounds.groups import (  # noqa: F401  (the kept-rows and verdict caches: tests and the bench clear them)
+    _VERDICTS,
+    _WRITE_ROWS,
+    _WRITE_ROWS_LOCK,
+    GroupRows,
     RoundView,
     _write_rows_key,
     assemble,

@@ -13,7 +13,7 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.db.models import Q
 
@@ -21,6 +21,7 @@ from brackets import engine_adapter as ea
 from brackets.adapters.rounds import round_rules
 from brackets.engine import Catalog, RuleRefusal, bans_in_force
 from brackets.models import Entrant, Seat, SpecialFact
+from brackets.selectors.rounds.group_view import GroupView
 from brackets.selectors.rounds.history import (
     HistoryRow,
     _newest,
@@ -28,9 +29,6 @@ from brackets.selectors.rounds.history import (
     selection_history,
     selection_penalty,
 )
-
-if TYPE_CHECKING:
-    from brackets.selectors.rounds.groups import GroupView
 
 
 @dataclass

@@ -23,7 +23,8 @@ from brackets.models import (
     SpecialFact,
     Tournament,
 )
-from brackets.selectors.rounds.groups import DONE, UNUSED, GroupView, RoundView, _newest
+from brackets.selectors.rounds.group_view import DONE, UNUSED, GroupView
+from brackets.selectors.rounds.groups import RoundView, _newest
 
 
 def mark_series(rv: RoundView) -> None:

@@ -11,12 +11,11 @@ import dataclasses
 import threading
 from collections import OrderedDict, defaultdict
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
 from django.db import connection
-from django.utils.translation import gettext_lazy
 
 from brackets import engine_adapter as ea
 from brackets.adapters.rounds import RoundRules, round_rules
@@ -50,53 +49,16 @@ from brackets.models import (
     Tournament,
 )
 from brackets.selectors.rounds.choices import selection_penalties
+from brackets.selectors.rounds.group_view import (
+    CONFIRMING,
+    DONE,
+    PLAYING,
+    SELECTING,
+    UNUSED,
+    WAITING,
+    GroupView,
+)
 from brackets.selectors.rounds.history import _newest
-
-WAITING, SELECTING, PLAYING, CONFIRMING, DONE, UNUSED = (
-    "waiting", "selecting", "playing", "confirming", "done", "unused")
-#: Lazy so every page, fragment and f-string that shows them translates at render time
-#: (the page caches are keyed by language).
-STATUS_LABELS = {WAITING: gettext_lazy("待機"), SELECTING: gettext_lazy("出題入力中"),
-                 PLAYING: gettext_lazy("対戦中"), CONFIRMING: gettext_lazy("確認待ち"),
-                 DONE: gettext_lazy("終了"), UNUSED: gettext_lazy("不要")}
-
-
-# ---------------------------------------------------------------- plain snapshots
-
-
-@dataclass
-class GroupView:
-    """One group with its current facts and what the engine derives from them."""
-
-    group: Group
-    seats: list[Seat]
-    facts: ea.GroupFacts
-    result: MatchResult | None = None
-    ratios: dict[str, Ratio] = field(default_factory=dict)
-    error: str = ""
-    warnings: list[str] = field(default_factory=list)
-    status: str = WAITING
-    confirmed: bool = False
-    selection_rows: dict[int, SelectionFact] = field(default_factory=dict)
-    #: H7: seat number → the penalty its selection carries, accepted as illegal
-    #: (:func:`selection_penalty`); derived, never stored.
-    selection_penalties: dict[int, Decimal] = field(default_factory=dict)
-    result_rows: dict[int, ResultFact] = field(default_factory=dict)
-    penalty_rows: list[PenaltyFact] = field(default_factory=list)
-    dq_rows: list[DisqualificationFact] = field(default_factory=list)
-    rematches: list[RematchFact] = field(default_factory=list)
-
-    @property
-    def label(self) -> str:
-        return self.group.label
-
-    def row_of(self, player: str) -> Any:
-        if self.result is None:
-            return None
-        for row in self.result.players:
-            if row.player == player:
-                return row
-        return None
 
 
 def current_seats(group_ids: list[int], with_entrants: bool = True) -> dict[int, list[Seat]]:

@@ -36,7 +36,8 @@ from brackets.selectors.rounds.choices import (
     seat_choices,
 )
 from brackets.selectors.rounds.finals import pair_roles, partner_match_of, series_progress
-from brackets.selectors.rounds.groups import GroupView, RoundView, group_view
+from brackets.selectors.rounds.group_view import GroupView
+from brackets.selectors.rounds.groups import RoundView, group_view
 from brackets.selectors.rounds.history import HistoryRow, lots_of, selection_history
 
 # -------------------------------------------------------------- the match snapshot

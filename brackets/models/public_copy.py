@@ -1,7 +1,8 @@
 """What each side of the public copy remembers (docs/public-copy.md).
 
 Neither is a fact of the tournament: both are left out of the tournament file
-(``EXCLUDED_MODEL_NAMES`` in brackets/exporters/tournament_file/layout.py).
+(``EXCLUDED_MODEL_NAMES`` in brackets/exporters/tournament_file/layout.py). They live with
+the models so the layers above (brackets/hosted/, the templates) read them from below.
 """
 
 from __future__ import annotations

@@ -21,9 +21,11 @@ another language or another role's controls.
 
 from __future__ import annotations
 
+import threading
 import time
 import uuid
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from functools import wraps
 from typing import Any
 
@@ -36,6 +38,7 @@ from django.utils.http import parse_etags, quote_etag
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
+from brackets.perf.compression import accepts_gzip, compressed, gzipped_response
 from brackets.permissions import public_tournament
 from brackets.selectors.rounds import tournament_version
 
@@ -84,8 +87,11 @@ def render_page(request: HttpRequest, frame: str, body: str,
 
 def fill_holes(request: HttpRequest, page: bytes) -> bytes:
     """This request's CSRF token and a fresh idempotency key in place of the holes."""
-    return (page.replace(CSRF_HOLE.encode(), get_token(request).encode())
-            .replace(KEY_HOLE.encode(), uuid.uuid4().hex.encode()))
+    if CSRF_HOLE.encode() in page:
+        page = page.replace(CSRF_HOLE.encode(), get_token(request).encode())
+    if KEY_HOLE.encode() in page:
+        page = page.replace(KEY_HOLE.encode(), uuid.uuid4().hex.encode())
+    return page
 
 
 # A visitor's page may show a tournament as it was this long ago at most: the public
@@ -133,20 +139,29 @@ def public_page(view: Callable[..., HttpResponse] | None = None, *,
             hit = _cached_response(request, trusted)
             if hit is not None:
                 return hit
-        read_at = time.time()  # no later than the tournament's read in the view
-        response = _built(loaded, request, slug, args, kwargs)
-        if response.streaming:
-            return response
-        # The revision as loaded before the page was built: a write during the build
-        # leaves the page under the older revision, never a stale page under a newer one.
-        revision = tournament_version(request.tournament)
-        caches["default"].set_many({f"public-version:{slug}": (revision, read_at),
-                                    f"public-slug:{request.tournament.pk}": slug},
-                                   PUBLIC_FRESH_SECONDS)
-        return _kept(request, response, revision)
+        with one_builder(f"{slug}:{get_language()}:{request.get_full_path()}"):
+            # Phones that missed together wait for one build, then take it from the cache.
+            trusted = _trusted_revision(slug)
+            hit = None if trusted is None else _cached_response(request, trusted)
+            return hit or _build_and_keep(loaded, request, slug, args, kwargs)
 
     wrapper.required_roles = ()  # type: ignore[attr-defined]
     return wrapper
+
+
+def _build_and_keep(loaded: Callable[..., HttpResponse], request: HttpRequest, slug: str,
+                    args: Any, kwargs: Any) -> HttpResponse:
+    read_at = time.time()  # no later than the tournament's read in the view
+    response = _built(loaded, request, slug, args, kwargs)
+    if response.streaming:
+        return response
+    # The revision as loaded before the page was built: a write during the build
+    # leaves the page under the older revision, never a stale page under a newer one.
+    revision = tournament_version(request.tournament)
+    caches["default"].set_many({f"public-version:{slug}": (revision, read_at),
+                                f"public-slug:{request.tournament.pk}": slug},
+                               PUBLIC_FRESH_SECONDS)
+    return _kept(request, response, revision)
 
 
 def _page_version(request: HttpRequest, slug: str, trusted: str | None,
@@ -197,12 +212,26 @@ def _built(loaded: Callable[..., HttpResponse], request: HttpRequest, slug: str,
 
 def _cached_response(request: HttpRequest, version: str) -> HttpResponse | None:
     """304 when the visitor has ``version`` already, the cached page, or None."""
-    if _public_etag(version) in parse_etags(request.headers.get("If-None-Match", "")):
+    if _has_version(request, version):
         return _revalidated(HttpResponseNotModified(), version)
     page = caches["pages"].get(_public_key(request, version))
     if page is not None:
-        return _revalidated(HttpResponse(fill_holes(request, page)), version)
+        return _revalidated(_cached_page_response(request, page), version)
     return None
+
+
+def _has_version(request: HttpRequest, version: str) -> bool:
+    # Weak comparison, as ConditionalGetMiddleware does: the ETag of a compressed page
+    # comes back weak (W/"…").
+    sent = {tag.removeprefix("W/") for tag in parse_etags(
+        request.headers.get("If-None-Match", ""))}
+    return _public_etag(version) in sent or "*" in sent
+
+
+def _cached_page_response(request: HttpRequest, page: CachedPage) -> HttpResponse:
+    if page.gzipped is not None and accepts_gzip(request):
+        return gzipped_response(page.gzipped)
+    return HttpResponse(fill_holes(request, page.content))
 
 
 def _served(request: HttpRequest, version: str,
@@ -210,8 +239,29 @@ def _served(request: HttpRequest, version: str,
     hit = _cached_response(request, version)
     if hit is not None:
         return hit
-    response = build()
-    return response if response.streaming else _kept(request, response, version)
+    with one_builder(f"{version}:{get_language()}:{request.get_full_path()}"):
+        hit = _cached_response(request, version)
+        if hit is not None:
+            return hit
+        response = build()
+        return response if response.streaming else _kept(request, response, version)
+
+
+class Builders:
+    """Locks under which pages are built: when a save makes a page stale, the requests
+    that find it so together wait for one build instead of each building it. A fixed set
+    of locks, so no visitor's URL makes a new one. Each family of pages has its own set,
+    and a build holds a lock of the outer family before one of the inner (a whole page
+    before a round body inside it), never the other way round."""
+
+    def __init__(self, size: int = 64) -> None:
+        self.locks = [threading.Lock() for _ in range(size)]
+
+    def __call__(self, name: str) -> threading.Lock:
+        return self.locks[hash(name) % len(self.locks)]
+
+
+one_builder = Builders()
 
 
 def _kept(request: HttpRequest, response: HttpResponse, version: str) -> HttpResponse:
@@ -219,8 +269,12 @@ def _kept(request: HttpRequest, response: HttpResponse, version: str) -> HttpRes
     # Kept as the bytes sent (a round page is ~300 KB: no decoding, escaping or
     # re-encoding per hit, only the token put in).
     if response.status_code == 200 and response["Content-Type"] == "text/html; charset=utf-8":
-        caches["pages"].set(_public_key(request, version), response.content, TTL_SECONDS)
-    response.content = fill_holes(request, response.content)
+        page = CachedPage.of(response.content)
+        caches["pages"].set(_public_key(request, version), page, TTL_SECONDS)
+        if page.gzipped is not None and accepts_gzip(request):
+            response = gzipped_response(page.gzipped)
+    if not response.has_header("Content-Encoding"):
+        response.content = fill_holes(request, response.content)
     if response.status_code == 200:
         # ConditionalGetMiddleware answers a poller that sends it back with a 304.
         _revalidated(response, version)
@@ -249,10 +303,26 @@ def _public_etag(version: str) -> str:
     return quote_etag(f"{version}.{get_language()}.{_BOOT}")
 
 
+@dataclass(frozen=True)
+class CachedPage:
+    """A visitor's page as sent: ``gzipped`` once, when the page holds no per-request hole
+    (a public page carries no CSRF token: kyushu/urls.py), so a hit costs no compression."""
+
+    content: bytes
+    gzipped: bytes | None
+
+    @classmethod
+    def of(cls, content: bytes) -> CachedPage:
+        holes = CSRF_HOLE.encode() in content or KEY_HOLE.encode() in content
+        return cls(content, None if holes else compressed(content))
+
+
 def _revalidated(response: HttpResponse, version: str) -> HttpResponse:
     """The public ETag, and "ask before reusing it" so a poll is a 304 while nothing
     changed and the new page as soon as something did."""
-    response["ETag"] = _public_etag(version)
+    # Weak once compressed, as GZipMiddleware makes it: the same page, other bytes.
+    weak = "W/" if response.has_header("Content-Encoding") else ""
+    response["ETag"] = weak + _public_etag(version)
     patch_cache_control(response, private=True, no_cache=True)
     return response
 

@@ -17,7 +17,6 @@ tablet's save, a phone's poll of a page nobody saved on is still a cache hit or 
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,7 +32,7 @@ from brackets import tables_rounds as rt
 from brackets.adapters.rounds import round_rules
 from brackets.labels import MODE_LABELS, translated
 from brackets.models import Entrant, Group, Round, SpecialFact, Tournament
-from brackets.perf.page_cache import public_page
+from brackets.perf.page_cache import Builders, public_page
 from brackets.selectors import players as player_sel
 from brackets.selectors import rounds as sel
 from brackets.views import projector
@@ -139,16 +138,8 @@ def _live(request: HttpRequest, version: str) -> bool:
     return request.GET.get("v") == version
 
 
-_BUILDING: dict[str, threading.Lock] = {}
-_BUILDING_GUARD = threading.Lock()
-
-
-def _build_lock(name: str) -> threading.Lock:
-    """One lock per page: when a write invalidates a round, the pollers arriving together
-    wait for one rebuild instead of each rebuilding it (no cache stampede)."""
-    with _BUILDING_GUARD:
-        return _BUILDING.setdefault(name, threading.Lock())
-
+# Inside a whole page's build (brackets/perf/page_cache.py), for the round body it shows.
+_round_builder = Builders()
 
 #: A round with more groups than this is shown a page of groups at a time (a 1,024-entrant
 #: round 1 has 256: ~460 KB of HTML for a phone to lay out), plus a section for what only
@@ -170,7 +161,7 @@ def _round_cached(tournament: Tournament, number: int, version: str,
     hit = cache.get(key)
     if hit is not None:
         return dict(hit)
-    with _build_lock(f"round:{tournament.id}:{number}:{page}"):
+    with _round_builder(f"round:{tournament.id}:{number}:{page}"):
         hit = cache.get(key)
         if hit is not None:
             return dict(hit)

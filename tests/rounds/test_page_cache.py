@@ -129,19 +129,43 @@ def test_languages_and_roles_are_cached_apart(group: Group, cast: dict[str, Any]
     assert "履歴" in ja and "History" in en and "履歴" not in en.split("<main", 1)[1]
 
 
-def test_public_pages_cached_for_visitors_fill_the_token_and_show_a_new_result(
+def test_public_pages_cached_for_visitors_carry_no_secret_and_show_a_new_result(
         group: Group, cast: dict[str, Any]) -> None:
     from django.core.cache import caches
 
     slug = group.round.tournament.slug
     url = reverse("public_round", args=[slug, 1])
     visitor = Client()
-    first = visitor.get(url).content.decode()
-    again = visitor.get(url).content.decode()  # from the cache
-    assert "Hole" not in first and "Hole" not in again
-    assert csrf(again) and csrf(again)[0] != csrf(first)[0]  # a fresh mask per response
+    first = visitor.get(url)
+    again = visitor.get(url)  # from the cache
+    assert "Hole" not in first.content.decode() and "Hole" not in again.content.decode()
+    # No token and no cookie: every visitor gets the same bytes, compressed once.
+    assert csrf(first.content.decode()) == [] and "X-CSRFToken" not in again.content.decode()
+    assert "csrftoken" not in again.cookies and again.content == first.content
+    # The language switcher on that page still works with CSRF checks on.
+    switched = Client(enforce_csrf_checks=True).post(
+        reverse("set_language"), {"language": "en", "next": url})
+    assert switched.status_code == 302 and switched.cookies["django_language"].value == "en"
     svc.results_save(group=group, by=cast["bracket"], rows=ROWS)
     caches["default"].delete(f"public-version:{slug}")  # as after PUBLIC_FRESH_SECONDS
     assert "310.50" in visitor.get(url).content.decode()
     missing = visitor.get(reverse("public_round", args=["no-such-tournament", 1]))
     assert missing.status_code == 404 and "Hole" not in missing.content.decode()
+
+
+def test_a_cached_public_page_is_sent_gzipped_as_kept_and_answers_304(
+        group: Group, cast: dict[str, Any]) -> None:
+    import gzip
+
+    url = reverse("public_round", args=[group.round.tournament.slug, 1])
+    visitor = Client(HTTP_ACCEPT_ENCODING="gzip, deflate")
+    first = visitor.get(url)
+    hit = visitor.get(url)
+    assert hit["Content-Encoding"] == "gzip" and "Accept-Encoding" in hit["Vary"]
+    assert gzip.decompress(hit.content) == gzip.decompress(first.content)
+    assert hit["ETag"].startswith('W/"')
+    # The browser sends the weak tag back: the page has not changed, so nothing is sent.
+    polled = visitor.get(url, HTTP_IF_NONE_MATCH=hit["ETag"])
+    assert polled.status_code == 304 and polled.content == b""
+    plain = Client().get(url)
+    assert "Content-Encoding" not in plain and plain.content == gzip.decompress(hit.content)

@@ -304,11 +304,12 @@ class PlayerCall:
     call: FloorFact
 
 
-def round_calls(rnd: Round) -> list[PlayerCall]:
-    """Every player whose group is called onto a set and still playing, by set order."""
+def round_calls(rnd: Round, rv: sel.RoundView | None = None) -> list[PlayerCall]:
+    """Every player whose group is called onto a set and still playing, by set order
+    (``rv``: the round's view, when the caller has built it already)."""
     if rnd.status not in FLOOR_STATUSES:
         return []
-    rv = sel.round_view(rnd)
+    rv = rv or sel.round_view(rnd)
     live = {gv.group.id: gv for gv in rv.groups if gv.status not in _FINISHED}
     calls = calls_in_force([gv.group for gv in live.values()], rnd.tournament)
     out: list[PlayerCall] = []

@@ -40,13 +40,6 @@ def floor_dashboard(tournament: Tournament, roles: Any) -> dict[str, Any]:
             "ahead": None if behind is None else -behind, "round_name": name}
 
 
-@register.inclusion_tag("brackets/floor/_your_turn_list.html")
-def floor_round_calls(tournament: Tournament, number: int) -> dict[str, Any]:
-    """Every called player of the round: 「あなたの出番: C組 A台 サテ2」."""
-    rnd = Round.objects.filter(tournament=tournament, number=number).first()
-    return {"tournament": tournament, "calls": floor_sel.round_calls(rnd) if rnd else []}
-
-
 @register.inclusion_tag("brackets/floor/_your_turn.html")
 def floor_player_call(tournament: Tournament, entrant: Entrant) -> dict[str, Any]:
     """The player's call in force, or their group's estimated start while it waits."""

@@ -70,6 +70,21 @@ class BuiltState:
     asked_seq: int
     payload: dict[str, Any]
     built_at: float
+    _message: str = ""
+
+    @property
+    def seq(self) -> int:
+        return int(self.payload.get("seq", self.asked_seq))
+
+    def message(self) -> str:
+        """The event every stream sends: encoded once for all of them, unless a running
+        clock makes each reading differ."""
+        fresh = self.fresh_copy()
+        if fresh is not self.payload:
+            return sse_message(fresh)
+        if not self._message:
+            self._message = sse_message(self.payload)
+        return self._message
 
     def fresh_copy(self) -> dict[str, Any]:
         """The payload with a running clock read now rather than when it was built."""
@@ -176,11 +191,11 @@ class ChangeWatcher:
                 if watch is not None:
                     watch.move_to(seqs.get(round_id, 0))
 
-    async def state(self, round_id: int, seq: int, language: str) -> dict[str, Any]:
-        """The round's payload for ``seq`` in ``language``, built once for every stream."""
+    async def state(self, round_id: int, seq: int, language: str) -> BuiltState:
+        """The round's state for ``seq`` in ``language``, built once for every stream."""
         built = self.built.get((round_id, language))
         if built is not None and seq in (built.asked_seq, built.payload.get("seq")):
-            return built.fresh_copy()
+            return built
         key = (round_id, language, seq)
         task = self.building.get(key)
         if task is None:
@@ -188,7 +203,7 @@ class ChangeWatcher:
             task = asyncio.get_running_loop().create_task(self._build(round_id, seq, language))
             self.building[key] = task
             task.add_done_callback(lambda _done: self.building.pop(key, None))
-        return (await asyncio.shield(task)).fresh_copy()
+        return await asyncio.shield(task)
 
     async def _build(self, round_id: int, seq: int, language: str) -> BuiltState:
         payload = await self.run(build_state, round_id, language)
@@ -235,9 +250,9 @@ async def state_stream(
             seq = watch.seq
             if seq is not None and seq != seen and seq != asked:
                 asked = seq
-                payload = await watcher.state(round_id, seq, language)
-                seen = int(payload.get("seq", seq))
-                yield sse_message(payload)
+                built = await watcher.state(round_id, seq, language)
+                seen = built.seq
+                yield built.message()
                 last_write = loop.time()
                 continue  # the round may have moved on while its state was built
             now = loop.time()

@@ -33,6 +33,7 @@ from brackets.adapters.rounds import round_rules
 from brackets.labels import MODE_LABELS, translated
 from brackets.models import Entrant, Group, Round, SpecialFact, Tournament
 from brackets.perf.page_cache import Builders, public_page
+from brackets.selectors import floor as floor_sel
 from brackets.selectors import players as player_sel
 from brackets.selectors import rounds as sel
 from brackets.views import projector
@@ -181,6 +182,7 @@ def _round_build(tournament: Tournament, number: int, version: str,
         raise Http404("no such page")
     built = {"name": rnd.name, "nav": _nav(tournament, rnd, sel.tournament_rounds(tournament))}
     payload = {**_round_payload(tournament, rnd), "version": version}
+    built["calls"] = _calls(tournament, rnd, payload["rv"] if rnd.draw_public else None)
     payload["cards_html"] = "" if pages else _group_cards_html(payload)
     payload["cross_order"] = sel.overall_order_note(payload["rv"])
     payload["ratio_note"] = sel.undefined_ratio_note(payload["rv"])
@@ -188,6 +190,12 @@ def _round_build(tournament: Tournament, number: int, version: str,
         payload.update(page=TABLE_SECTION, pages=_page_links(labels, pages), paged=True)
     built["body"] = render_to_string("brackets/public/_round_live.html", payload)
     return built
+
+
+def _calls(tournament: Tournament, rnd: Round, rv: sel.RoundView | None = None) -> str:
+    """Every called player of the round: 「あなたの出番: C組 A台 サテ2」."""
+    return render_to_string("brackets/floor/_your_turn_list.html", {
+        "tournament": tournament, "calls": floor_sel.round_calls(rnd, rv)})
 
 
 def _paging(rnd: Round) -> tuple[list[str], int]:
@@ -265,7 +273,8 @@ def _card_page_built(tournament: Tournament, page: CardPage) -> dict[str, Any]:
         "tournament": tournament, "round": page.round, "version": page.version,
         "page": page.number, "pages": _page_links(page.labels, -(-len(page.labels) // PAGE_GROUPS)),
         "paged": True, "cards_html": cards.cached_cards_html(tournament, page.groups, page.cards)})
-    return {"name": page.round.name, "nav": _nav(tournament, page.round, page.rounds), "body": body}
+    return {"name": page.round.name, "nav": _nav(tournament, page.round, page.rounds),
+            "calls": _calls(tournament, page.round), "body": body}
 
 
 def _card_page_of(request: HttpRequest, tournament: Tournament,

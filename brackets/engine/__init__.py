@@ -174,6 +174,7 @@ from brackets.engine.shura import (
     format_lots_allowed,
     format_lots_declared,
     lots_owed,
+    past_win_total,
     shura_player_rules,
     validate_drawn,
 )
@@ -203,7 +204,7 @@ from brackets.engine.special import (
 __all__ = [
     # A player's record across events (record.py): 2-d, 3-a, H0-a.
     "ACHIEVEMENT_KINDS", "SHIGA_EXCLUSIONS", "Achievement", "CardRecord", "ShuraGrounds",
-    "check_achievement", "highest_card", "holds_berth", "shura_grounds",
+    "check_achievement", "highest_card", "holds_berth", "past_win_total", "shura_grounds",
     # The floor: cabinet sets and the call queue (floor.py).
     "DEFAULT_MATCH_MINUTES", "Estimate", "FloorCall", "FloorGroup", "FloorPlan", "FloorSet",
     "FloorState", "call_check", "estimate_starts", "floor_plan", "match_minutes",

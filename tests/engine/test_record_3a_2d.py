@@ -81,3 +81,12 @@ def test_h0a_berth_of_the_series_named_in_the_source() -> None:
     berth = Achievement("b", "main_berth", "we", "2017-01-01", "関西杯5 大津予選 優勝")
     assert holds_berth([berth], series="関西杯5")
     assert not holds_berth([berth], series="関西杯6")
+
+
+def test_6ciii_l_past_is_the_largest_total_among_wins_with_four_genre_lots() -> None:
+    from brackets.engine import PastWin, format_lots_allowed, past_win_total
+
+    wins = [PastWin(4, 2), PastWin(3, 4), PastWin(4, 0)]
+    assert past_win_total(wins) == 6  # 3+4 = 7 drew only three genre lots
+    assert past_win_total([PastWin(3, 4)]) == 0
+    assert format_lots_allowed(wins, q_level=60, genre_lots_now=4, max_matches=4) == 1

@@ -309,12 +309,34 @@ def _eligibility(entrant: Entrant, achievements: list[Any], same_event: list[Res
                  tournament: Tournament) -> list[str]:
     """H0 in words: a berth of the series refuses the entry; an earlier qualifier of the
     series (this preset, earlier) fixes the card of the first appearance."""
+    return [violation_text(v) for v in _violations(entrant, achievements, same_event,
+                                                   tournament)]
+
+
+def _violations(entrant: Entrant, achievements: list[Any], same_event: list[ResultRow],
+                tournament: Tournament) -> tuple[Violation, ...]:
     series = _series(tournament)
     appearances = [ad.appearance_of(r.tournament, r.entrant.card_name) for r in same_event]
-    found: tuple[Violation, ...] = check_eligibility(
+    return check_eligibility(
         card=entrant.card_name, holds_main_berth=holds_berth(achievements, series=series),
         appearances=appearances, series=series)
-    return [violation_text(v) for v in found]
+
+
+def first_appearance_card(*, tournament: Tournament, player: Player) -> str:
+    """H0-b: the card a returning player must bring here ("" when any card will do), as
+    the engine names it when the desk offers none."""
+    try:
+        if not ea.preset_for(tournament).shura:
+            return ""
+    except RuleRefusal:
+        return ""
+    kept = ad.canonical(player)
+    same_event = [r for r in player_results(player=kept)
+                  if r.tournament.pk != tournament.pk and r.tournament.preset == tournament.preset
+                  and _before(r.tournament, tournament)]
+    found = _violations(Entrant(tournament=tournament, card_name=""), [], same_event, tournament)
+    return next((str(v.params["first_card"]) for v in found
+                 if v.code == "card_not_first_appearance"), "")
 
 
 def eligibility_for(*, tournament: Tournament, player: Player, card_name: str) -> list[str]:

@@ -30,6 +30,7 @@ from brackets.models import Entrant, Player, Role, Tournament
 from brackets.permissions import role_required
 from brackets.selectors.registry import (
     entrant_duties,
+    first_appearance_card,
     player_list,
     player_lookup,
     player_record,
@@ -63,9 +64,12 @@ def desk_player_lookup(request: HttpRequest, tournament: Tournament) -> HttpResp
         for match in player_lookup(name=data["name"], reading=data["reading"],
                                    card_name=data["card_name"]):
             fill = match.fill()
+            # H0-b: a returning qualifier player brings the card of their first appearance.
+            first_card = first_appearance_card(tournament=tournament, player=match.player)
+            fill["card_name"] = first_card or fill["card_name"]
             probe = Entrant(tournament=tournament, player=match.player,
                             card_name=fill["card_name"], q_level=fill["q_level"])
-            matches.append({"match": match, "fill": fill,
+            matches.append({"match": match, "fill": fill, "first_card": first_card,
                             "duties": entrant_duties(entrant=probe)})
     prefix = form.cleaned_data.get("prefix", "") if form.is_valid() else ""
     return render(request, "brackets/players/_lookup.html",

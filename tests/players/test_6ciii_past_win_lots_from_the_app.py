@@ -7,8 +7,8 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
-from brackets.engine import format_lots_allowed, PastWin
 from brackets.adapters.rounds import round_rules
+from brackets.engine import PastWin, format_lots_allowed
 from brackets.models import Achievement, QmaVersion, Round, Tournament
 from brackets.selectors.registry import entrant_duties, player_record
 from brackets.services import rounds as svc

@@ -166,7 +166,7 @@ urlpatterns += [
 
 # The player registry across tournaments (issue 14): the desk's lookup, the record of each
 # player, merges, and the organiser's overrides of the 修羅 duties it gives.
-from brackets.views import players as player_views  # noqa: E402
+from brackets.views import players as player_views
 
 urlpatterns += [
     path("t/<slug:slug>/desk/players/lookup/", player_views.desk_player_lookup,

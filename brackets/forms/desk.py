@@ -95,7 +95,8 @@ class EntrantForm(forms.Form):
     )
     revision = forms.IntegerField(widget=forms.HiddenInput, required=False)
     # The registry player the desk chose from the lookup (empty: a new player is created).
-    player = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=1)
+    player = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=1,
+                                max_value=2**31 - 1)
 
     SHURA_FIELDS = (
         "shura_titles",

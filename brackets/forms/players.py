@@ -12,6 +12,8 @@ from django.utils.translation import gettext_lazy
 from brackets.engine import bounds
 from brackets.models import Achievement, DutyOverride, GameVersion
 
+#: Ids beyond what the database stores are refused by the form, not by an overflow.
+ID_MAX = 2**31 - 1
 NO_DATE = gettext_lazy("日付のない実績は登録できません。いつの実績か入力してください。")
 NO_SOURCE = gettext_lazy("出典のない実績は登録できません。大会名や公式サイトなど、確かめられる出典を入力してください。")
 
@@ -62,6 +64,7 @@ class PlayerCardForm(_Styled):
 
 class PlayerMergeForm(_Styled):
     merged = forms.IntegerField(label=gettext_lazy("統合する選手の番号"), min_value=1,
+                                max_value=ID_MAX,
                                 error_messages={"required": gettext_lazy(
                                     "統合する選手を選んでください。")})
     reason = forms.CharField(label=gettext_lazy("理由"), max_length=bounds.REASON.max_length,
@@ -70,7 +73,7 @@ class PlayerMergeForm(_Styled):
 
 
 class DutyOverrideForm(_Styled):
-    entrant = forms.IntegerField(widget=forms.HiddenInput)
+    entrant = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=ID_MAX)
     ground = forms.ChoiceField(label=gettext_lazy("項目"), choices=DutyOverride.Ground.choices)
     value = forms.IntegerField(label=gettext_lazy("値（あり=1・なし=0、くじ数）"), min_value=0,
                                max_value=bounds.PAST_WIN_LOTS.high)
@@ -80,4 +83,4 @@ class DutyOverrideForm(_Styled):
 
 
 class EntrantRefForm(forms.Form):
-    entrant = forms.IntegerField(min_value=1)
+    entrant = forms.IntegerField(min_value=1, max_value=ID_MAX)

@@ -163,3 +163,24 @@ urlpatterns += [
     path("p/<slug:slug>/timetable/", announcement_views.public_timetable,
          name="public_timetable"),
 ]
+
+# The player registry across tournaments (issue 14): the desk's lookup, the record of each
+# player, merges, and the organiser's overrides of the 修羅 duties it gives.
+from brackets.views import players as player_views
+
+urlpatterns += [
+    path("t/<slug:slug>/desk/players/lookup/", player_views.desk_player_lookup,
+         name="desk_player_lookup"),
+    path("t/<slug:slug>/players/", player_views.registry_list, name="registry_list"),
+    path("t/<slug:slug>/players/<int:player_id>/", player_views.registry_player,
+         name="registry_player"),
+    path("t/<slug:slug>/players/<int:player_id>/achievements/",
+         player_views.registry_achievement_add, name="registry_achievement_add"),
+    path("t/<slug:slug>/players/<int:player_id>/cards/", player_views.registry_card_record,
+         name="registry_card_record"),
+    path("t/<slug:slug>/players/<int:player_id>/merge/", player_views.registry_merge,
+         name="registry_merge"),
+    path("t/<slug:slug>/shura/override/", player_views.shura_override, name="shura_override"),
+    path("t/<slug:slug>/shura/registry/", player_views.shura_registry_refresh,
+         name="shura_registry_refresh"),
+]

@@ -20,6 +20,7 @@ def build_world(*, tournament: Tournament, cast: dict[str, Any]) -> dict[str, An
     world = {"tournament": tournament, "cast": cast, "spare_membership": spare_membership}
     world.update(build_buzzer_world(tournament=tournament))
     world.update(build_desk_world(tournament=tournament, cast=cast))
+    world.update(build_players_world())
     return world
 
 
@@ -53,3 +54,16 @@ def build_desk_world(*, tournament: Tournament, cast: dict[str, Any]) -> dict[st
         },
     )
     return {"entrant": entrant, "entrant_import": batch}
+
+
+def build_players_world() -> dict[str, Any]:
+    """A registry player and a duplicate of them for the registry's URLs (issue 14)."""
+    from brackets.models import Player
+    from brackets.services.players import player_create
+
+    def player(name: str, card: str) -> Player:
+        found = Player.objects.filter(name=name).first()
+        return found or player_create(name=name, reading="ぎょうれつ", card_name=card,
+                                      q_level=60, by=None)
+
+    return {"player": player("行列選手", "マトリ"), "player_duplicate": player("行列選手2", "マトリ3")}

@@ -127,6 +127,11 @@ MATRIX.update(notices_matrix())
 
 MATRIX.update(floor_matrix())
 
+# The player registry (issue 14): the desk's lookup, records, merges, 修羅 overrides.
+from tests.players.matrix import players_matrix
+
+MATRIX.update(players_matrix())
+
 
 def _buzzer(world: dict[str, Any], key: str = "buzzer_round") -> dict[str, Any]:
     return {"slug": world["tournament"].slug, "round_id": world[key].id}

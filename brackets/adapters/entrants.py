@@ -334,6 +334,7 @@ ACTION_LABELS: dict[str, Any] = {
     "walk_in": gettext_lazy("当日参加で登録"),
     "import": gettext_lazy("ファイルから取り込み"),
     "edit": gettext_lazy("編集"),
+    "registry": gettext_lazy("登録簿から反映"),
     "checked_in:on": gettext_lazy("受付"),
     "checked_in:off": gettext_lazy("受付を取消"),
     "fee_paid:on": gettext_lazy("参加費を受領"),

@@ -22,6 +22,7 @@ By module:
 * advancement (K4, K6): ``advance``, ``standings``, ``processing_order``, tie-breaks;
 * draws (K2, K5): ``draw_groups``, ``record_draw``;
 * shura (H0, H4, H5): ``lots_owed``, ``draw_lots``, ``check_eligibility``;
+* record (2-d, 3-a, H0-a): ``shura_grounds`` and ``highest_card`` read a player's record;
 * special (K6 to K10): rule selection, 下関 cards, bans, partner matches, the final;
 * presets: ``get_preset`` and ``Preset``, ``RoundSpec`` (what a round stores);
 * match: the gates (K5, K7, K8, K9/K10 contenders, K10 series);
@@ -115,6 +116,17 @@ from brackets.engine.presets import (
     shimonoseki_deck,
 )
 from brackets.engine.ratio import DISQUALIFIED, UNDEFINED, Ratio, group_ratios
+from brackets.engine.record import (
+    ACHIEVEMENT_KINDS,
+    SHIGA_EXCLUSIONS,
+    Achievement,
+    CardRecord,
+    ShuraGrounds,
+    check_achievement,
+    highest_card,
+    holds_berth,
+    shura_grounds,
+)
 from brackets.engine.restrictions import (
     BASIC_RULE,
     Choices,
@@ -162,6 +174,7 @@ from brackets.engine.shura import (
     format_lots_allowed,
     format_lots_declared,
     lots_owed,
+    past_win_total,
     shura_player_rules,
     validate_drawn,
 )
@@ -189,6 +202,9 @@ from brackets.engine.special import (
 )
 
 __all__ = [
+    # A player's record across events (record.py): 2-d, 3-a, H0-a.
+    "ACHIEVEMENT_KINDS", "SHIGA_EXCLUSIONS", "Achievement", "CardRecord", "ShuraGrounds",
+    "check_achievement", "highest_card", "holds_berth", "past_win_total", "shura_grounds",
     # The floor: cabinet sets and the call queue (floor.py).
     "DEFAULT_MATCH_MINUTES", "Estimate", "FloorCall", "FloorGroup", "FloorPlan", "FloorSet",
     "FloorState", "call_check", "estimate_starts", "floor_plan", "match_minutes",

@@ -103,6 +103,12 @@ class PastWin:
         return self.genre_lots + self.format_lots
 
 
+def past_win_total(past_wins: Iterable[PastWin], *, min_past_genre_lots: int = 4) -> int:
+    """H5's L_past: the most lots drawn at a past win with ≥4 genre lots; 0 when none."""
+    return max((w.total_lots for w in past_wins if w.genre_lots >= min_past_genre_lots),
+               default=0)
+
+
 def format_lots_allowed(
     past_wins: Iterable[PastWin],
     *,
@@ -122,10 +128,9 @@ def format_lots_allowed(
     if max_matches < 1:
         raise EngineBug("bad_max_matches", "an event has at least one match",
                           max_matches=max_matches)
-    qualifying = [w for w in past_wins if w.genre_lots >= min_past_genre_lots]
-    if not qualifying or q_level < min_q or genre_lots_now < genre_lots_required:
+    l_past = past_win_total(past_wins, min_past_genre_lots=min_past_genre_lots)
+    if not l_past or q_level < min_q or genre_lots_now < genre_lots_required:
         return 0
-    l_past = max(w.total_lots for w in qualifying)
     return max(0, min(l_past - 3, 5 - max_matches))
 
 

@@ -94,6 +94,9 @@ class EntrantForm(forms.Form):
         help_text=gettext_lazy("階級で決まるモードより厳しいモードだけ選べます（選べないものは灰色）"),
     )
     revision = forms.IntegerField(widget=forms.HiddenInput, required=False)
+    # The registry player the desk chose from the lookup (empty: a new player is created).
+    player = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=1,
+                                max_value=2**31 - 1)
 
     SHURA_FIELDS = (
         "shura_titles",
@@ -154,7 +157,8 @@ class EntrantForm(forms.Form):
         return data
 
     def main_fields(self) -> list[forms.BoundField]:
-        return [self[n] for n in self.fields if n not in self.SHURA_FIELDS and n != "revision"]
+        return [self[n] for n in self.fields
+                if n not in self.SHURA_FIELDS and n not in ("revision", "player")]
 
     def shura_fields(self) -> list[forms.BoundField]:
         return [self[n] for n in self.SHURA_FIELDS if n in self.fields]
@@ -163,7 +167,8 @@ class EntrantForm(forms.Form):
 class WalkInForm(EntrantForm):
     """The desk page's fast form: what a walk-in tells you at the counter."""
 
-    KEEP = ("name", "reading", "card_name", "q_level", "home_store", "fee_paid", "checked_in")
+    KEEP = ("name", "reading", "card_name", "q_level", "home_store", "fee_paid", "checked_in",
+            "player")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

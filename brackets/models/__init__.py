@@ -18,6 +18,14 @@ from brackets.models.catalog import (
 )
 from brackets.models.entrants import Entrant, EntrantImport, EntrantRevision
 from brackets.models.floor import CabinetSet, FloorFact
+from brackets.models.players import (
+    Achievement,
+    DutyOverride,
+    GameVersion,
+    Player,
+    PlayerCard,
+    PlayerMerge,
+)
 from brackets.models.preset_settings import PresetSettingChange
 from brackets.models.public_copy import PublicCopyPush, PublicCopyReceipt
 from brackets.models.rounds import (
@@ -37,6 +45,12 @@ from brackets.models.rounds import (
 from brackets.models.tournament import Membership, Role, Tournament
 
 __all__ = [
+    "Achievement",
+    "DutyOverride",
+    "GameVersion",
+    "Player",
+    "PlayerCard",
+    "PlayerMerge",
     "Announcement",
     "TimetableEntry",
     "BuzzerEvent",

@@ -56,6 +56,12 @@ class Entrant(models.Model):
         _("過去優勝時のくじ数"), default=0, help_text=_("本大会の過去優勝者のみ（形式くじ）"),
         validators=in_range(bounds.PAST_WIN_LOTS),
     )
+    # The registry's person behind this entry (brackets/models/players.py); None for an
+    # entrant registered without one.
+    player = models.ForeignKey(
+        "brackets.Player", null=True, blank=True, on_delete=models.PROTECT,
+        related_name="entrants", verbose_name=_("選手（登録簿）"),
+    )
     opt_up = models.CharField(
         _("プチ修羅の道"), max_length=20, choices=OptUp.choices, blank=True, default=""
     )

@@ -37,6 +37,7 @@ from brackets.selectors.entrants import (
     rank_namer,
     revision_by,
 )
+from brackets.selectors.registry import entrant_duties
 from brackets.services.entrant_imports import (
     entrant_import_cancel,
     entrant_import_confirm,
@@ -49,10 +50,10 @@ from brackets.services.entrants import (
     display_value,
     entrant_check_in,
     entrant_mark_paid,
-    entrant_register,
     entrant_update,
     snapshot,
 )
+from brackets.services.players import entrant_register_linked
 from brackets.tables import EntrantTable, flag_button
 
 PER_PAGE = 50
@@ -104,8 +105,9 @@ def desk(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     walk_in = WalkInForm(request.POST or None, prefix="walkin", tournament=tournament)
     if request.method == "POST" and walk_in.is_valid():
         try:
-            entrant = entrant_register(
-                tournament=tournament, by=request.user, data=walk_in.data_for_service(), action="walk_in"
+            entrant = entrant_register_linked(
+                tournament=tournament, by=request.user, data=walk_in.data_for_service(),
+                player_id=walk_in.cleaned_data.get("player"), action="walk_in",
             )
         except ValidationError as error:
             _apply_service_errors(walk_in, error)
@@ -190,7 +192,9 @@ def desk_entrant_new(request: HttpRequest, tournament: Tournament) -> HttpRespon
     form = EntrantForm(request.POST or None, tournament=tournament)
     if request.method == "POST" and form.is_valid():
         try:
-            entrant = entrant_register(tournament=tournament, by=request.user, data=form.data_for_service())
+            entrant = entrant_register_linked(tournament=tournament, by=request.user,
+                                              data=form.data_for_service(),
+                                              player_id=form.cleaned_data.get("player"))
         except ValidationError as error:
             _apply_service_errors(form, error)
         else:
@@ -272,6 +276,7 @@ def desk_entrant_edit(request: HttpRequest, tournament: Tournament, entrant_id: 
         entrant=entrant,
         conflict=conflict,
         history=entrant_history(entrant=entrant),
+        duties=entrant_duties(entrant=entrant),
         rank_name=rank_namer(tournament=tournament)(entrant.q_level),
     )
 

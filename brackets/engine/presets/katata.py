@@ -62,6 +62,8 @@ class KatataKansai5Qualifier(PresetDefinition):
         Setting("dummy_format", "ランダム", "H1 names the dummy's set only as ノンジャンル "
                                             "HARD: its format."),
         Setting("catalog_version", "qma-2016", "Catalog of the event (栗東 / ゑ era)."),
+        Setting("series", "関西杯5", "H0: the series whose main-event berth refuses an entry "
+                                   "and whose earlier qualifiers fix the card (0-a, 0-b)."),
     )
 
     def build(self, values: Mapping[str, Any]) -> Preset:

@@ -10,10 +10,12 @@ from django.urls import reverse
 
 from brackets import engine_adapter as ea
 from brackets.engine import lots_owed
+from brackets.forms.players import DutyOverrideForm
 from brackets.forms.special import ShuraLotsForm
 from brackets.models import Entrant, Role, Round, Tournament
 from brackets.permissions import role_required
 from brackets.selectors import rounds as sel
+from brackets.selectors.registry import entrant_duties
 from brackets.services import rounds as svc
 
 
@@ -52,7 +54,8 @@ def shura_desk(request: HttpRequest, tournament: Tournament) -> HttpResponse:
                 return redirect(reverse("shura_desk", kwargs={"slug": tournament.slug}))
             except svc.RoundError as exc:
                 error = exc.message
-    entrants = list(Entrant.objects.filter(tournament=tournament).order_by("id"))
+    entrants = list(Entrant.objects.filter(tournament=tournament).select_related("tournament")
+                    .order_by("id"))
     lots = sel.lots_of(tournament, [e.id for e in entrants])
     rows = []
     row_error = False
@@ -80,9 +83,13 @@ def shura_desk(request: HttpRequest, tournament: Tournament) -> HttpResponse:
                                                    owed.genre_lots),
                          "format_selects": _selects(posted["formats"] if mine else [], k)})
     catalog = ea.catalog_for(tournament.version_id)
+    # What the registry gives each linked entrant, derived by the engine, with the why.
+    registry = [d for d in (entrant_duties(entrant=e) for e in entrants if e.player_id)
+                if d is not None]
     return render(request, "brackets/rounds/shura.html",
                   {"tournament": tournament, "rows": rows, "error": "" if row_error else error,
                    "lot_genres": catalog.lot_genres,
                    "format_lot_pool": svc.shura_format_lot_pool(tournament=tournament),
-                   "has_rounds": Round.objects.filter(tournament=tournament, number=1).exists()},
+                   "has_rounds": Round.objects.filter(tournament=tournament, number=1).exists(),
+                   "registry": registry, "override_form": DutyOverrideForm()},
                   status=400 if error else 200)

@@ -1,0 +1,142 @@
+"""A player's record across events, read by the rules of seed 002 (2-d, 3-a-i…iii, 6-c-iii).
+
+The registry keeps facts (cards with their Q level, achievements with a game version, a
+date and a source, wins of this event with the lots drawn then); this module says what the
+rules make of them, so the desk never types a 修羅 declaration by hand:
+
+* 2-d: the mode is keyed on the highest of all the player's cards (:func:`highest_card`);
+* 3-a-i: a national title (四神/三賢聖・賢帝・賢王・賢将・賢豪) won in 栗東 or ゑ;
+* 3-a-ii: a win at a Shiga tournament held while 栗東 or ゑ ran, except events limited by
+  accuracy, to non-finalists, to one genre other than ノンジャンル, or tag events;
+* 3-a-iii: a 関西杯 seed right in 栗東, or a 賢竜杯:XI invitation or seed right in 栗東;
+* 6-c-iii: the past wins of this event, with the lots drawn at each (:class:`PastWin`).
+
+Readings (**inference**, kept as parameters with these defaults): a game version is named by
+a short code (``tg`` = トーキョーグリモワール 「栗東」, ``we`` = ワールドエボルブ 「ゑ」); "held
+while the version ran" is read from the version the achievement records; each ground gives
+one lot however many achievements lie behind it (as :func:`~brackets.engine.shura.lots_owed`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from brackets.engine.errors import RuleRefusal
+from brackets.engine.shura import ShuraDeclaration
+
+#: 3-a-i and 3-a-ii: 栗東 and ゑ.
+TITLE_VERSIONS = ("tg", "we")
+SHIGA_VERSIONS = ("tg", "we")
+#: 3-a-iii: 栗東 only.
+SEED_RIGHT_VERSIONS = ("tg",)
+
+#: Kinds of achievement the rules read.
+NATIONAL_TITLE = "national_title"
+SHIGA_WIN = "shiga_win"
+SEED_RIGHT = "seed_right"
+MAIN_BERTH = "main_berth"
+ACHIEVEMENT_KINDS = (NATIONAL_TITLE, SHIGA_WIN, SEED_RIGHT, MAIN_BERTH, "other")
+#: 3-a-ii's exclusions: a win at such an event is no ground for a lot.
+SHIGA_EXCLUSIONS = ("accuracy", "non_finalists", "genre_limited", "tag")
+
+#: The three 3-a grounds, in the rule page's order.
+GROUNDS = ("national_title", "shiga_winner", "seed_or_invitation")
+
+
+@dataclass(frozen=True)
+class Achievement:
+    """One recorded achievement: what, in which game version, when (ISO date), whence.
+
+    ``key`` identifies it for the caller (shown beside the lot it causes); ``limited`` names
+    a 3-a-ii exclusion of the event it was won at ("" when none).
+    """
+
+    key: str
+    kind: str
+    version: str
+    held_on: str
+    source: str
+    limited: str = ""
+
+
+@dataclass(frozen=True)
+class ShuraGrounds:
+    """The 3-a grounds a record gives, and the achievements behind each."""
+
+    declaration: ShuraDeclaration
+    behind: tuple[tuple[str, tuple[Achievement, ...]], ...]
+
+    def achievements_for(self, ground: str) -> tuple[Achievement, ...]:
+        """The achievements that make ``ground`` hold (empty when it does not)."""
+        return dict(self.behind).get(ground, ())
+
+
+def check_achievement(achievement: Achievement) -> None:
+    """Refuse an achievement the rules cannot weigh: no date, no source, unknown kind."""
+    if achievement.kind not in ACHIEVEMENT_KINDS:
+        raise RuleRefusal("achievement_kind", f"unknown kind {achievement.kind!r}",
+                          kind=achievement.kind)
+    if not achievement.held_on.strip():
+        raise RuleRefusal("achievement_no_date", "an achievement needs its date",
+                          key=achievement.key)
+    if not achievement.source.strip():
+        raise RuleRefusal("achievement_no_source", "an achievement needs its source",
+                          key=achievement.key)
+    if achievement.limited and achievement.limited not in SHIGA_EXCLUSIONS:
+        raise RuleRefusal("achievement_limited", f"unknown limit {achievement.limited!r}",
+                          limited=achievement.limited)
+
+
+def shura_grounds(
+    achievements: Iterable[Achievement],
+    *,
+    volunteer: bool = False,
+    extra_lots: int = 0,
+    title_versions: Sequence[str] = TITLE_VERSIONS,
+    shiga_versions: Sequence[str] = SHIGA_VERSIONS,
+    seed_right_versions: Sequence[str] = SEED_RIGHT_VERSIONS,
+) -> ShuraGrounds:
+    """3-a-i…iii: the declaration a record gives, with the achievements behind each ground.
+
+    ``volunteer`` and ``extra_lots`` are what the player declares at this event's desk
+    (3-b, 6-c-ii); the grounds come from the record only.
+    """
+    behind: dict[str, list[Achievement]] = {g: [] for g in GROUNDS}
+    for a in achievements:
+        if a.kind == NATIONAL_TITLE and a.version in title_versions:
+            behind["national_title"].append(a)
+        elif a.kind == SHIGA_WIN and a.version in shiga_versions and not a.limited:
+            behind["shiga_winner"].append(a)
+        elif a.kind == SEED_RIGHT and a.version in seed_right_versions:
+            behind["seed_or_invitation"].append(a)
+    declaration = ShuraDeclaration(
+        national_title=bool(behind["national_title"]),
+        shiga_winner=bool(behind["shiga_winner"]),
+        seed_or_invitation=bool(behind["seed_or_invitation"]),
+        volunteer=volunteer, extra_lots=extra_lots)
+    return ShuraGrounds(declaration, tuple(
+        (g, tuple(sorted(behind[g], key=lambda a: (a.held_on, a.key)))) for g in GROUNDS
+        if behind[g]))
+
+
+def holds_berth(achievements: Iterable[Achievement], *, series: str) -> bool:
+    """H0-a: the record holds a main-event berth of ``series`` (its source names it)."""
+    return any(a.kind == MAIN_BERTH and series and series in a.source for a in achievements)
+
+
+@dataclass(frozen=True)
+class CardRecord:
+    """One of a player's e-AMUSEMENT cards as the registry holds it now."""
+
+    card_name: str
+    q_level: int
+
+
+def highest_card(cards: Sequence[CardRecord]) -> CardRecord | None:
+    """2-d: the card with the highest Q level (the first recorded on a tie); None if none."""
+    best: CardRecord | None = None
+    for card in cards:
+        if best is None or card.q_level > best.q_level:
+            best = card
+    return best

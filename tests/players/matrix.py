@@ -1,0 +1,34 @@
+"""Role-matrix entries for the player registry's URLs (issue 14). Merged into
+``tests/test_role_matrix.MATRIX``; the objects come from ``tests.matrix_world``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.rounds.matrix import DESK, ORGANISER
+
+
+def _player(w: dict[str, Any]) -> dict[str, Any]:
+    return {"slug": w["tournament"].slug, "player_id": w["player"].id}
+
+
+def players_matrix() -> dict[str, Any]:
+    from tests.test_role_matrix import Entry
+
+    return {
+        "desk_player_lookup": Entry(DESK),
+        "registry_list": Entry(DESK),
+        "registry_player": Entry(DESK, kwargs=_player),
+        "registry_achievement_add": Entry(DESK, method="POST", kwargs=_player, data=lambda w: {
+            "kind": "national_title", "title": "賢帝", "game_version": "tg",
+            "held_on": "2016-03-01", "source": "公式サイト"}),
+        "registry_card_record": Entry(DESK, method="POST", kwargs=_player, data=lambda w: {
+            "card_name": "マトリ2", "q_level": "50"}),
+        "registry_merge": Entry(ORGANISER, method="POST", kwargs=_player, data=lambda w: {
+            "merged": str(w["player_duplicate"].id), "reason": "同一人物（行列）"}),
+        "shura_override": Entry(ORGANISER, method="POST", data=lambda w: {
+            "entrant": str(w["entrant"].id), "ground": "national_title", "value": "0",
+            "reason": "称号は別人のもの"}),
+        "shura_registry_refresh": Entry(DESK, method="POST", data=lambda w: {
+            "entrant": str(w["entrant"].id)}),
+    }

@@ -61,3 +61,55 @@ def test_work_whose_caller_went_away_is_not_run_and_an_error_reaches_the_caller(
         raise AssertionError("the error did not reach the caller")
     assert threads.submit(VISITOR, lambda: "done").result(timeout=10) == "done"
     assert ran == []
+
+
+class Page(list[bytes]):
+    streaming = False  # as Django's HttpResponse says of itself
+
+
+def answer(status: str) -> object:
+    def app(environ: dict[str, object], start_response: object) -> Page:
+        start_response(status, [("Content-Type", "text/html")])  # type: ignore[operator]
+        return Page([b"page"])
+    return app
+
+
+def served(status: str, method: str, path: str, monkeypatch: object) -> list[float]:
+    """The waits the server takes before answering, and checks the answer went out."""
+    import asyncio
+
+    import kyushu.serving as serving
+
+    waits: list[float] = []
+
+    async def no_wait(seconds: float) -> None:
+        waits.append(seconds)
+
+    monkeypatch.setattr(serving.asyncio, "sleep", no_wait)  # type: ignore[attr-defined]
+    sent: list[dict[str, object]] = []
+
+    async def receive() -> dict[str, object]:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: dict[str, object]) -> None:
+        sent.append(message)
+
+    scope = {"type": "http", "method": method, "path": path, "headers": [],
+             "query_string": b"", "server": ("venue", 80), "client": ("10.0.0.9", 5000),
+             "scheme": "http", "http_version": "1.1", "root_path": ""}
+    asyncio.run(serving.ThreadedWSGI(answer(status), workers=1)(scope, receive, send))
+    assert sent[0]["status"] == int(status.split()[0]) and sent[-1]["body"] == b"page"
+    return waits
+
+
+def test_a_refused_login_is_answered_after_a_wait_on_the_event_loop(monkeypatch: object
+                                                                   ) -> None:
+    from kyushu.serving import REFUSED_LOGIN_SECONDS
+
+    assert served("200 OK", "POST", "/accounts/login/", monkeypatch) == [REFUSED_LOGIN_SECONDS]
+    assert served("429 Too Many Requests", "POST", "/accounts/login/", monkeypatch) == [
+        REFUSED_LOGIN_SECONDS]
+    # A login that succeeded, the login page itself and every other page: no wait.
+    assert served("302 Found", "POST", "/accounts/login/", monkeypatch) == []
+    assert served("200 OK", "GET", "/accounts/login/", monkeypatch) == []
+    assert served("200 OK", "POST", "/t/demo/match/3/results/", monkeypatch) == []

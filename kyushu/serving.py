@@ -27,7 +27,6 @@ A streaming response (a file download, a static file) still goes out chunk by ch
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import itertools
 import os
 import queue
@@ -106,8 +105,10 @@ class ThreadedWSGI:
 
         loop = asyncio.get_running_loop()
         environ = build_environ(scope, Body(loop, receive))  # the body is read on demand
-        context = contextvars.copy_context()
-        work = partial(context.run, self.respond, environ, loop, send)
+        # Run in the thread's own context, not a copy of the event loop's: Django keeps
+        # each thread's cache clients in context-local storage, and a fresh context per
+        # request would open a new Redis connection for every request.
+        work = partial(self.respond, environ, loop, send)
         lane = lane_of(scope)
         sent = await asyncio.wrap_future(self.threads.submit(lane, work))
         if lane == LOGIN and scope["method"] == "POST" and refused(sent):

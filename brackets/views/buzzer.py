@@ -127,7 +127,7 @@ def buzzer_tap(request: HttpRequest, tournament: Tournament, round_id: int) -> H
     if appended.duplicate:
         messages.info(request, _("同じ操作はすでに記録されています。"))
     elif data.get("kind") == "undo":
-        # The written page's undo is a plain form: say it worked (it used to be silent).
+        # The written page's undo is a plain form, with no console to show it: say it worked.
         messages.success(request, _("直前の入力を取り消しました。"))
     return _console(tournament, round_.pk)
 

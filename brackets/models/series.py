@@ -78,7 +78,7 @@ class SeriesBerthGrant(models.Model):
         verbose_name_plural = _("本戦出場権（手入力）")
         constraints = [models.UniqueConstraint(  # noqa: RUF012
             fields=["series", "qualifier", "place"],
-                                               name="series_berth_once_per_place")]
+            name="series_berth_once_per_place")]
 
     def __str__(self) -> str:
         return f"{self.series} {self.qualifier} {self.place}位"

@@ -117,6 +117,13 @@ def _show(value: Any, names: Mapping[str, str] | None) -> Any:
 # ``too_few_players`` by the draw and by the buzzer course assignment). Player keys in the
 # params are shown as names when the caller passes ``names``.
 ERROR_TEXT: dict[str, Any] = {
+    # Main-event berths granted by hand (engine/series.py check_berth_grant).
+    "berth_place_taken": _("{qualifier}の{place}位の出場権は既に付与されています。同じ順位に"
+                           "二度付与することはできません"),
+    "berth_already_held": _("この選手は既に本戦出場権を持っています（{qualifier} {place}位）"),
+    "berth_place_invalid": _("順位は1以上で入力してください"),
+    "berth_qualifier_missing": _("どの予選の出場権か、予選名を入力してください"),
+    "berth_date_missing": _("予選の開催日を入力してください"),
     # --- a value outside its range (``brackets.engine.bounds``): the field named by
     # :data:`BOUND_LABELS`, then what to enter instead.
     "required": _("{field}を入力してください"),

@@ -94,3 +94,18 @@ def public_tournament(view: ViewFunc) -> ViewFunc:
 
     wrapper.required_roles = ()  # type: ignore[attr-defined]
     return wrapper
+
+
+def public_series(view: ViewFunc) -> ViewFunc:
+    """A read-only public page of one qualifier series (``series_slug``): no login, only
+    what the public pages of its tournaments show (names, places, berths)."""
+    from brackets.models import Series
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, series_slug: str, *args: Any, **kwargs: Any
+                ) -> HttpResponse:
+        series = get_object_or_404(Series, slug=series_slug)
+        return view(request, series, *args, **kwargs)
+
+    wrapper.required_roles = ()  # type: ignore[attr-defined]
+    return wrapper

@@ -184,3 +184,17 @@ urlpatterns += [
     path("t/<slug:slug>/shura/registry/", player_views.shura_registry_refresh,
          name="shura_registry_refresh"),
 ]
+
+# Qualifier series (issue 14 item 3): the public series page and the organiser's pages.
+from brackets.views import series as series_views
+
+urlpatterns += [
+    path("s/<slug:series_slug>/", series_views.public_series_page, name="public_series"),
+    path("t/<slug:slug>/series/", series_views.series_index, name="series_index"),
+    path("t/<slug:slug>/series/<slug:series_slug>/", series_views.series_edit,
+         name="series_edit"),
+    path("t/<slug:slug>/series/<slug:series_slug>/attach/", series_views.series_attach,
+         name="series_attach"),
+    path("t/<slug:slug>/series/<slug:series_slug>/berths/", series_views.series_berth_grant,
+         name="series_berth_grant"),
+]

@@ -21,6 +21,7 @@ def build_world(*, tournament: Tournament, cast: dict[str, Any]) -> dict[str, An
     world.update(build_buzzer_world(tournament=tournament))
     world.update(build_desk_world(tournament=tournament, cast=cast))
     world.update(build_players_world())
+    world.update(build_series_world(tournament=tournament))
     return world
 
 
@@ -67,3 +68,14 @@ def build_players_world() -> dict[str, Any]:
                                       q_level=60, by=None)
 
     return {"player": player("行列選手", "マトリ"), "player_duplicate": player("行列選手2", "マトリ3")}
+
+
+def build_series_world(*, tournament: Tournament) -> dict[str, Any]:
+    """A series with the tournament as a qualifier, for the series pages (issue 14)."""
+    from brackets.models import Series
+    from brackets.services.series import tournament_series_set
+
+    series, _ = Series.objects.get_or_create(slug="matrix-series",
+                                             defaults={"name": "行列杯", "game_version": "we"})
+    tournament_series_set(tournament=tournament, series=series)
+    return {"series": series}

@@ -132,6 +132,11 @@ from tests.players.matrix import players_matrix
 
 MATRIX.update(players_matrix())
 
+# Qualifier series (issue 14 item 3): the public series page and the organiser's pages.
+from tests.series.matrix import series_matrix
+
+MATRIX.update(series_matrix())
+
 
 def _buzzer(world: dict[str, Any], key: str = "buzzer_round") -> dict[str, Any]:
     return {"slug": world["tournament"].slug, "round_id": world[key].id}

@@ -23,6 +23,7 @@ By module:
 * draws (K2, K5): ``draw_groups``, ``record_draw``;
 * shura (H0, H4, H5): ``lots_owed``, ``draw_lots``, ``check_eligibility``;
 * record (2-d, 3-a, H0-a): ``shura_grounds`` and ``highest_card`` read a player's record;
+* series (0-a): ``series_berths``, the main-event berths a series' qualifiers grant;
 * special (K6 to K10): rule selection, 下関 cards, bans, partner matches, the final;
 * presets: ``get_preset`` and ``Preset``, ``RoundSpec`` (what a round stores);
 * match: the gates (K5, K7, K8, K9/K10 contenders, K10 series);
@@ -161,6 +162,15 @@ from brackets.engine.results import (
     check_rematch,
     match_result,
 )
+from brackets.engine.series import (
+    DEFAULT_BERTHS,
+    Berth,
+    BerthGrant,
+    QualifierResult,
+    berth_holders,
+    check_berth_grant,
+    series_berths,
+)
 from brackets.engine.shura import (
     FORMAT_LOT_POOLS,
     MAX_LOTS,
@@ -205,6 +215,9 @@ __all__ = [
     # A player's record across events (record.py): 2-d, 3-a, H0-a.
     "ACHIEVEMENT_KINDS", "SHIGA_EXCLUSIONS", "Achievement", "CardRecord", "ShuraGrounds",
     "check_achievement", "highest_card", "holds_berth", "past_win_total", "shura_grounds",
+    # Main-event berths of a qualifier series (series.py): 0-a.
+    "DEFAULT_BERTHS", "Berth", "BerthGrant", "QualifierResult", "berth_holders",
+    "check_berth_grant", "series_berths",
     # The floor: cabinet sets and the call queue (floor.py).
     "DEFAULT_MATCH_MINUTES", "Estimate", "FloorCall", "FloorGroup", "FloorPlan", "FloorSet",
     "FloorState", "call_check", "estimate_starts", "floor_plan", "match_minutes",

@@ -38,11 +38,32 @@ class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
         self.fields["preset"] = forms.ChoiceField(
             label=_("ルールプリセット"), choices=preset_choices()
         )
+        # The series the event belongs to (at most one), and its part in it (H0 reads it).
+        from brackets.forms.series import ROLE_CHOICES, series_choices
+        from brackets.selectors.series import series_of
+
+        member = series_of(tournament=self.instance) if self.instance.pk else None
+        self.fields["series"] = forms.TypedChoiceField(
+            label=_("シリーズ（予選・本戦）"), choices=series_choices(), coerce=int,
+            required=False, empty_value=None, initial=member.series.pk if member else None,
+            help_text=_("関西杯5 などの予選シリーズ。予選なら出場権と参加資格（H0）をシリーズから判定します。"),
+            error_messages={"invalid_choice": _("シリーズを選択肢から選んでください。")})
+        self.fields["series_role"] = forms.ChoiceField(
+            label=_("シリーズでの役割"), choices=ROLE_CHOICES,
+            initial=member.role if member else "qualifier")
         for field in self.fields.values():
             css = "form-check-input" if isinstance(field.widget, forms.CheckboxInput) else "form-control"
             if isinstance(field.widget, forms.Select):
                 css = "form-select"
             field.widget.attrs.setdefault("class", css)
+
+
+SERIES_FIELDS = ("series", "series_role")
+
+
+def without_series(data: dict[str, Any]) -> dict[str, Any]:
+    """The tournament's own fields of a cleaned form (the series link is written apart)."""
+    return {k: v for k, v in data.items() if k not in SERIES_FIELDS}
 
 
 class StaffForm(forms.Form):

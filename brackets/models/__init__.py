@@ -42,6 +42,7 @@ from brackets.models.rounds import (
     SpecialFact,
     Submission,
 )
+from brackets.models.series import Series, SeriesBerthGrant
 from brackets.models.tournament import Membership, Role, Tournament
 
 __all__ = [
@@ -87,4 +88,6 @@ __all__ = [
     "Role",
     "SubGenre",
     "Tournament",
+    "Series",
+    "SeriesBerthGrant",
 ]

@@ -1,7 +1,7 @@
 """Reads of the player registry: the desk's lookup, a player's record, an entrant's duties.
 
 What a record means for an event (2-d's highest card, 3-a's lots and the achievement
-behind each, 6-c-iii's allowance, H0) is asked of the engine here, through
+behind each, 6-c-iii's allowance, H0 from the tournament's series) is asked of the engine here, through
 ``brackets.adapters.players``; nothing below decides a rule. Results of tournaments run in
 the app are read from their own facts (podium, recorded lots), never copied into the
 registry.
@@ -49,6 +49,7 @@ from brackets.models import (
 )
 from brackets.selectors import rounds as sel
 from brackets.selectors.documents import LOT_REASONS
+from brackets.selectors.series import earlier_qualifier_ids, holds_series_berth, series_of
 
 GROUNDS = ("national_title", "shiga_winner", "seed_or_invitation")
 
@@ -235,13 +236,6 @@ def _newest_overrides(entrant: Entrant) -> dict[str, DutyOverride]:
     return out
 
 
-def _series(tournament: Tournament) -> str:
-    try:
-        return str(ea.preset_for(tournament).settings.get("series", ""))
-    except RuleRefusal:
-        return ""
-
-
 def entrant_duties(*, entrant: Entrant) -> Duties | None:
     """The duties the registry gives a linked entrant (None for one without a player)."""
     if entrant.player_id is None:
@@ -293,7 +287,7 @@ def entrant_duties(*, entrant: Entrant) -> Duties | None:
         format_lots = format_lots_allowed(past, q_level=highest.q_level,
                                           genre_lots_now=owed.genre_lots,
                                           max_matches=round_rules(first).max_matches)
-    refusals = _eligibility(entrant, engine_rows, same_event, tournament) if (
+    refusals = _eligibility(entrant, player, engine_rows, results, tournament) if (
         preset is not None and preset.shura) else []
     return Duties(entrant, player, highest, mode, lines, owed, owed_error, past_wins, l_past,
                   l_override, format_lots, refusals, list(overrides.values()))
@@ -305,21 +299,30 @@ def _before(t: Tournament, now: Tournament) -> bool:
     return t.pk < now.pk
 
 
-def _eligibility(entrant: Entrant, achievements: list[Any], same_event: list[ResultRow],
-                 tournament: Tournament) -> list[str]:
+def _eligibility(entrant: Entrant, player: Player, achievements: list[Any],
+                 results: list[ResultRow], tournament: Tournament) -> list[str]:
     """H0 in words: a berth of the series refuses the entry; an earlier qualifier of the
-    series (this preset, earlier) fixes the card of the first appearance."""
-    return [violation_text(v) for v in _violations(entrant, achievements, same_event,
+    series fixes the card of the first appearance."""
+    return [violation_text(v) for v in _violations(entrant, player, achievements, results,
                                                    tournament)]
 
 
-def _violations(entrant: Entrant, achievements: list[Any], same_event: list[ResultRow],
-                tournament: Tournament) -> tuple[Violation, ...]:
-    series = _series(tournament)
-    appearances = [ad.appearance_of(r.tournament, r.entrant.card_name) for r in same_event]
-    return check_eligibility(
-        card=entrant.card_name, holds_main_berth=holds_berth(achievements, series=series),
-        appearances=appearances, series=series)
+def _violations(entrant: Entrant, player: Player, achievements: list[Any],
+                results: list[ResultRow], tournament: Tournament) -> tuple[Violation, ...]:
+    """H0 from the tournament's series (nothing at a main event or outside any series):
+    berths derived from the earlier qualifiers and granted by hand (plus a 本戦出場権
+    achievement naming the series, as recorded before series existed), and the cards of
+    the player's earlier qualifiers of the series."""
+    member = series_of(tournament=tournament)
+    if member is None or not member.is_qualifier:
+        return ()
+    earlier = earlier_qualifier_ids(tournament=tournament)
+    appearances = [ad.appearance_of(r.tournament, r.entrant.card_name) for r in results
+                   if r.tournament.pk in earlier]
+    holds = (holds_berth(achievements, series=member.series.name)
+             or holds_series_berth(tournament=tournament, player=player))
+    return check_eligibility(card=entrant.card_name, holds_main_berth=holds,
+                             appearances=appearances, series=member.series.name)
 
 
 def first_appearance_card(*, tournament: Tournament, player: Player) -> str:
@@ -331,10 +334,8 @@ def first_appearance_card(*, tournament: Tournament, player: Player) -> str:
     except RuleRefusal:
         return ""
     kept = ad.canonical(player)
-    same_event = [r for r in player_results(player=kept)
-                  if r.tournament.pk != tournament.pk and r.tournament.preset == tournament.preset
-                  and _before(r.tournament, tournament)]
-    found = _violations(Entrant(tournament=tournament, card_name=""), [], same_event, tournament)
+    found = _violations(Entrant(tournament=tournament, card_name=""), kept, [],
+                        player_results(player=kept), tournament)
     return next((str(v.params["first_card"]) for v in found
                  if v.code == "card_not_first_appearance"), "")
 
@@ -349,8 +350,5 @@ def eligibility_for(*, tournament: Tournament, player: Player, card_name: str) -
     kept = ad.canonical(player)
     ids = ad.family_ids(kept)
     rows = [ad.achievement_of(r) for r in Achievement.objects.filter(player_id__in=ids)]
-    same_event = [r for r in player_results(player=kept)
-                  if r.tournament.pk != tournament.pk and r.tournament.preset == tournament.preset
-                  and _before(r.tournament, tournament)]
     probe = Entrant(tournament=tournament, card_name=card_name)
-    return _eligibility(probe, rows, same_event, tournament)
+    return _eligibility(probe, kept, rows, player_results(player=kept), tournament)

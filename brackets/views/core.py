@@ -2,21 +2,26 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from brackets.forms import StaffForm, TournamentForm
-from brackets.models import Membership, Role, Round, Tournament
+from brackets.forms.tournament import without_series
+from brackets.models import Membership, Role, Round, Series, Tournament
 from brackets.perf.page_cache import public_page
 from brackets.permissions import role_required, user_roles
 from brackets.selectors import rounds as sel
 from brackets.services.logins import locked_usernames
 from brackets.services.preset_settings import settings_preset_changed
+from brackets.services.series import tournament_series_set
 from brackets.services.tournaments import staff_add, staff_remove, tournament_create
 
 
@@ -33,10 +38,29 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
         raise PermissionDenied
     form = TournamentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        tournament = tournament_create(creator=request.user, **form.cleaned_data)
-        messages.success(request, _("大会を作成しました。"))
-        return redirect("tournament_dashboard", slug=tournament.slug)
+        try:
+            with transaction.atomic():
+                tournament = tournament_create(creator=request.user,
+                                               **without_series(form.cleaned_data))
+                _series_save(tournament, form.cleaned_data)
+        except ValidationError as error:
+            _form_errors(form, error)
+        else:
+            messages.success(request, _("大会を作成しました。"))
+            return redirect("tournament_dashboard", slug=tournament.slug)
     return render(request, "brackets/tournament_form.html", {"form": form, "creating": True})
+
+
+def _series_save(tournament: Tournament, data: dict[str, Any]) -> bool:
+    series = Series.objects.filter(pk=data.get("series")).first() if data.get("series") else None
+    return tournament_series_set(tournament=tournament, series=series,
+                                 role=data.get("series_role") or "qualifier")
+
+
+def _form_errors(form: Any, error: ValidationError) -> None:
+    for name, texts in error.message_dict.items():
+        for text in texts:
+            form.add_error(name if name in form.fields else None, text)
 
 
 @role_required(Role.ORGANISER, Role.DESK, Role.BRACKET)
@@ -56,11 +80,19 @@ def tournament_edit(request: HttpRequest, tournament: Tournament) -> HttpRespons
         if not form.has_changed():
             messages.info(request, _("大会設定に変更はありません。"))
             return redirect("tournament_dashboard", slug=tournament.slug)
-        form.save()
-        # Rule settings belong to a preset: switching it starts from the new one's defaults.
-        settings_preset_changed(tournament=tournament, by=request.user, old_preset=old_preset)
-        messages.success(request, _("大会設定を保存しました。"))
-        return redirect("tournament_dashboard", slug=tournament.slug)
+        try:
+            # The series link is refused as a whole with the rest (nothing saved then).
+            with transaction.atomic():
+                form.save()
+                _series_save(tournament, form.cleaned_data)
+        except ValidationError as error:
+            _form_errors(form, error)
+        else:
+            # Rule settings belong to a preset: switching it starts from its defaults.
+            settings_preset_changed(tournament=tournament, by=request.user,
+                                    old_preset=old_preset)
+            messages.success(request, _("大会設定を保存しました。"))
+            return redirect("tournament_dashboard", slug=tournament.slug)
     return render(
         request, "brackets/tournament_form.html", {"form": form, "tournament": tournament}
     )

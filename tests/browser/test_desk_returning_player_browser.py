@@ -16,6 +16,7 @@ from django.contrib.auth import get_user_model
 from brackets.models import Entrant, Membership, Player, QmaVersion, Role, Tournament
 from brackets.services.catalog import catalog_load_builtin
 from brackets.services.players import achievement_add, player_card_record, player_create
+from brackets.services.series import series_create, tournament_series_set
 from tests.browser.conftest import login
 from tests.players.helpers import register
 from tests.states import KATATA
@@ -33,8 +34,10 @@ def _world() -> tuple[Tournament, Player]:
                                         date=datetime.date(2019, 1, 13), preset=KATATA)
     today = Tournament.objects.create(slug="katata-mar", name="堅田大会 3月", version=version,
                                       date=datetime.date(2019, 3, 10), preset=KATATA)
+    series = series_create(name="関西杯5", slug="kansai-cup-5", game_version="we", by=None)
     for t in (earlier, today):
         Membership.objects.create(tournament=t, user=desk, role=Role.DESK)
+        tournament_series_set(tournament=t, series=series)  # H0-b reads the series
     player = player_create(name="堅田太郎", reading="かただたろう", card_name="カタタ",
                            q_level=62, by=desk)
     player_card_record(player=player, card_name="サブカタ", q_level=85, by=desk)

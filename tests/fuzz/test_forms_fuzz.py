@@ -51,6 +51,7 @@ FORM_PAGE = {
     "match_selection": "match_page", "match_results": "match_page",
     "match_action": "match_page", "match_confirm": "match_page",
     "match_special": "match_page",
+    "series_attach": "series_edit", "series_berth_grant": "series_edit",
 }
 # Fields a page does not always show (it shows a section only in some states), by URL.
 EXTRA_FIELDS = {
@@ -304,6 +305,8 @@ AREAS = {
     "players": ["desk_player_lookup", "registry_list", "registry_player",
                 "registry_achievement_add", "registry_card_record", "registry_merge",
                 "shura_override", "shura_registry_refresh"],
+    "series": ["public_series", "series_index", "series_edit", "series_attach",
+               "series_berth_grant"],
     "public": ["public_tournament", "public_bracket", "public_round", "public_round_live",
                "public_projector", "public_player", "public_buzzer_scoreboard",
                "public_buzzer_state", "public_floor_call", "public_timetable",

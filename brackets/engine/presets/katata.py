@@ -62,8 +62,11 @@ class KatataKansai5Qualifier(PresetDefinition):
         Setting("dummy_format", "ランダム", "H1 names the dummy's set only as ノンジャンル "
                                             "HARD: its format."),
         Setting("catalog_version", "qma-2016", "Catalog of the event (栗東 / ゑ era)."),
-        Setting("series", "関西杯5", "H0: the series whose main-event berth refuses an entry "
-                                   "and whose earlier qualifiers fix the card (0-a, 0-b)."),
+        # The page never says how many berths 堅田 grants: the champion's is the reading.
+        Setting("berths", 1, "0-a (inference, the page is silent): main-event berths this "
+                             "qualifier grants, to its top placements not already holding "
+                             "one (1 = the champion). The series itself is the tournament's "
+                             "series link, not a setting.", minimum=0, maximum=4),
     )
 
     def build(self, values: Mapping[str, Any]) -> Preset:
@@ -105,4 +108,5 @@ class KatataKansai5Qualifier(PresetDefinition):
             settings=dict(values), setting_specs=self.settings, plan=plan,
             max_lots=values["max_lots"], format_lot_pool_kind=values["format_lot_pool"],
             subgenres_as_one=values["low_firepower_subgenres"] == "as_one",
+            berths=values["berths"],
         )

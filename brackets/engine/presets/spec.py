@@ -244,6 +244,8 @@ class Preset:
     max_lots: int = MAX_LOTS
     format_lot_pool_kind: str = "format_groups"
     subgenres_as_one: bool = True
+    # 0-a: berths of the series' main event this event grants when it is a qualifier.
+    berths: int = 1
 
     def __post_init__(self) -> None:
         """Refuse settings that name things that do not exist, when the preset is built.

@@ -4,7 +4,8 @@ An open scoreboard or operator console holds a server-sent-events stream for up 
 ``BUZZER_STREAM_SECONDS``. Under the ASGI server such a stream is a coroutine waiting on an
 :class:`asyncio.Event`: it holds no thread and no database connection. One
 :class:`ChangeWatcher` per process (per event loop) reads the newest sequence number of
-every watched round in one indexed query each ``BUZZER_POLL_SECONDS``, and when one moves
+every watched round in one indexed query each ``BUZZER_POLL_SECONDS`` (at once after a tap
+committed through this process), and when one moves
 it builds that round's state once per language and wakes every stream of the round. A tap
 saved through another server process reaches the streams the same way, since the watcher
 reads the database, not this process's memory.
@@ -27,11 +28,13 @@ from functools import partial
 from typing import Any, TypeVar
 
 from django.conf import settings
-from django.db import close_old_connections, connection
+from django.db import close_old_connections, connection, transaction
+from django.db.models.signals import post_save
+from django.dispatch import receiver
 from django.utils import translation
 from django.utils.translation import gettext
 
-from brackets.models import BuzzerRound
+from brackets.models import BuzzerEvent, BuzzerRound
 from brackets.selectors.buzzer import latest_seqs, safe_payload
 
 logger = logging.getLogger(__name__)
@@ -134,6 +137,7 @@ class ChangeWatcher:
         self.built: dict[tuple[int, str], BuiltState] = {}
         self.building: dict[tuple[int, str, int], asyncio.Task[BuiltState]] = {}
         self.polls = 0
+        self.poked = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="buzzer-watch")
 
@@ -175,7 +179,11 @@ class ChangeWatcher:
     async def _poll(self) -> None:
         """One query per interval for every watched round, while any stream is open."""
         while self.watches:
-            await asyncio.sleep(self.interval)
+            try:
+                await asyncio.wait_for(self.poked.wait(), timeout=self.interval)
+            except TimeoutError:
+                pass
+            self.poked.clear()
             ids = sorted(self.watches)
             if not ids:
                 break
@@ -216,6 +224,21 @@ class ChangeWatcher:
 _WATCHERS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, ChangeWatcher] = (
     weakref.WeakKeyDictionary()
 )
+
+
+def _poke_watchers() -> None:
+    """A tap committed in this process: every watcher of the process reads at once instead
+    of at its next interval (taps of other processes still arrive by the interval)."""
+    for loop, watcher in list(_WATCHERS.items()):
+        try:
+            loop.call_soon_threadsafe(watcher.poked.set)
+        except RuntimeError:  # a stream's own loop (in_own_loop) closed meanwhile
+            pass
+
+
+@receiver(post_save, sender=BuzzerEvent, dispatch_uid="buzzer-stream-poke")
+def _event_saved(sender: type, instance: BuzzerEvent, using: str, **kwargs: Any) -> None:
+    transaction.on_commit(_poke_watchers, using=using)
 
 
 def change_watcher() -> ChangeWatcher:

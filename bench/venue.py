@@ -187,6 +187,7 @@ class Venue:
         url = f"{self.base(index)}/p/demo/r/{self.round_number}/"
         async with self.session() as session:
             await asyncio.sleep(random.uniform(0, PACE_SECONDS))
+            first_asked = time.perf_counter()
             while self.running():
                 sent = time.perf_counter()
                 try:
@@ -199,7 +200,9 @@ class Venue:
                         else:
                             self.figures.phone_ms.append((done - sent) * 1000)
                             self.figures.first_byte_ms.append((first_byte - sent) * 1000)
-                            self.figures.first_page_s.setdefault(index, done - self.started)
+                            # From the phone's first ask (retries included), not from
+                            # the bench's start: phones start spread over PACE_SECONDS.
+                            self.figures.first_page_s.setdefault(index, done - first_asked)
                 except (TimeoutError, self.aiohttp.ClientError) as error:
                     self.figures.error(f"phone {type(error).__name__}")
                 await asyncio.sleep(max(0.0, PACE_SECONDS - (time.perf_counter() - sent)))
@@ -390,8 +393,8 @@ def report(figures: Figures, args: argparse.Namespace, label: str, cpu: float,
     print(f"venue: {label}; {args.seconds:.0f} s; 72 entrants (demo), {TABLETS} tablets saving "
           f"every {PACE_SECONDS:.0f} s, {args.phones} phones polling every {PACE_SECONDS:.0f} s, "
           f"{args.viewers} scoreboard streams, {args.flooders} login flooders")
-    print(f"  phones served           {served} of {args.phones} "
-          f"(slowest first page {slowest_first:.2f} s; {len(figures.phone_ms)} pages)")
+    print(f"  phones served           {served} of {args.phones} (slowest first page "
+          f"{slowest_first:.2f} s after its first ask; {len(figures.phone_ms)} pages)")
     print(f"  phone page p95          {p95(figures.phone_ms)}   (target ≤ 300 ms)")
     print(f"  first-byte wait p95     {p95(figures.first_byte_ms)}")
     print(f"  tablet save p95         {p95(figures.save_ms)}   (target ≤ 150 ms; "

@@ -79,6 +79,15 @@ from brackets.engine.floor import (
     floor_plan,
     match_minutes,
 )
+from brackets.engine.linking import (
+    CERTAIN,
+    NEW,
+    UNCERTAIN,
+    Candidate,
+    LinkVerdict,
+    PlayerKeys,
+    registry_match,
+)
 from brackets.engine.lottery import Lottery
 from brackets.engine.match import (
     ContendersSource,
@@ -205,6 +214,8 @@ __all__ = [
     # A player's record across events (record.py): 2-d, 3-a, H0-a.
     "ACHIEVEMENT_KINDS", "SHIGA_EXCLUSIONS", "Achievement", "CardRecord", "ShuraGrounds",
     "check_achievement", "highest_card", "holds_berth", "past_win_total", "shura_grounds",
+    # Players of another machine's tournament file against the registry (linking.py).
+    "CERTAIN", "NEW", "UNCERTAIN", "Candidate", "LinkVerdict", "PlayerKeys", "registry_match",
     # The floor: cabinet sets and the call queue (floor.py).
     "DEFAULT_MATCH_MINUTES", "Estimate", "FloorCall", "FloorGroup", "FloorPlan", "FloorSet",
     "FloorState", "call_check", "estimate_starts", "floor_plan", "match_minutes",

@@ -21,6 +21,7 @@ def build_world(*, tournament: Tournament, cast: dict[str, Any]) -> dict[str, An
     world.update(build_buzzer_world(tournament=tournament))
     world.update(build_desk_world(tournament=tournament, cast=cast))
     world.update(build_players_world())
+    world.update(build_player_links_world(world))
     return world
 
 
@@ -67,3 +68,15 @@ def build_players_world() -> dict[str, Any]:
                                       q_level=60, by=None)
 
     return {"player": player("行列選手", "マトリ"), "player_duplicate": player("行列選手2", "マトリ3")}
+
+
+def build_player_links_world(world: dict[str, Any]) -> dict[str, Any]:
+    """An uncertain link of an imported entrant, for the review's URLs (issue 14 item 5)."""
+    from brackets.models import PlayerLink
+
+    link, _ = PlayerLink.objects.get_or_create(entrant=world["entrant"], defaults={
+        "tournament": world["tournament"], "player": world["player_duplicate"],
+        "match": PlayerLink.Match.UNCERTAIN,
+        "candidates": [{"player": world["player"].pk, "reason": "same_name_no_card",
+                        "cards": []}]})
+    return {"player_link": link}

@@ -12,12 +12,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils import timezone
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext, gettext_noop
 
 from brackets.exporters.xlsx import CONTENT_TYPE as XLSX
 from brackets.exporters.xlsx import Sheet, table_sheet, workbook_bytes
 from brackets.models import Role, Tournament
-from brackets.printing.registry import Document, register
+from brackets.printing.registry import Document, DocumentError, register
 from brackets.selectors.registry_sheets import registry_rows
 from brackets.tables_players import (
     RegistryAchievementTable,
@@ -28,6 +28,8 @@ from brackets.tables_players import (
 
 def registry_sheets() -> list[Sheet]:
     rows = registry_rows()
+    if not rows.players:
+        raise DocumentError(gettext("登録簿にまだ選手がいません。受付で登録すると加わります。"))
     return [table_sheet("選手", RegistryPlayerTable(rows.players)),
             table_sheet("カード", RegistryCardTable(rows.cards)),
             table_sheet("実績", RegistryAchievementTable(rows.achievements))]
@@ -48,4 +50,4 @@ class RegistryWorkbook(Document):
 
     def render(self, tournament: Tournament, **options: Any) -> tuple[str, str, bytes]:
         stamp = timezone.localtime().strftime("%Y%m%d-%H%M")
-        return (f"registry-{stamp}.xlsx", XLSX, workbook_bytes(registry_sheets()))
+        return (f"{tournament.slug}-registry-{stamp}.xlsx", XLSX, workbook_bytes(registry_sheets()))

@@ -158,3 +158,18 @@ def test_nobody_in_common_is_a_new_player_and_nothing_waits(
     t = _import(venue_file, cast)
     assert set(PlayerLink.objects.filter(tournament=t).values_list("match", flat=True)) == {"new"}
     assert Player.objects.count() == 1 + 4
+
+
+def test_after_a_confirmed_merge_the_newer_row_of_a_shared_card_is_the_card(
+        venue_file: dict[str, Any], cast: dict[str, Any]) -> None:
+    """The server's サトウ (recorded now) and the venue's (earlier) are one card once the
+    organiser says they are one person: the newer row is the card, the other history."""
+    server = player_create(name="佐藤はな", reading="", card_name="サトウ", q_level=55,
+                           by=cast["desk"])
+    t = _import(venue_file, cast)
+    link = _link(t, "サトウ")
+    player_link_decide(tournament=t, link_id=link.pk, same_as=server.pk, by=cast["organiser"])
+    from brackets.adapters.players import family_ids
+
+    assert [(c.card_name, c.q_level) for c in current_cards(family_ids(server))] == [
+        ("サトウ", 55)]

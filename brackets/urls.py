@@ -166,6 +166,7 @@ urlpatterns += [
 
 # The player registry across tournaments (issue 14): the desk's lookup, the record of each
 # player, merges, and the organiser's overrides of the 修羅 duties it gives.
+from brackets.views import player_links as link_views
 from brackets.views import players as player_views
 
 urlpatterns += [
@@ -180,6 +181,10 @@ urlpatterns += [
          name="registry_card_record"),
     path("t/<slug:slug>/players/<int:player_id>/merge/", player_views.registry_merge,
          name="registry_merge"),
+    path("t/<slug:slug>/players/links/", link_views.player_links_review,
+         name="player_links_review"),
+    path("t/<slug:slug>/players/links/<int:link_id>/", link_views.player_link_decide,
+         name="player_link_decide"),
     path("t/<slug:slug>/shura/override/", player_views.shura_override, name="shura_override"),
     path("t/<slug:slug>/shura/registry/", player_views.shura_registry_refresh,
          name="shura_registry_refresh"),

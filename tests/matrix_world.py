@@ -22,6 +22,7 @@ def build_world(*, tournament: Tournament, cast: dict[str, Any]) -> dict[str, An
     world.update(build_desk_world(tournament=tournament, cast=cast))
     world.update(build_players_world())
     world.update(build_series_world(tournament=tournament))
+    world.update(build_player_links_world(world))
     return world
 
 
@@ -79,3 +80,15 @@ def build_series_world(*, tournament: Tournament) -> dict[str, Any]:
                                              defaults={"name": "行列杯", "game_version": "we"})
     tournament_series_set(tournament=tournament, series=series)
     return {"series": series}
+
+
+def build_player_links_world(world: dict[str, Any]) -> dict[str, Any]:
+    """An uncertain link of an imported entrant, for the review's URLs (issue 14 item 5)."""
+    from brackets.models import PlayerLink
+
+    link, _ = PlayerLink.objects.get_or_create(entrant=world["entrant"], defaults={
+        "tournament": world["tournament"], "player": world["player_duplicate"],
+        "match": PlayerLink.Match.UNCERTAIN,
+        "candidates": [{"player": world["player"].pk, "reason": "same_name_no_card",
+                        "cards": []}]})
+    return {"player_link": link}

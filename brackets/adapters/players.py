@@ -66,6 +66,14 @@ def family_ids(player: Player) -> list[int]:
 
 
 def current_cards(ids: Iterable[int]) -> list[PlayerCard]:
-    """Each card's newest record (a superseded row is history, not a card)."""
-    return list(PlayerCard.objects.filter(player_id__in=list(ids), superseded_by__isnull=True)
-                .order_by("id"))
+    """Each card's newest record (a superseded row is history, not a card).
+
+    Two records merged into one person may each hold a current row of the same card (a
+    player recorded at a venue and again here, #14 item 5): the one entered last, by its
+    time stamp, is the card, as a superseding row would be.
+    """
+    rows = PlayerCard.objects.filter(player_id__in=list(ids), superseded_by__isnull=True)
+    newest: dict[str, PlayerCard] = {}
+    for row in rows.order_by("at", "id"):
+        newest[row.card_key or row.card_name] = row
+    return sorted(newest.values(), key=lambda row: row.pk)

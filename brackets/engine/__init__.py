@@ -80,6 +80,15 @@ from brackets.engine.floor import (
     floor_plan,
     match_minutes,
 )
+from brackets.engine.linking import (
+    CERTAIN,
+    NEW,
+    UNCERTAIN,
+    Candidate,
+    LinkVerdict,
+    PlayerKeys,
+    registry_match,
+)
 from brackets.engine.lottery import Lottery
 from brackets.engine.match import (
     ContendersSource,
@@ -218,6 +227,8 @@ __all__ = [
     # Main-event berths of a qualifier series (series.py): 0-a.
     "DEFAULT_BERTHS", "Berth", "BerthGrant", "QualifierResult", "berth_holders",
     "check_berth_grant", "series_berths",
+    # Players of another machine's tournament file against the registry (linking.py).
+    "CERTAIN", "NEW", "UNCERTAIN", "Candidate", "LinkVerdict", "PlayerKeys", "registry_match",
     # The floor: cabinet sets and the call queue (floor.py).
     "DEFAULT_MATCH_MINUTES", "Estimate", "FloorCall", "FloorGroup", "FloorPlan", "FloorSet",
     "FloorState", "call_check", "estimate_starts", "floor_plan", "match_minutes",

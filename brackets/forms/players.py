@@ -84,3 +84,20 @@ class DutyOverrideForm(_Styled):
 
 class EntrantRefForm(forms.Form):
     entrant = forms.IntegerField(min_value=1, max_value=ID_MAX)
+
+
+class PlayerLinkDecisionForm(_Styled):
+    """An organiser's answer about an uncertain link: the same person as a candidate, or a
+    different person."""
+
+    decision = forms.ChoiceField(choices=(("same", gettext_lazy("同一人物")),
+                                          ("different", gettext_lazy("別人"))),
+                                 error_messages={"required": gettext_lazy(
+                                     "同一人物か別人かを選んでください。")})
+    same_as = forms.IntegerField(required=False, min_value=1, max_value=ID_MAX)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if data.get("decision") == "same" and not data.get("same_as"):
+            self.add_error("same_as", gettext_lazy("同一人物とする選手を選んでください。"))
+        return data

@@ -35,8 +35,9 @@ FORMAT = "kyushu-public-copy"
 VERSION = 1
 #: Lists of the tournament file that never leave the venue.
 PRIVATE_LISTS = ("entrantrevision", "entrantimport")
-#: Fields blanked in every record of a list before it leaves the venue.
-PRIVATE_FIELDS = {"entrant": {"notes": ""}}
+#: Fields blanked in every record of a list before it leaves the venue (the registry link
+#: too: the player registry, cards and achievements, stays with the staff).
+PRIVATE_FIELDS: dict[str, dict[str, Any]] = {"entrant": {"notes": "", "player": None}}
 
 
 def public_file(data: dict[str, Any]) -> dict[str, Any]:
@@ -46,6 +47,7 @@ def public_file(data: dict[str, Any]) -> dict[str, Any]:
         if key in records:
             records[key] = [{**row, **blanks} for row in records[key]]
     out = {**data, "records": records, "staff": []}
+    out.pop("registry", None)
     out.pop("checksum", None)
     out["checksum"] = checksum(out)
     return out

@@ -24,6 +24,8 @@ from brackets.models.players import (
     GameVersion,
     Player,
     PlayerCard,
+    PlayerLink,
+    PlayerLinkDecision,
     PlayerMerge,
 )
 from brackets.models.preset_settings import PresetSettingChange
@@ -51,6 +53,8 @@ __all__ = [
     "GameVersion",
     "Player",
     "PlayerCard",
+    "PlayerLink",
+    "PlayerLinkDecision",
     "PlayerMerge",
     "Announcement",
     "TimetableEntry",

@@ -161,3 +161,59 @@ class DutyOverride(models.Model):
         ordering = ["entrant", "id"]
         verbose_name = _("修羅の判定の変更")
         verbose_name_plural = _("修羅の判定の変更")
+
+
+class PlayerLink(models.Model):
+    """How an entrant of an imported tournament file met this registry (#14 item 5).
+
+    ``match`` is the engine's verdict (``registry_match``): ``certain`` linked the entrant
+    to an existing player, ``new`` created one, ``uncertain`` created one and waits for an
+    organiser's :class:`PlayerLinkDecision` about ``candidates``. ``facts`` keeps the file's
+    registry rows for this player as they were in the file, so nothing the venue entered is
+    lost even where this registry already knew better. Not part of the tournament file: it
+    is this server's record of an import.
+    """
+
+    class Match(models.TextChoices):
+        CERTAIN = "certain", _("自動で照合（カードネームと名前が一致）")
+        UNCERTAIN = "uncertain", _("要確認")
+        NEW = "new", _("新しい選手")
+
+    tournament = models.ForeignKey("brackets.Tournament", on_delete=models.CASCADE,
+                                   related_name="player_links", verbose_name=_("大会"))
+    entrant = models.OneToOneField(Entrant, on_delete=models.CASCADE, related_name="player_link",
+                                   verbose_name=_("参加者"))
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+",
+                               verbose_name=_("結び付けた選手"))
+    match = models.CharField(_("照合"), max_length=20, choices=Match.choices)
+    # [{"player": registry id, "reason": engine code, "cards": [folded card names]}]
+    candidates = models.JSONField(_("候補"), default=list, blank=True)
+    facts = models.JSONField(_("ファイルの記録"), default=dict, blank=True)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
+                           related_name="+", verbose_name=_("読み込んだ人"))
+    at = models.DateTimeField(_("日時"), auto_now_add=True)
+
+    class Meta:
+        ordering = ("tournament", "id")
+        verbose_name = _("読み込んだ選手の照合")
+        verbose_name_plural = _("読み込んだ選手の照合")
+
+
+class PlayerLinkDecision(models.Model):
+    """An organiser's answer to an uncertain link: the same person as ``same_as`` (recorded
+    as a :class:`PlayerMerge`) or a different person (the imported player stays its own)."""
+
+    link = models.OneToOneField(PlayerLink, on_delete=models.CASCADE, related_name="decision",
+                                verbose_name=_("照合"))
+    same_as = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT,
+                                related_name="+", verbose_name=_("同一人物"))
+    merge = models.OneToOneField(PlayerMerge, null=True, blank=True, on_delete=models.PROTECT,
+                                 related_name="+", verbose_name=_("統合の記録"))
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
+                           related_name="+", verbose_name=_("確認者"))
+    at = models.DateTimeField(_("日時"), auto_now_add=True)
+
+    class Meta:
+        ordering = ("id",)
+        verbose_name = _("照合の確認")
+        verbose_name_plural = _("照合の確認")

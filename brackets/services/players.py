@@ -76,7 +76,8 @@ def player_card_record(*, player: Player, card_name: str, q_level: int, by: Any,
     key = kana_fold(card_name)[:40]
     ids = ad.family_ids(ad.canonical(player))
     old = (PlayerCard.objects.select_for_update()
-           .filter(player_id__in=ids, card_key=key, superseded_by__isnull=True).first())
+           .filter(player_id__in=ids, card_key=key, superseded_by__isnull=True)
+           .order_by("-at", "-id").first())
     if old is not None and old.q_level == q_level and (not rank or old.rank == rank) and (
             not game_version or old.game_version == game_version):
         return None

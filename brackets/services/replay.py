@@ -37,7 +37,9 @@ __all__ = ["ReplayError", "check_depth", "check_header", "tournament_play_export
            "tournament_replay", "tournament_summary"]
 
 FILE_FORMAT = "kyushu-tournament"
-FILE_VERSION = 1
+#: Version 2 adds the registry section and each entrant's ``player``: replay reads neither
+#: (a replayed tournament plays the same without its players' records), so it reads both.
+FILE_VERSION = 2
 PLAY_VERSION = 1
 
 #: The keys an entrant record may carry: every field the tournament file writes for an

@@ -121,10 +121,18 @@ def tournament_import(request: HttpRequest) -> HttpResponse:
         else:
             try:
                 tournament = tournament_file_import(data=upload.read(),
-                                                    slug=form.cleaned_data["slug"] or None)
+                                                    slug=form.cleaned_data["slug"] or None,
+                                                    by=request.user)
             except TournamentFileError as exc:
                 form.add_error("file", exc.message)
             else:
                 messages.success(request, _("大会ファイルを読み込みました。"))
+                pending = tournament.player_links.filter(match="uncertain").count()
+                if pending:
+                    # Uncertain matches are never linked silently: the organiser decides.
+                    messages.warning(request, _(
+                        "登録簿の選手と同一人物か確認が必要な参加者が%(n)d人います。"
+                        "「選手の照合」で確認してください。") % {"n": pending})
+                    return redirect("player_links_review", slug=tournament.slug)
                 return redirect("tournament_dashboard", slug=tournament.slug)
     return render(request, "brackets/documents/import.html", {"form": form})

@@ -35,6 +35,7 @@ from brackets.selectors.registry import (
     player_lookup,
     player_record,
 )
+from brackets.selectors.registry_sheets import registry_rows
 from brackets.services.players import (
     achievement_add,
     duty_override_record,
@@ -42,6 +43,7 @@ from brackets.services.players import (
     player_card_record,
     player_merge,
 )
+from brackets.tables_players import RegistryPlayerTable
 
 DESK_ROLES = (Role.ORGANISER, Role.DESK)
 
@@ -80,9 +82,10 @@ def desk_player_lookup(request: HttpRequest, tournament: Tournament) -> HttpResp
 @role_required(*DESK_ROLES)
 def registry_list(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     query = request.GET.get("q", "").strip()
+    rows = registry_rows(players=player_list(query=query))
     return render(request, "brackets/players/list.html",
                   {"tournament": tournament, "query": query,
-                   "players": player_list(query=query)})
+                   "table": RegistryPlayerTable(rows.players, slug=tournament.slug)})
 
 
 def _detail(request: HttpRequest, tournament: Tournament, player: Player, *,

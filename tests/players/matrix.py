@@ -26,6 +26,10 @@ def players_matrix() -> dict[str, Any]:
             "card_name": "マトリ2", "q_level": "50"}),
         "registry_merge": Entry(ORGANISER, method="POST", kwargs=_player, data=lambda w: {
             "merged": str(w["player_duplicate"].id), "reason": "同一人物（行列）"}),
+        "player_links_review": Entry(ORGANISER),
+        "player_link_decide": Entry(ORGANISER, method="POST", kwargs=lambda w: {
+            "slug": w["tournament"].slug, "link_id": w["player_link"].id},
+            data=lambda w: {"decision": "different"}),
         "shura_override": Entry(ORGANISER, method="POST", data=lambda w: {
             "entrant": str(w["entrant"].id), "ground": "national_title", "value": "0",
             "reason": "称号は別人のもの"}),

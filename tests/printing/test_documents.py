@@ -203,7 +203,7 @@ def check_rendered(t: Tournament, rendered: dict[tuple[str, str], tuple[str, str
             check_xlsx(t, slug, opts, content)
         elif content_type == "application/json":
             data = json.loads(content)
-            assert data["format"] == "kyushu-tournament" and data["version"] == 1
+            assert data["format"] == "kyushu-tournament" and data["version"] == 2
         else:  # pragma: no cover - a new kind of document needs a check here
             raise AssertionError(f"no check for {slug} ({content_type})")
     return seen
@@ -212,6 +212,7 @@ def check_rendered(t: Tournament, rendered: dict[tuple[str, str], tuple[str, str
 def test_every_document_renders_for_both_seed_tournaments(
         kyushu_finished: Tournament, katata_drawn: Tournament) -> None:
     """One build of each state (a full 65-player event takes a few seconds), many checks."""
+    registry_player()
     seen = check_rendered(kyushu_finished, render_everything(kyushu_finished))
     seen |= check_rendered(katata_drawn, render_everything(katata_drawn))
     every = {doc.slug for doc in all_documents()}
@@ -220,6 +221,23 @@ def test_every_document_renders_for_both_seed_tournaments(
     check_kyushu_special_rounds(kyushu_finished)
     check_desk_batch_pages(kyushu_finished)
     check_page_set_up(kyushu_finished)
+
+
+def registry_player() -> None:
+    """The registry is shared by every tournament: one player with a card and an
+    achievement, so its workbook has a row on each sheet."""
+    import datetime
+
+    from django.contrib.auth import get_user_model
+
+    from brackets.services.players import achievement_add, player_create
+
+    desk = get_user_model().objects.order_by("pk").first()
+    player = player_create(name="登録簿太郎", reading="とうろくぼたろう", card_name="トウロク",
+                           q_level=80, by=desk)
+    achievement_add(player=player, by=desk, data={
+        "kind": "shiga_win", "title": "堅田大会 優勝", "game_version": "tg",
+        "held_on": datetime.date(2016, 5, 1), "source": "大会告知ページ"})
 
 
 def check_kyushu_special_rounds(kyushu_finished: Tournament) -> None:

@@ -26,6 +26,7 @@ from brackets.exporters.tournament_file.layout import (
     checksum,
     file_models,
 )
+from brackets.exporters.tournament_file.registry import registry_section
 from brackets.models import Membership, QmaVersion, Role, Tournament
 from brackets.printing.registry import Document, register
 
@@ -129,6 +130,8 @@ class _Exporter:
 def tournament_file_data(*, tournament: Tournament) -> dict[str, Any]:
     """The file's content as plain data, checksum included (see the format document)."""
     exporter = _Exporter(tournament)
+    # First: it numbers the players the entrant records name.
+    registry = registry_section(tournament, exporter)
     settings = {}
     for field in Tournament._meta.concrete_fields:
         if field.primary_key or field.name in NOT_TOURNAMENT_DATA:
@@ -148,6 +151,8 @@ def tournament_file_data(*, tournament: Tournament) -> dict[str, Any]:
         "staff": staff,
         "records": records,
     }
+    if registry:
+        data["registry"] = registry
     data["checksum"] = checksum(data)
     return data
 

@@ -32,7 +32,8 @@ from brackets.exporters.tournament_file.layout import (
     checksum,
     file_models,
 )
-from brackets.models import Membership, QmaVersion, Role, Round, Tournament
+from brackets.exporters.tournament_file.registry import FileRegistry, registry_read
+from brackets.models import Membership, Player, QmaVersion, Role, Round, Tournament
 
 
 def _too_deep() -> TournamentFileError:
@@ -119,6 +120,9 @@ class _Importer:
         self.ids: dict[tuple[str, int], Any] = {}
         self.version: QmaVersion | None = None
         self.catalog: dict[type[models.Model], dict[str, Any]] = {}
+        self.registry = FileRegistry()
+        #: (entrant, the file id of its registry player), linked after every record is in.
+        self.player_refs: list[tuple[models.Model, int]] = []
 
     def fail(self, where: str, why: str) -> TournamentFileError:
         return TournamentFileError(
@@ -381,6 +385,12 @@ class _Importer:
                     elif target in CATALOG_MODELS or target is QmaVersion:
                         setattr(obj, field.name,
                                 self.catalog_item(target, value, f"{where}.{name}"))
+                    elif target is Player:
+                        if not isinstance(value, int) or value not in self.registry.players:
+                            raise self.fail(f"{where}.{name}", gettext(
+                                "registry の player の id {id} がありません").format(id=repr(value)))
+                        self.player_refs.append((obj, value))
+                        setattr(obj, field.attname, None)
                     elif target is model:
                         if not field.null:
                             raise self.fail(f"{where}.{name}", gettext("自己参照は空にできる項目だけです"))
@@ -436,8 +446,8 @@ class _Importer:
 
 
 def tournament_file_import(*, data: bytes | str | Mapping[str, Any], slug: str | None = None,
-                           primary_keys: Mapping[str, Mapping[int, Any]] | None = None
-                           ) -> Tournament:
+                           primary_keys: Mapping[str, Mapping[int, Any]] | None = None,
+                           by: Any = None) -> Tournament:
     """Create the tournament a file describes; all or nothing (one transaction).
 
     ``slug`` imports under another identifier (the file's must be free otherwise).
@@ -445,13 +455,24 @@ def tournament_file_import(*, data: bytes | str | Mapping[str, Any], slug: str |
     where the file was written, so links such as a player page's address stay the same
     (the hosted public copy: brackets/hosted/receive.py); every record must be named. Raises
     :class:`TournamentFileError` with a message for the organiser; nothing is written then.
+
+    The entrants' registry players (version 2's ``registry``) are linked to this server's
+    registry (:func:`~brackets.services.player_links.tournament_players_link`): certain
+    matches at once, uncertain ones left for an organiser's review; ``by`` is who imports.
     """
+    from brackets.services.player_links import tournament_players_link
+
     parsed = _load(data)
     check_header(parsed)
     importer = _Importer(parsed, slug=slug, primary_keys=primary_keys)
+    importer.registry = registry_read(parsed, importer)
     with transaction.atomic():
         tournament = importer.tournament()
         importer.staff(tournament)
         importer.records(tournament)
         facts_check(tournament)  # the rules across records (checks.py)
+        tournament_players_link(
+            tournament=tournament, registry=importer.registry, by=by,
+            entrants=[(obj.pk, file_id) for obj, file_id in importer.player_refs],
+            user=importer.user)
     return tournament

@@ -21,7 +21,8 @@ from brackets.errors import Refused
 from brackets.models import Difficulty, Format, FormatGroup, Genre, Rank, SubGenre, Tournament
 
 FORMAT = "kyushu-tournament"
-VERSION = 1
+#: 2 adds the ``registry`` section and each entrant's ``player`` (#14 item 6); 1 is read.
+VERSION = 2
 # Tournament fields that are not part of the file: the catalog is named separately, and
 # the revision is page-cache bookkeeping (brackets/perf/revision.py) that a new database starts
 # afresh.
@@ -30,10 +31,13 @@ CONTENT_TYPE = "application/json"
 
 CATALOG_MODELS: tuple[type[models.Model], ...] = (
     Genre, SubGenre, FormatGroup, Format, Difficulty, Rank)
-#: Models that are not facts of the tournament: idempotency tokens of form posts and the
-#: public copy's push bookkeeping (brackets/models/public_copy.py).
+#: Models that are not facts of the tournament: idempotency tokens of form posts, the
+#: public copy's push bookkeeping (brackets/models/public_copy.py), and this server's
+#: record of how an imported file's players met its registry (the file's ``registry``
+#: section carries the players themselves: registry.py).
 EXCLUDED_MODEL_NAMES = frozenset({"tournament", "membership", "submission", "qmaversion",
-                                  "publiccopypush", "publiccopyreceipt"})
+                                  "publiccopypush", "publiccopyreceipt", "playerlink",
+                                  "playerlinkdecision"})
 
 
 class TournamentFileError(Refused):

@@ -33,3 +33,7 @@ class Command(BaseCommand):
             where = f"{exc.where}: " if exc.where else ""
             raise CommandError(f"{path}: {where}{exc.message}", returncode=2) from None
         self.stdout.write(f"{tournament.name}（{tournament.slug}）を読み込みました。")
+        pending = tournament.player_links.filter(match="uncertain").count()
+        if pending:
+            self.stdout.write(f"登録簿の選手と同一人物か確認が必要な参加者が{pending}人います"
+                              f"（/t/{tournament.slug}/players/links/ で確認してください）。")

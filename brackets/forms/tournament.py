@@ -48,8 +48,10 @@ class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
             required=False, empty_value=None, initial=member.series.pk if member else None,
             help_text=_("関西杯5 などの予選シリーズ。予選なら出場権と参加資格（H0）をシリーズから判定します。"),
             error_messages={"invalid_choice": _("シリーズを選択肢から選んでください。")})
+        # Only read with a series (a qualifier unless said otherwise): a tournament in no
+        # series has no role, and a form that leaves the field out is still whole.
         self.fields["series_role"] = forms.ChoiceField(
-            label=_("シリーズでの役割"), choices=ROLE_CHOICES,
+            label=_("シリーズでの役割"), choices=ROLE_CHOICES, required=False,
             initial=member.role if member else "qualifier")
         for field in self.fields.values():
             css = "form-check-input" if isinstance(field.widget, forms.CheckboxInput) else "form-control"

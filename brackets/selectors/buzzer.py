@@ -136,6 +136,8 @@ def clock_reading_ms(
     return clock.elapsed_ms + max(since, 0)
 
 
+PROTEST_KINDS = ("rejudge", "throw_out")
+
 STATUS_LABELS = {
     "active": "",
     "won": gettext_lazy("勝ち抜け"),
@@ -195,6 +197,25 @@ def _disqualified(state: RoundState, pid: str) -> bool:
     return check(config.loss, state.players[pid])
 
 
+def _mark(correct: bool) -> str:
+    return "○" if correct else "×"
+
+
+def protest_text(data: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    """One line of the history for a protest record: what was decided."""
+    question = data.get("question")
+    late = _("（主催者承認）") if data.get("overrule") else ""
+    if data.get("kind") == "throw_out":
+        return _("第%(q)s問を没問（差し替え）") % {"q": question} + late
+    player = str(data.get("player") or "")
+    return _("第%(q)s問 %(name)s の判定を%(before)s→%(after)sに変更") % {
+        "q": question,
+        "name": names.get(player, player),
+        "before": _mark(not data.get("correct")),
+        "after": _mark(bool(data.get("correct"))),
+    } + late
+
+
 def _who(record: BuzzerEvent | None) -> str:
     if record is None or record.by is None:
         return ""
@@ -249,11 +270,13 @@ def round_payload(round_: BuzzerRound, *, for_console: bool = False) -> dict[str
     if for_console:
         data["allowed"] = sorted(allowed.round)
         last = records[-1] if records else None
+        # A protest's line says what was decided (the earlier tap stays in its own line).
         data["log"] = [
             {
                 "seq": r.seq,
                 "kind": r.kind,
                 "data": r.data,
+                "text": protest_text(r.data, names) if r.kind in PROTEST_KINDS else "",
                 "by": _who(r),
                 "at": timezone.localtime(r.at).strftime("%H:%M:%S"),
                 "in_effect": r in effective,

@@ -24,7 +24,7 @@ VARIANTS = ("public_buzzer_overlay_lower", "public_buzzer_overlay_side")
 
 
 def initial_payload(body: str) -> dict[str, Any]:
-    match = re.search(r'<script id="bz-initial" type="application/json">(.*?)</script>', body, re.S)
+    match = re.search(r'<script id="bz-initial" type="application/json">(.*?)</script>', body, re.DOTALL)
     assert match, "the page carries its initial payload"
     data: dict[str, Any] = json.loads(match.group(1))
     return data

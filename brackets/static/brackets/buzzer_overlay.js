@@ -55,7 +55,12 @@
     var box = root.querySelector("#bzo-players");
     box.style.setProperty("--n", String(Math.max(s.players.length, 1)));
     box.innerHTML = "";
+    // A hall of entrants (written rounds) does not fit a frame: the counts stand in for it,
+    // as on the stage scoreboard.
+    var hall = s.players.length > 16;
+    root.classList.toggle("bzo-hall", hall);
     s.players.forEach(function (p) {
+      if (hall) return;
       var old = before[p.id];
       var changed = old && (old.main !== p.main || old.wrong !== p.wrong || old.status !== p.status);
       var status = tied[p.id] ? (K.isPlayoff(s) ? T("プレーオフ") : T("サドンデス")) : p.label || "";
@@ -79,7 +84,11 @@
       ]));
     });
     var foot = "";
-    if (s.phase === "over") foot = T("勝ち抜け: {names}", { names: s.winners.map(function (pid) { return s.names[pid] || pid; }).join(T("・")) });
+    if (hall) {
+      var standing = s.players.filter(function (p) { return p.status === "active" || p.status === "locked"; }).length;
+      var passed = s.players.filter(function (p) { return p.status === "won"; }).length;
+      foot = T("残り {standing}人 ／ 着席 {seated}人", { standing: standing, seated: s.players.length - standing - passed }) + (passed ? " ／ " + T("通過 {n}人", { n: passed }) : "");
+    } else if (s.phase === "over") foot = T("勝ち抜け: {names}", { names: s.winners.map(function (pid) { return s.names[pid] || pid; }).join(T("・")) });
     else if (s.round.slots) foot = T("勝ち抜け {n} / {slots}", { n: s.winners.length, slots: s.round.slots });
     root.querySelector("#bzo-status").textContent = foot;
   };

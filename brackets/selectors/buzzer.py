@@ -21,13 +21,18 @@ from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 from brackets.engine import EngineError
 from brackets.engine.buzzer import (
     PlayerSpec,
+    Rejudge,
     RoundConfig,
     RoundState,
+    ThrowOut,
     allowed_actions,
+    apply,
     check,
     event_from_dict,
+    protest_preview,
     replay,
     scoreboard,
+    start,
     tiebreak_called,
 )
 from brackets.messages import engine_message, error_text
@@ -216,6 +221,43 @@ def protest_text(data: Mapping[str, Any], names: Mapping[str, str]) -> str:
     } + late
 
 
+def superseded_by(
+    round_: BuzzerRound, records: Sequence[BuzzerEvent], players: Sequence[BuzzerPlayer]
+) -> dict[int, int]:
+    """Which recorded taps a protest in effect replaced: {tap seq: protest seq}.
+
+    The engine says, for each protest, which plain events it voided and where each event
+    of the new version came from; this follows the records through those answers (and
+    through undos, which take a protest's replacements back with it).
+    """
+    if not any(r.kind in PROTEST_KINDS for r in records):
+        return {}
+    config, specs = round_specs(round_, players)
+    state = start(config, specs)
+    origin: list[BuzzerEvent] = []
+    marks: dict[int, int] = {}
+    stack: list[tuple[RoundState, list[BuzzerEvent], dict[int, int]]] = []
+    for record in records:
+        event = event_from_dict(record.data)
+        if record.kind == "undo":
+            if stack:
+                state, origin, marks = stack.pop()
+            continue
+        stack.append((state, origin, marks))
+        if record.kind in PROTEST_KINDS:
+            assert isinstance(event, Rejudge | ThrowOut)
+            preview = protest_preview(state, event)
+            marks = dict(marks)
+            for voided in preview.voided:
+                if voided.index is not None:
+                    marks[origin[voided.index].seq] = record.seq
+            origin = [record if i is None else origin[i] for i in preview.sources]
+        else:
+            origin = [*origin, record]
+        state = apply(state, event)
+    return marks
+
+
 def _who(record: BuzzerEvent | None) -> str:
     if record is None or record.by is None:
         return ""
@@ -271,6 +313,7 @@ def round_payload(round_: BuzzerRound, *, for_console: bool = False) -> dict[str
         data["allowed"] = sorted(allowed.round)
         last = records[-1] if records else None
         # A protest's line says what was decided (the earlier tap stays in its own line).
+        replaced = superseded_by(round_, records, players)
         data["log"] = [
             {
                 "seq": r.seq,
@@ -280,6 +323,7 @@ def round_payload(round_: BuzzerRound, *, for_console: bool = False) -> dict[str
                 "by": _who(r),
                 "at": timezone.localtime(r.at).strftime("%H:%M:%S"),
                 "in_effect": r in effective,
+                "superseded_by": replaced.get(r.seq),
             }
             for r in records[-30:][::-1]
         ]

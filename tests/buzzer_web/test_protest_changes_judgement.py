@@ -65,7 +65,9 @@ def test_the_history_keeps_both_versions_with_who_decided(
     log = round_payload(round_, for_console=True)["log"]
     assert [(r["kind"], r["by"]) for r in log] == [("rejudge", "org"), ("correct", "bracket")]
     assert "選手1" in log[0]["text"] and "○→×" in log[0]["text"]
-    assert log[1]["in_effect"]
+    # The tap stays in the log, marked as replaced by the protest (record 2).
+    assert log[1]["in_effect"] and log[1]["superseded_by"] == 2
+    assert log[0]["superseded_by"] is None
 
 
 def test_a_thrown_out_question_does_not_count_and_its_point_goes(
@@ -80,6 +82,8 @@ def test_a_thrown_out_question_does_not_count_and_its_point_goes(
     assert state.players["s1"].correct == 0 and state.players["s2"].correct == 1
     log = round_payload(round_, for_console=True)["log"]
     assert "没問" in log[0]["text"]
+    # Only question 1's tap is replaced; question 2's ○ still stands.
+    assert [r["superseded_by"] for r in log] == [None, None, 3]
     # The replacement question is played as the next one.
     tap(round_, "correct", "s3")
     assert round_state(round_).players["s3"].correct == 1

@@ -119,7 +119,7 @@ def _protest(state: RoundState, event: Rejudge | ThrowOut) -> RoundState:
     if refusal is not None and not event.overrule:
         raise RuleRefusal(refusal, "the organiser must allow this protest",
                           question=event.question, window=state.config.protest_window)
-    new, _voided = recompute(state, event, _play)
+    new = recompute(state, event, _play).state
     # seq only grows, so "who answered last" (earliest_last_correct) keeps its order
     # across a protest; Undo goes back to the version before it.
     return dataclasses.replace(new, seq=max(state.seq + 1, new.seq), previous=state)

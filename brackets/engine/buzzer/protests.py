@@ -49,11 +49,13 @@ _JUDGING = (Correct, Wrong, Thru, BoardResults, WrittenResults)
 
 @dataclass(frozen=True)
 class Voided:
-    """A recorded event that no longer stands after a protest, and the engine's reason."""
+    """A recorded event that no longer stands after a protest, and the engine's reason;
+    ``index`` is its place in the ``played`` events before the protest."""
 
     event: Event
     question: int | None
     code: str
+    index: int | None = None
 
 
 @dataclass(frozen=True)
@@ -70,7 +72,9 @@ class ProtestPreview:
     """What a protest will change, computed before it is applied.
 
     ``refusal`` is the code that stops the operator applying it alone (``protest_late``,
-    ``protest_round_over``) or ``None``; ``state`` is the round after it.
+    ``protest_round_over``) or ``None``; ``state`` is the round after it; ``sources`` says
+    where each of its ``played`` events comes from (see :class:`Recomputed`), so a history
+    can tell which recorded taps still stand.
     """
 
     event: Rejudge | ThrowOut
@@ -80,6 +84,7 @@ class ProtestPreview:
     refusal: str | None
     reopens: bool
     ends: bool
+    sources: tuple[int | None, ...] = ()
 
 
 def _root(state: RoundState) -> RoundState:
@@ -153,9 +158,18 @@ def _numbered(event: Event, question: int) -> Event:
     return event
 
 
-def recompute(
-    state: RoundState, protest: Rejudge | ThrowOut, step: Step
-) -> tuple[RoundState, tuple[Voided, ...]]:
+@dataclass(frozen=True)
+class Recomputed:
+    """A protest's outcome: the round after it, what it voided, and where each plain event
+    of the new version comes from (``sources[i]`` is the index in the old ``played``, or
+    None for an event the protest itself wrote: the new judgement, a closing thru)."""
+
+    state: RoundState
+    voided: tuple[Voided, ...]
+    sources: tuple[int | None, ...]
+
+
+def recompute(state: RoundState, protest: Rejudge | ThrowOut, step: Step) -> Recomputed:
     """The round replayed from its start with ``protest`` applied, and what it voided.
 
     Checks the question and the answer; not the window (see :func:`protest_refusal`).
@@ -163,51 +177,60 @@ def recompute(
     """
     root = _root(state)
     tagged = _tagged(root, state.played, step)
-    asked = {q for _e, q in tagged if q}
-    if protest.question not in asked:
+    mine = [i for i, (_e, q) in enumerate(tagged) if q == protest.question]
+    if not mine:
         raise RuleRefusal("protest_no_question", "no answer is recorded on that question",
                           question=protest.question)
     closed = state.question
-    mine = [e for e, q in tagged if q == protest.question]
-    if isinstance(protest, Rejudge):
-        rewritten: list[Event] = _rejudged(mine, protest)
-    else:
-        rewritten = []
+    rewritten: list[Event] = (
+        _rejudged([tagged[i][0] for i in mine], protest) if isinstance(protest, Rejudge) else []
+    )
+    kept = {id(e) for e in rewritten}
+    origin = {id(tagged[i][0]): i for i in mine}
     code = "protest_thrown" if isinstance(protest, ThrowOut) else "protest_superseded"
-    voided = [Voided(e, protest.question, code) for e in mine if e not in rewritten]
+    voided = [Voided(tagged[i][0], protest.question, code, i)
+              for i in mine if id(tagged[i][0]) not in kept]
     last = {q: index for index, (_e, q) in enumerate(tagged) if q}
-    new = root
+    run = _Run(root, step, voided)
     counted = 0
     for index, (event, q) in enumerate(tagged):
         if not q:
-            new = _try(new, event, None, step, voided)
+            run.play(event, None, index)
             continue
-        items = [event]
+        items: list[tuple[Event, int | None]] = [(event, index)]
         if q == protest.question:
-            first = next(i for i, (_e, tag) in enumerate(tagged) if tag == q)
-            items = rewritten if index == first else []
+            items = [(e, origin.get(id(e))) for e in rewritten] if index == mine[0] else []
         target = counted + 1
-        for item in items:
-            if new.question + 1 == target:
-                new = _try(new, _numbered(item, target), q, step, voided)
+        for item, source in items:
+            if run.state.question + 1 == target:
+                run.play(_numbered(item, target), q, source)
             else:
-                voided.append(Voided(item, q, "question_closed"))
+                voided.append(Voided(item, q, "question_closed", source))
         if index == last[q] and q <= closed and not (
             q == protest.question and isinstance(protest, ThrowOut)
         ):
             counted += 1
-            if new.question + 1 == target and new.phase == PLAYING:
-                new = _try(new, Thru(target), q, step, voided)
-    return new, tuple(voided)
+            if run.state.question + 1 == target and run.state.phase == PLAYING:
+                run.play(Thru(target), q, None)
+    return Recomputed(run.state, tuple(voided), tuple(run.sources))
 
 
-def _try(state: RoundState, event: Event, question: int | None, step: Step,
-         voided: list[Voided]) -> RoundState:
-    try:
-        return step(state, event)
-    except RuleRefusal as refusal:
-        voided.append(Voided(event, question, refusal.code))
-        return state
+class _Run:
+    """The new version being replayed: events the round refuses are voided, not raised."""
+
+    def __init__(self, root: RoundState, step: Step, voided: list[Voided]) -> None:
+        self.state = root
+        self.step = step
+        self.voided = voided
+        self.sources: list[int | None] = []
+
+    def play(self, event: Event, question: int | None, source: int | None) -> None:
+        try:
+            self.state = self.step(self.state, event)
+        except RuleRefusal as refusal:
+            self.voided.append(Voided(event, question, refusal.code, source))
+        else:
+            self.sources.append(source)
 
 
 def _standing(p: PlayerState) -> tuple[object, ...]:
@@ -220,7 +243,8 @@ def protest_preview(state: RoundState, event: Rejudge | ThrowOut, step: Step) ->
     """What ``event`` will change: players before → after, voided events, and whether the
     organiser must allow it (``refusal``). Raises ``RuleRefusal`` for a protest that cannot
     apply at all (no such question or answer, nothing to change)."""
-    after, voided = recompute(state, event, step)
+    done = recompute(state, event, step)
+    after, voided = done.state, done.voided
     changes = tuple(
         PlayerChange(pid, state.players[pid], after.players[pid])
         for pid in state.seat_order
@@ -234,4 +258,5 @@ def protest_preview(state: RoundState, event: Rejudge | ThrowOut, step: Step) ->
         refusal=protest_refusal(state, event),
         reopens=state.over and not after.over,
         ends=after.over and not state.over,
+        sources=done.sources,
     )

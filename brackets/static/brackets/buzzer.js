@@ -542,7 +542,10 @@
       if (r.data && r.data.player) what = (names[r.data.player] || r.data.player) + " " + what;
       if (r.data && r.data.question && r.kind !== "undo") what = T("第{n}問", { n: r.data.question }) + " " + what;
       if (r.text) what = r.text;  // a protest: the server says what was decided
-      body.appendChild(el("tr", { className: (r.in_effect ? "" : "text-muted text-decoration-line-through") + (r.text ? " table-warning" : "") }, [
+      if (r.superseded_by) what += " " + T("→ 審議で変更（#{seq}）", { seq: r.superseded_by });
+      var cls = r.in_effect ? "" : "text-muted text-decoration-line-through";
+      if (r.superseded_by) cls = "text-muted bz-superseded";
+      body.appendChild(el("tr", { className: cls + (r.text ? " table-warning" : "") }, [
         el("td", { text: String(r.seq) }), el("td", { text: what }), el("td", { text: r.by }), el("td", { text: r.at })
       ]));
     });

@@ -166,3 +166,11 @@ def test_the_scoreboard_shows_the_recomputed_round() -> None:
     board = scoreboard(apply(state, Rejudge(1, "p1", True)))
     rows = {r["id"]: r for r in board["players"]}
     assert rows["p1"]["main"] == 1 and rows["p2"]["main"] == 0
+
+
+def test_the_preview_says_where_each_event_of_the_new_version_comes_from() -> None:
+    state = run(NOMX, 12, [Wrong("p1", 1), Correct("p2", 1), Correct("p3", 2)])
+    preview = protest_preview(state, Rejudge(1, "p1", True))
+    # The new ○ is the protest's own; p2's ○ is gone; p3's ○ is the old third event.
+    assert preview.sources == (None, 2)
+    assert sorted(v.index for v in preview.voided if v.index is not None) == [0, 1]

@@ -95,7 +95,9 @@ def test_console_taps_and_a_protest_reach_both_overlays(
         assert page.evaluate("window.__notReloaded") is True
     console.click(".bz-log summary")
     assert "判定を×→○に変更" in console.locator("#bz-log").inner_text()
+    assert "審議で変更（#4）" in console.locator("#bz-log").inner_text()
     console.screenshot(path=str(SHOTS / "console-after-protest-1024.png"), full_page=False)
+    console.screenshot(path=str(SHOTS / "console-after-protest-history.png"), full_page=True)
     kinds = list(BuzzerEvent.objects.filter(round=round_).values_list("kind", "by__username"))
     assert kinds[-1] == ("rejudge", "operator")
 

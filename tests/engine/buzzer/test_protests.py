@@ -22,6 +22,7 @@ from brackets.engine.buzzer import (
     ThrowOut,
     Thru,
     Undo,
+    WrittenResults,
     Wrong,
     apply,
     event_from_dict,
@@ -174,3 +175,12 @@ def test_the_preview_says_where_each_event_of_the_new_version_comes_from() -> No
     # The new ○ is the protest's own; p2's ○ is gone; p3's ○ is the old third event.
     assert preview.sources == (None, 2)
     assert sorted(v.index for v in preview.voided if v.index is not None) == [0, 1]
+
+
+def test_written_question_rejudged_for_one_writer() -> None:
+    written = QUIZ_003.round("extra-1").config
+    marks = {f"p{i}": i != 3 for i in range(1, 21)}
+    state = run(written, 20, [WrittenResults.of(marks, 1)])
+    assert state.player("p3").wrong == 1
+    after = apply(state, Rejudge(1, "p3", True))
+    assert after.player("p3").wrong == 0 and after.player("p3").correct == 1

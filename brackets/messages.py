@@ -319,6 +319,15 @@ ERROR_TEXT: dict[str, Any] = {
     "round_not_over": _("前のラウンドがまだ終わっていません。"),
     "missing_result": _("前のラウンドがまだ作成されていません。"),
     "no_feed": _("このラウンドは早押し画面では進行しません（ペーパークイズなど）。"),
+    # --- protests (審議) and thrown-out questions
+    "protest_no_question": _("その問題には解答が記録されていません。"),
+    "protest_no_answer": _("この人はその問題に解答していません。"),
+    "protest_no_change": _("すでにその判定になっています。"),
+    "protest_late": (
+        _("審議の期限（{window}問先の問題が読まれるまで）を過ぎています。主催者の承認が必要です。"),
+        _("審議の期限を過ぎています。主催者の承認が必要です。"),
+    ),
+    "protest_round_over": _("終了したラウンドの審議には主催者の承認が必要です。"),
 }
 
 

@@ -38,7 +38,9 @@ urlpatterns = [
 
 # Live buzzer rounds (issue 6): operator console for bracket staff, public stage scoreboard.
 from brackets.views import buzzer as buzzer_views  # noqa: E402
+from brackets.views import buzzer_overlay as buzzer_overlay_views
 from brackets.views import buzzer_paper as paper_views
+from brackets.views import buzzer_protest as buzzer_protest_views
 from brackets.views import buzzer_public as buzzer_public_views
 from brackets.views import buzzer_rounds as buzzer_rounds_views
 
@@ -68,6 +70,11 @@ urlpatterns += [
         buzzer_views.buzzer_tiebreak_apply,
         name="buzzer_tiebreak_apply",
     ),
+    path(
+        "t/<slug:slug>/buzzer/<int:round_id>/protest/",
+        buzzer_protest_views.buzzer_protest,
+        name="buzzer_protest",
+    ),
     path("t/<slug:slug>/paper/new/", paper_views.paper_upload, name="paper_upload"),
     path("t/<slug:slug>/paper/<int:marking_id>/", paper_views.paper_detail, name="paper_detail"),
     path(
@@ -84,6 +91,16 @@ urlpatterns += [
         "p/<slug:slug>/buzzer/<int:round_id>/stream/",
         buzzer_public_views.public_buzzer_stream,
         name="public_buzzer_stream",
+    ),
+    path(
+        "p/<slug:slug>/buzzer/<int:round_id>/overlay/lower/",
+        buzzer_overlay_views.public_buzzer_overlay_lower,
+        name="public_buzzer_overlay_lower",
+    ),
+    path(
+        "p/<slug:slug>/buzzer/<int:round_id>/overlay/side/",
+        buzzer_overlay_views.public_buzzer_overlay_side,
+        name="public_buzzer_overlay_side",
     ),
 ]
 

@@ -111,6 +111,12 @@ MATRIX: dict[str, Entry] = {
     "public_buzzer_scoreboard": Entry(PUBLIC, kwargs=lambda w: _buzzer(w)),
     "public_buzzer_state": Entry(PUBLIC, kwargs=lambda w: _buzzer(w)),
     "public_buzzer_stream": Entry(PUBLIC, kwargs=lambda w: _buzzer(w)),
+    # Protests (issue 16 item 3): bracket staff; the organiser-only part is the window,
+    # decided by the engine and tested in tests/buzzer_web/test_protest_changes_judgement.py.
+    "buzzer_protest": Entry(BRACKET, kwargs=lambda w: _buzzer(w)),
+    # Stream overlays (issue 16 item 6): public and read-only like the stage scoreboard.
+    "public_buzzer_overlay_lower": Entry(PUBLIC, kwargs=lambda w: _buzzer(w)),
+    "public_buzzer_overlay_side": Entry(PUBLIC, kwargs=lambda w: _buzzer(w)),
 }
 
 # Rounds, matches and the public bracket (issue 4).

@@ -21,13 +21,18 @@ from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 from brackets.engine import EngineError
 from brackets.engine.buzzer import (
     PlayerSpec,
+    Rejudge,
     RoundConfig,
     RoundState,
+    ThrowOut,
     allowed_actions,
+    apply,
     check,
     event_from_dict,
+    protest_preview,
     replay,
     scoreboard,
+    start,
     tiebreak_called,
 )
 from brackets.messages import engine_message, error_text
@@ -136,6 +141,8 @@ def clock_reading_ms(
     return clock.elapsed_ms + max(since, 0)
 
 
+PROTEST_KINDS = ("rejudge", "throw_out")
+
 STATUS_LABELS = {
     "active": "",
     "won": gettext_lazy("勝ち抜け"),
@@ -195,6 +202,62 @@ def _disqualified(state: RoundState, pid: str) -> bool:
     return check(config.loss, state.players[pid])
 
 
+def _mark(correct: bool) -> str:
+    return "○" if correct else "×"
+
+
+def protest_text(data: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    """One line of the history for a protest record: what was decided."""
+    question = data.get("question")
+    late = _("（主催者承認）") if data.get("overrule") else ""
+    if data.get("kind") == "throw_out":
+        return _("第%(q)s問を没問（差し替え）") % {"q": question} + late
+    player = str(data.get("player") or "")
+    return _("第%(q)s問 %(name)s の判定を%(before)s→%(after)sに変更") % {
+        "q": question,
+        "name": names.get(player, player),
+        "before": _mark(not data.get("correct")),
+        "after": _mark(bool(data.get("correct"))),
+    } + late
+
+
+def superseded_by(
+    round_: BuzzerRound, records: Sequence[BuzzerEvent], players: Sequence[BuzzerPlayer]
+) -> dict[int, int]:
+    """Which recorded taps a protest in effect replaced: {tap seq: protest seq}.
+
+    The engine says, for each protest, which plain events it voided and where each event
+    of the new version came from; this follows the records through those answers (and
+    through undos, which take a protest's replacements back with it).
+    """
+    if not any(r.kind in PROTEST_KINDS for r in records):
+        return {}
+    config, specs = round_specs(round_, players)
+    state = start(config, specs)
+    origin: list[BuzzerEvent] = []
+    marks: dict[int, int] = {}
+    stack: list[tuple[RoundState, list[BuzzerEvent], dict[int, int]]] = []
+    for record in records:
+        event = event_from_dict(record.data)
+        if record.kind == "undo":
+            if stack:
+                state, origin, marks = stack.pop()
+            continue
+        stack.append((state, origin, marks))
+        if record.kind in PROTEST_KINDS:
+            assert isinstance(event, Rejudge | ThrowOut)
+            preview = protest_preview(state, event)
+            marks = dict(marks)
+            for voided in preview.voided:
+                if voided.index is not None:
+                    marks[origin[voided.index].seq] = record.seq
+            origin = [record if i is None else origin[i] for i in preview.sources]
+        else:
+            origin = [*origin, record]
+        state = apply(state, event)
+    return marks
+
+
 def _who(record: BuzzerEvent | None) -> str:
     if record is None or record.by is None:
         return ""
@@ -249,14 +312,18 @@ def round_payload(round_: BuzzerRound, *, for_console: bool = False) -> dict[str
     if for_console:
         data["allowed"] = sorted(allowed.round)
         last = records[-1] if records else None
+        # A protest's line says what was decided (the earlier tap stays in its own line).
+        replaced = superseded_by(round_, records, players)
         data["log"] = [
             {
                 "seq": r.seq,
                 "kind": r.kind,
                 "data": r.data,
+                "text": protest_text(r.data, names) if r.kind in PROTEST_KINDS else "",
                 "by": _who(r),
                 "at": timezone.localtime(r.at).strftime("%H:%M:%S"),
                 "in_effect": r in effective,
+                "superseded_by": replaced.get(r.seq),
             }
             for r in records[-30:][::-1]
         ]

@@ -14,7 +14,7 @@ seated by :mod:`brackets.services.buzzer_presets`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -272,6 +272,9 @@ def _event_for_tap(state: RoundState, data: Mapping[str, Any], reading_ms: int |
         if limit is not None and reading is not None:
             reading = min(max(reading, state.clock.elapsed_ms), limit)
         return ClockExpire(reading, in_play)
+    if kind in ("rejudge", "throw_out"):
+        # A protest needs the protest form: it decides who may overrule the window.
+        raise BuzzerRefused("bad_request", _("審議は審議の画面から入力してください。"))
     payload = dict(data)
     if kind in ("board", "written"):
         payload["question"] = question
@@ -299,9 +302,19 @@ def buzzer_event_append(
     key = (idempotency_key or "")[:KEY_MAX_LENGTH]
     digest = content_digest("buzzer", {k: v for k, v in data.items()
                                        if k not in ("key", "expected_seq")}) if key else ""
+    return _append_atomic(round, data, expected_seq, by, key, digest, None)
+
+
+EventFor = Callable[[RoundState, "int | None"], Event]
+
+
+def _append_atomic(
+    round: BuzzerRound, data: Mapping[str, Any], expected_seq: int | None, by: Any, key: str,
+    digest: str, event_for: EventFor | None,
+) -> Appended:
     try:
         with transaction.atomic():
-            return _append(round, data, expected_seq, by, key, digest)
+            return _append(round, data, expected_seq, by, key, digest, event_for)
     except IntegrityError:
         # Another process appended the same seq (or the same key) between our read and write.
         if key:
@@ -328,7 +341,7 @@ def _refuse_other_tap(earlier: BuzzerEvent, digest: str) -> None:
 
 def _append(
     round_: BuzzerRound, data: Mapping[str, Any], expected_seq: int | None, by: Any, key: str,
-    digest: str = "",
+    digest: str = "", event_for: EventFor | None = None,
 ) -> Appended:
     # Lock the round row: appends to one round happen one at a time on PostgreSQL (SQLite
     # already serialises writers with IMMEDIATE transactions).
@@ -351,11 +364,14 @@ def _append(
         )
     state = round_state(locked, records)
     reading = clock_reading_ms(state, effective_records(records))
-    event = _event_for_tap(state, data, reading)
     try:
+        event = (event_for or (lambda st, ms: _event_for_tap(st, data, ms)))(state, reading)
         new_state = apply(state, event)
     except EngineError as error:
         raise BuzzerRefused(error.code, error_text(error), seq) from error
+    except BuzzerRefused as refused:
+        refused.seq = seq
+        raise
     record = BuzzerEvent.objects.create(
         round=locked,
         seq=seq + 1,

@@ -84,6 +84,7 @@ JS_STRINGS: tuple[str, ...] = (
     gettext_noop("{n}問 終了 ・ サドンデス待ち"),
     gettext_noop("プレーオフが終わりました。順位: {ranking}"),
     gettext_noop("プレーオフの結果を元のラウンドに反映"),
+    gettext_noop("→ 審議で変更（#{seq}）"),
 )
 
 

@@ -13,6 +13,8 @@ Rounds::
     ranking(state) -> list[RankEntry]
     tiebreak_round(state, side) -> (RoundConfig, [PlayerSpec])
     tiebreak_from(sub_state, side) -> TieBreak
+    protest_preview(state, Rejudge | ThrowOut) -> ProtestPreview  # before → after, voided
+    protest_refusal(state, Rejudge | ThrowOut) -> str | None      # the window (審議)
     event_from_dict(dict) / Event.to_dict()
 
 Screens::
@@ -58,6 +60,7 @@ from brackets.engine.buzzer.core import Allowed
 from brackets.engine.buzzer.engine import (
     allowed_actions,
     apply,
+    protest_preview,
     replay,
     start,
     tiebreak_from,
@@ -70,6 +73,8 @@ from brackets.engine.buzzer.events import (
     ClockStop,
     Correct,
     Event,
+    Rejudge,
+    ThrowOut,
     Thru,
     TieBreak,
     Undo,
@@ -89,6 +94,7 @@ from brackets.engine.buzzer.presets import (
     is_skipped,
     round_winners,
 )
+from brackets.engine.buzzer.protests import PlayerChange, ProtestPreview, Voided, protest_refusal
 from brackets.engine.buzzer.ranking import ranking
 from brackets.engine.buzzer.registry import Registry
 from brackets.engine.buzzer.rules import (
@@ -107,11 +113,13 @@ __all__ = [
     "ABC_004", "CONDITIONS", "FORMATS", "JUDGE_KEYS", "PRESETS", "QUIZ_003", "REST_RULES",
     "SCORING", "TIE_RULES", "Allowed", "BoardResults", "Checkpoint", "Clock", "ClockExpire",
     "ClockStart", "ClockStop", "Correct", "Decision", "Event", "Feed", "PaperRules",
-    "PaperScore", "PlayerSpec", "PlayerState", "RankEntry", "Registry", "RoundConfig",
-    "RoundPreset", "RoundState", "Rule", "Scoring", "Thru", "TieBreak", "TournamentPreset",
-    "Undo", "WrittenResults", "WrittenRules", "Wrong", "advantages_by_seat", "allowed_actions",
+    "PaperScore", "PlayerChange", "PlayerSpec", "PlayerState", "ProtestPreview",
+    "RankEntry", "Registry", "Rejudge", "RoundConfig", "RoundPreset", "RoundState", "Rule",
+    "Scoring", "ThrowOut", "Thru", "TieBreak", "TournamentPreset", "Undo", "Voided",
+    "WrittenResults", "WrittenRules", "Wrong", "advantages_by_seat", "allowed_actions",
     "apply", "check", "display_hints", "entrants", "event_from_dict", "is_skipped",
     "mod_split", "number10_course_entry", "number10_courses", "number10_priority",
-    "paper_ranking", "paper_ranks", "paper_score", "ranking", "replay", "round_winners",
-    "scoreboard", "snake", "start", "tiebreak_called", "tiebreak_from", "tiebreak_round",
+    "paper_ranking", "paper_ranks", "paper_score", "protest_preview", "protest_refusal",
+    "ranking", "replay", "round_winners", "scoreboard", "snake", "start", "tiebreak_called",
+    "tiebreak_from", "tiebreak_round",
 ]

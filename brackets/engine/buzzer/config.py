@@ -93,6 +93,8 @@ class RoundConfig:
     * ``rests`` — an extra rest piece after each miss (registry ``REST_RULES``), for
       combinations the scoring pieces do not bundle.
     * ``advantages`` — head start by seat (seat 1 first).
+    * ``protest_window`` — how many questions after a question its judgement may still be
+      protested without the organiser (seed 003: until the question two later is read).
     * ``remaining_advance`` — when the players still in play are no more than the open
       slots, they all advance at once (M2's "7 out", M3's "3 out", M4's last one).
     """
@@ -115,6 +117,7 @@ class RoundConfig:
     sets_to_win: int | None = None
     rests: Rule | None = None
     written: WrittenRules | None = None
+    protest_window: int = 2
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able dict for storage next to the event log."""

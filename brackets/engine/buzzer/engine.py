@@ -17,11 +17,15 @@ from brackets.engine.buzzer.config import PlayerSpec, RoundConfig
 from brackets.engine.buzzer.core import Allowed, pending
 from brackets.engine.buzzer.events import (
     Event,
+    Rejudge,
+    ThrowOut,
     TieBreak,
     Undo,
     event_from_dict,
 )
 from brackets.engine.buzzer.formats import FORMATS
+from brackets.engine.buzzer.protests import ProtestPreview, protest_refusal, recompute
+from brackets.engine.buzzer.protests import protest_preview as _preview
 from brackets.engine.buzzer.ranking import ranking
 from brackets.engine.buzzer.rules import TIE_RULES, scoring_for
 from brackets.engine.buzzer.state import OVER, Clock, PlayerState, RoundState
@@ -94,10 +98,37 @@ def apply(state: RoundState, event: Event | Mapping[str, Any]) -> RoundState:
         if state.previous is None:
             raise RuleRefusal("undo_past_start", "there is no event left to undo")
         return state.previous
+    if isinstance(event, Rejudge | ThrowOut):
+        return _protest(state, event)
+    return _play(state, event)
+
+
+def _play(state: RoundState, event: Event) -> RoundState:
+    """One plain event (an answer, a clock tap, a tie-break result)."""
     if state.phase == OVER:
         raise RuleRefusal("round_over", "the round is over", event=event.kind)
     new = FORMATS.get(state.config.format).apply(state, event)
-    return dataclasses.replace(new, seq=state.seq + 1, previous=state)
+    return dataclasses.replace(
+        new, seq=state.seq + 1, previous=state, played=(*state.played, event)
+    )
+
+
+def _protest(state: RoundState, event: Rejudge | ThrowOut) -> RoundState:
+    """The round recomputed with the protest; outside the window only with ``overrule``."""
+    refusal = protest_refusal(state, event)
+    if refusal is not None and not event.overrule:
+        raise RuleRefusal(refusal, "the organiser must allow this protest",
+                          question=event.question, window=state.config.protest_window)
+    new = recompute(state, event, _play).state
+    # seq only grows, so "who answered last" (earliest_last_correct) keeps its order
+    # across a protest; Undo goes back to the version before it.
+    return dataclasses.replace(new, seq=max(state.seq + 1, new.seq), previous=state)
+
+
+def protest_preview(state: RoundState, event: Rejudge | ThrowOut) -> ProtestPreview:
+    """What a protest will change before it is applied (players before → after, voided
+    events) and ``refusal``: why the operator may not apply it alone, or None."""
+    return _preview(state, event, _play)
 
 
 def replay(

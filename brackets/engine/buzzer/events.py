@@ -193,6 +193,54 @@ class Undo(Event):
     kind: ClassVar[str] = "undo"
 
 
+@dataclass(frozen=True)
+class Rejudge(Event):
+    """A protest upheld: ``player``'s answer to ``question`` is now ``correct`` (or wrong).
+
+    The earlier tap stays in the log; this event supersedes it and the round is recomputed
+    (:mod:`brackets.engine.buzzer.protests`). ``overrule`` says the organiser allowed a
+    protest the window does not (late, or on a finished round).
+    """
+
+    kind: ClassVar[str] = "rejudge"
+    question: int
+    player: str
+    correct: bool
+    overrule: bool = False
+
+    def _payload(self) -> dict[str, Any]:
+        return {
+            "question": self.question,
+            "player": self.player,
+            "correct": self.correct,
+            "overrule": self.overrule,
+        }
+
+
+@dataclass(frozen=True)
+class ThrowOut(Event):
+    """A question thrown out: none of its judgements stand and it does not count toward the
+    limit, so the next question read replaces it. ``overrule`` as for :class:`Rejudge`."""
+
+    kind: ClassVar[str] = "throw_out"
+    question: int
+    overrule: bool = False
+
+    def _payload(self) -> dict[str, Any]:
+        return {"question": self.question, "overrule": self.overrule}
+
+
+#: The events that supersede earlier ones instead of recording a new fact of play.
+Protest = Rejudge | ThrowOut
+
+
+def _req_int(data: Mapping[str, Any], name: str) -> int:
+    value = _opt_int(data.get(name), name)
+    if value is None or value < 1:
+        raise RuleRefusal("bad_event", f"{name} must be a positive integer", field=name)
+    return value
+
+
 def event_from_dict(data: Mapping[str, Any]) -> Event:
     """Rebuild an event from ``Event.to_dict`` output; unknown kinds raise ``bad_event``."""
     kind = data.get("kind")
@@ -241,4 +289,14 @@ def event_from_dict(data: Mapping[str, Any]) -> Event:
         return TieBreak(_req_str(data, "side"), _str_tuple(data, "order"))
     if kind == "undo":
         return Undo()
+    if kind == "rejudge":
+        correct = data.get("correct")
+        if not isinstance(correct, bool):
+            raise RuleRefusal("bad_event", "correct must be true or false", field="correct")
+        return Rejudge(
+            _req_int(data, "question"), _req_str(data, "player"), correct,
+            bool(data.get("overrule", False)),
+        )
+    if kind == "throw_out":
+        return ThrowOut(_req_int(data, "question"), bool(data.get("overrule", False)))
     raise RuleRefusal("bad_event", f"unknown event kind {kind!r}", kind=kind)

@@ -146,6 +146,9 @@ class RoundState:
     end_reason: str | None = None
     seq: int = 0
     previous: RoundState | None = field(default=None, compare=False, repr=False)
+    # The plain events in effect (no undo, no protest), oldest first: a protest rewrites
+    # them and replays the round from its start (brackets.engine.buzzer.protests).
+    played: tuple[Any, ...] = field(default=(), compare=False, repr=False)
 
     @property
     def over(self) -> bool:

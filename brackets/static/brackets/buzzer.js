@@ -540,7 +540,12 @@
     (this.state.log || []).forEach(function (r) {
       var what = KIND_LABELS[r.kind] || r.kind;
       if (r.data && r.data.player) what = (names[r.data.player] || r.data.player) + " " + what;
-      body.appendChild(el("tr", { className: r.in_effect ? "" : "text-muted text-decoration-line-through" }, [
+      if (r.data && r.data.question && r.kind !== "undo") what = T("第{n}問", { n: r.data.question }) + " " + what;
+      if (r.text) what = r.text;  // a protest: the server says what was decided
+      if (r.superseded_by) what += " " + T("→ 審議で変更（#{seq}）", { seq: r.superseded_by });
+      var cls = r.in_effect ? "" : "text-muted text-decoration-line-through";
+      if (r.superseded_by) cls = "text-muted bz-superseded";
+      body.appendChild(el("tr", { className: cls + (r.text ? " table-warning" : "") }, [
         el("td", { text: String(r.seq) }), el("td", { text: what }), el("td", { text: r.by }), el("td", { text: r.at })
       ]));
     });
@@ -650,4 +655,7 @@
 
   window.BuzzerConsole = { start: function (root, initial) { return new BuzzerConsole(root, initial); } };
   window.BuzzerBoard = { start: function (root, initial) { return new BuzzerBoard(root, initial); } };
+  // The stream overlays (buzzer_overlay.js) draw the same payload with the same helpers.
+  window.BuzzerKit = { el: el, T: T, display: display, isPlayoff: isPlayoff, factorsText: factorsText,
+    fmtClock: fmtClock, questionText: questionText, Feed: Feed, Clock: Clock };
 })();

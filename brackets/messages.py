@@ -117,6 +117,12 @@ def _show(value: Any, names: Mapping[str, str] | None) -> Any:
 # ``too_few_players`` by the draw and by the buzzer course assignment). Player keys in the
 # params are shown as names when the caller passes ``names``.
 ERROR_TEXT: dict[str, Any] = {
+    # An achievement entered by hand (engine/record.py check_achievement).
+    "achievement_no_date": _("日付のない実績は登録できません。いつの実績か入力してください。"),
+    "achievement_no_source": _("出典のない実績は登録できません。大会名や公式サイトなど、"
+                               "確かめられる出典を入力してください。"),
+    "achievement_kind": _("実績の種類を選んでください。"),
+    "achievement_limited": _("大会の条件を選択肢から選んでください。"),
     # Main-event berths granted by hand (engine/series.py check_berth_grant).
     "berth_place_taken": _("{qualifier}の{place}位の出場権は既に付与されています。同じ順位に"
                            "二度付与することはできません"),

@@ -19,6 +19,7 @@ from brackets import engine_adapter as ea
 from brackets.adapters import players as ad
 from brackets.adapters.entrants import kana_fold, snapshot
 from brackets.engine import RuleRefusal, bounds, check_achievement
+from brackets.messages import error_text
 from brackets.models import (
     Achievement,
     DutyOverride,
@@ -88,13 +89,9 @@ def player_card_record(*, player: Player, card_name: str, q_level: int, by: Any,
         by=_who(by))
 
 
-ACHIEVEMENT_REFUSALS = {
-    "achievement_no_date": ("held_on", "日付のない実績は登録できません。いつの実績か入力してください。"),
-    "achievement_no_source": ("source", ("出典のない実績は登録できません。大会名や公式サイトなど、"
-                                         "確かめられる出典を入力してください。")),
-    "achievement_kind": ("kind", "実績の種類を選んでください。"),
-    "achievement_limited": ("limited", "大会の条件を選択肢から選んでください。"),
-}
+#: The form field each refusal of an achievement is about (its wording: brackets/messages.py).
+ACHIEVEMENT_FIELDS = {"achievement_no_date": "held_on", "achievement_no_source": "source",
+                      "achievement_kind": "kind", "achievement_limited": "limited"}
 
 
 @transaction.atomic
@@ -108,8 +105,7 @@ def achievement_add(*, player: Player, data: Mapping[str, Any], by: Any) -> Achi
     try:
         check_achievement(ad.achievement_of(row))
     except RuleRefusal as exc:
-        name, text = ACHIEVEMENT_REFUSALS[exc.code]
-        raise ValidationError({name: [_(text)]}) from exc
+        raise ValidationError({ACHIEVEMENT_FIELDS[exc.code]: [error_text(exc)]}) from exc
     if not row.title:
         raise ValidationError({"title": [_("内容（称号名・大会名など）を入力してください。")]})
     row.full_clean()

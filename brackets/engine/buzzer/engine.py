@@ -117,8 +117,12 @@ def _protest(state: RoundState, event: Rejudge | ThrowOut) -> RoundState:
     """The round recomputed with the protest; outside the window only with ``overrule``."""
     refusal = protest_refusal(state, event)
     if refusal is not None and not event.overrule:
-        raise RuleRefusal(refusal, "the organiser must allow this protest",
-                          question=event.question, window=state.config.protest_window)
+        params = {"question": event.question, "window": state.config.protest_window}
+        if refusal == "protest_round_over":
+            raise RuleRefusal("protest_round_over", "the round is over: the organiser must "
+                              "allow this protest", **params)
+        raise RuleRefusal("protest_late", "past the protest window: the organiser must allow "
+                          "this protest", **params)
     new = recompute(state, event, _play).state
     # seq only grows, so "who answered last" (earliest_last_correct) keeps its order
     # across a protest; Undo goes back to the version before it.

@@ -179,9 +179,10 @@ def _rule(importer: Any, key: str, values: dict[str, Any], where: str) -> None:
                 source=str(values.get("source") or "").strip(),
                 limited=str(values.get("limited") or "")))
         except RuleRefusal as exc:
-            from brackets.services.players import ACHIEVEMENT_REFUSALS
+            from brackets.messages import error_text
+            from brackets.services.players import ACHIEVEMENT_FIELDS
 
-            name, text = ACHIEVEMENT_REFUSALS.get(exc.code, ("", exc.code))
-            raise importer.fail(f"{where}.{name}" if name else where, gettext(text)) from None
+            name = ACHIEVEMENT_FIELDS.get(exc.code, "")
+            raise importer.fail(f"{where}.{name}" if name else where, error_text(exc)) from None
     if key == "playermerge" and values.get("kept") == values.get("merged"):
         raise importer.fail(f"{where}.merged", gettext("同じ選手どうしは統合できません"))

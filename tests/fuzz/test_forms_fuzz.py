@@ -301,7 +301,7 @@ AREAS = {
     "buzzer": ["buzzer_index", "buzzer_round_new", "buzzer_presets", "buzzer_console",
                "buzzer_console_state", "buzzer_tap", "buzzer_written_entry",
                "buzzer_tiebreak_start", "buzzer_tiebreak_apply", "paper_upload",
-               "paper_detail"],
+               "paper_detail", "buzzer_protest"],
     "players": ["desk_player_lookup", "registry_list", "registry_player",
                 "registry_achievement_add", "registry_card_record", "registry_merge",
                 "shura_override", "shura_registry_refresh", "player_links_review",
@@ -311,7 +311,8 @@ AREAS = {
     "public": ["public_tournament", "public_bracket", "public_round", "public_round_live",
                "public_projector", "public_player", "public_buzzer_scoreboard",
                "public_buzzer_state", "public_floor_call", "public_timetable",
-               "public_checkin_code", "favicon"],
+               "public_checkin_code", "favicon", "public_buzzer_overlay_lower",
+               "public_buzzer_overlay_side"],
 }
 
 

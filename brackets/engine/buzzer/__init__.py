@@ -26,6 +26,12 @@ the registries ``SCORING``, ``CONDITIONS``, ``REST_RULES``, ``JUDGE_KEYS``, ``TI
 ``FORMATS`` and ``PRESETS`` (each a :class:`Registry` of stable slugs); ``check(rule,
 player)`` evaluates a configured condition.
 
+Settings forms: ``setting_fields()`` lists every setting of a round as a ``SettingField``
+(flat key, its ``Param``: label, kind, range, default); ``config_values(config)`` and
+``config_from_values(values)`` convert a ``RoundConfig`` to and from those flat values
+(refusing ``bad_setting`` out of range); ``LABELS`` and ``choices(registry)`` name every
+registered slug as staff read it.
+
 Preset tournaments (``TournamentPreset``, ``QUIZ_003``, ``ABC_004``): ``entrants``,
 ``round_winners``, ``is_skipped``. Seating and paper quizzes: ``snake``, ``mod_split``,
 ``advantages_by_seat``, ``number10_priority``, ``number10_course_entry``,
@@ -78,6 +84,7 @@ from brackets.engine.buzzer.events import (
     event_from_dict,
 )
 from brackets.engine.buzzer.formats import FORMATS
+from brackets.engine.buzzer.params import LABELS, Param
 from brackets.engine.buzzer.presets import (
     ABC_004,
     PRESETS,
@@ -101,17 +108,83 @@ from brackets.engine.buzzer.rules import (
     check,
 )
 from brackets.engine.buzzer.scoreboard import display_hints, scoreboard, tiebreak_called
+from brackets.engine.buzzer.settings import (
+    SettingField,
+    choices,
+    config_from_values,
+    config_values,
+    setting_fields,
+)
 from brackets.engine.buzzer.state import Clock, Decision, PlayerState, RankEntry, RoundState
 
 __all__ = [
-    "ABC_004", "CONDITIONS", "FORMATS", "JUDGE_KEYS", "PRESETS", "QUIZ_003", "REST_RULES",
-    "SCORING", "TIE_RULES", "Allowed", "BoardResults", "Checkpoint", "Clock", "ClockExpire",
-    "ClockStart", "ClockStop", "Correct", "Decision", "Event", "Feed", "PaperRules",
-    "PaperScore", "PlayerSpec", "PlayerState", "RankEntry", "Registry", "RoundConfig",
-    "RoundPreset", "RoundState", "Rule", "Scoring", "Thru", "TieBreak", "TournamentPreset",
-    "Undo", "WrittenResults", "WrittenRules", "Wrong", "advantages_by_seat", "allowed_actions",
-    "apply", "check", "display_hints", "entrants", "event_from_dict", "is_skipped",
-    "mod_split", "number10_course_entry", "number10_courses", "number10_priority",
-    "paper_ranking", "paper_ranks", "paper_score", "ranking", "replay", "round_winners",
-    "scoreboard", "snake", "start", "tiebreak_called", "tiebreak_from", "tiebreak_round",
+    "ABC_004",
+    "CONDITIONS",
+    "FORMATS",
+    "JUDGE_KEYS",
+    "LABELS",
+    "PRESETS",
+    "QUIZ_003",
+    "REST_RULES",
+    "SCORING",
+    "TIE_RULES",
+    "Allowed",
+    "BoardResults",
+    "Checkpoint",
+    "Clock",
+    "ClockExpire",
+    "ClockStart",
+    "ClockStop",
+    "Correct",
+    "Decision",
+    "Event",
+    "Feed",
+    "PaperRules",
+    "PaperScore",
+    "Param",
+    "PlayerSpec",
+    "PlayerState",
+    "RankEntry",
+    "Registry",
+    "RoundConfig",
+    "RoundPreset",
+    "RoundState",
+    "Rule",
+    "Scoring",
+    "SettingField",
+    "Thru",
+    "TieBreak",
+    "TournamentPreset",
+    "Undo",
+    "WrittenResults",
+    "WrittenRules",
+    "Wrong",
+    "advantages_by_seat",
+    "allowed_actions",
+    "apply",
+    "check",
+    "choices",
+    "config_from_values",
+    "config_values",
+    "display_hints",
+    "entrants",
+    "event_from_dict",
+    "is_skipped",
+    "mod_split",
+    "number10_course_entry",
+    "number10_courses",
+    "number10_priority",
+    "paper_ranking",
+    "paper_ranks",
+    "paper_score",
+    "ranking",
+    "replay",
+    "round_winners",
+    "scoreboard",
+    "setting_fields",
+    "snake",
+    "start",
+    "tiebreak_called",
+    "tiebreak_from",
+    "tiebreak_round",
 ]

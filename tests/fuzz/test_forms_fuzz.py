@@ -68,7 +68,7 @@ EXTRA_FIELDS = {
     "buzzer_tap": ["kind", "player", "expected_seq", "key", "order", "correct", "buzzer",
                    "buzzer_correct", "question", "points"],
     "buzzer_written_entry": ["expected_seq", "key", "question", "wrong"],
-    "buzzer_round_new": ["name", "group_name", "config", "players"],
+    "buzzer_round_new": ["name", "group_name", "slots", "question_limit", "players"],
     "buzzer_presets": ["preset", "round_slug", "courses", "first_round", "paper", "groups"],
 }
 ACTIONS = {

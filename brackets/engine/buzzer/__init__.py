@@ -28,7 +28,8 @@ player)`` evaluates a configured condition.
 
 Settings forms: ``setting_fields()`` lists every setting of a round as a ``SettingField``
 (flat key, its ``Param``: label, kind, range, default); ``config_values(config)`` and
-``config_from_values(values)`` convert a ``RoundConfig`` to and from those flat values
+``config_from_values(values)`` convert (``default_config()``: every default, a plain
+5○2×) a ``RoundConfig`` to and from those flat values
 (refusing ``bad_setting`` out of range); ``LABELS`` and ``choices(registry)`` name every
 registered slug as staff read it.
 
@@ -113,6 +114,7 @@ from brackets.engine.buzzer.settings import (
     choices,
     config_from_values,
     config_values,
+    default_config,
     setting_fields,
 )
 from brackets.engine.buzzer.state import Clock, Decision, PlayerState, RankEntry, RoundState
@@ -166,6 +168,7 @@ __all__ = [
     "choices",
     "config_from_values",
     "config_values",
+    "default_config",
     "display_hints",
     "entrants",
     "event_from_dict",

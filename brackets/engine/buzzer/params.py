@@ -81,7 +81,7 @@ def _n(label: str, default: int | None, low: int = 1, high: int = MAX_POINTS) ->
 #: ``lockout``, ``rests``) and ``written``, in the order a form shows them.
 ROUND_PARAMS: tuple[Param, ...] = (
     Param("format", _("進行形式"), "buzzer", kind="choice", choices="formats"),
-    Param("slots", _("勝ち抜け人数"), 0, low=0, high=MAX_PLAYERS, unit=_("人"),
+    Param("slots", _("勝ち抜け人数"), 1, low=0, high=MAX_PLAYERS, unit=_("人"),
           help=_("0: 勝ち抜けなし（全員が次へ進む段階）")),
     Param("eliminate", _("判定での失格人数"), None, low=0, high=MAX_PLAYERS, optional=True,
           unit=_("人"), help=_("空欄: 勝ち抜け以外の全員")),
@@ -102,13 +102,14 @@ ROUND_PARAMS: tuple[Param, ...] = (
           help=_("空欄: セット制ではない")),
 )
 
-#: The rule-piece slots of a RoundConfig, the registry each names and whether it may be off.
-PIECE_SLOTS: tuple[tuple[str, str, str, bool], ...] = (
-    ("scoring", _("得点の付け方"), "scoring", False),
-    ("win", _("勝ち抜け条件"), "conditions", True),
-    ("loss", _("失格条件"), "conditions", True),
-    ("lockout", _("解答権剥奪条件"), "conditions", True),
-    ("rests", _("誤答後の休み"), "rest_rules", True),
+#: The rule-piece slots of a RoundConfig: label, the registry each names, whether it may be
+#: off, and its default (with the conditions' defaults below: a plain 5○2×).
+PIECE_SLOTS: tuple[tuple[str, str, str, bool, str | None], ...] = (
+    ("scoring", _("得点の付け方"), "scoring", False, "nomx"),
+    ("win", _("勝ち抜け条件"), "conditions", True, "correct-at-least"),
+    ("loss", _("失格条件"), "conditions", True, "wrong-at-least"),
+    ("lockout", _("解答権剥奪条件"), "conditions", True, None),
+    ("rests", _("誤答後の休み"), "rest_rules", True, None),
 )
 
 #: Written elimination (L3, M4): the fields of WrittenRules.

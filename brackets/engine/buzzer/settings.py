@@ -55,8 +55,7 @@ class SettingField:
 def setting_fields() -> tuple[SettingField, ...]:
     """Every setting of a round in the order a form shows them."""
     out: list[SettingField] = [SettingField(p.name, p, "round") for p in ROUND_PARAMS]
-    for slot, label, registry, optional in PIECE_SLOTS:
-        default = "nomx" if slot == "scoring" else None
+    for slot, label, registry, optional, default in PIECE_SLOTS:
         out.append(
             SettingField(
                 slot,
@@ -151,14 +150,23 @@ def config_from_values(values: Mapping[str, Any]) -> RoundConfig:
             written[sf.param.name] = value
         elif sf.slug == "":
             kwargs[sf.key] = value
-        elif values.get(sf.section, "nomx" if sf.section == "scoring" else None) == sf.slug:
+        elif kwargs.get(sf.section, _slot_default(sf.section)) == sf.slug:
             params.setdefault(sf.section, {})[sf.param.name] = value
-    for slot, _label, _registry, _optional in PIECE_SLOTS:
+    for slot, _label, _registry, _optional, _default in PIECE_SLOTS:
         slug = kwargs[slot]
         kwargs[slot] = None if slug is None else Rule(slug, params.get(slot, {}))
     if kwargs["format"] == "written":
         kwargs["written"] = WrittenRules(**written)
     return RoundConfig(**kwargs)
+
+
+def _slot_default(slot: str) -> str | None:
+    return next(default for s, _l, _r, _o, default in PIECE_SLOTS if s == slot)
+
+
+def default_config() -> RoundConfig:
+    """The round every setting's default describes: a plain 5○2× (the blank form)."""
+    return config_from_values({})
 
 
 def unlisted_settings() -> set[str]:

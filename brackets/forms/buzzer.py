@@ -146,7 +146,7 @@ def _form_field(sf: SettingField) -> forms.Field:
     if sf.slug:
         label = _("%(label)s（%(piece)sのとき）") % {
             "label": label, "piece": dict(_choices(_slot_param(sf.section)))[sf.slug]}
-    help_text = " ".join(t for t in (_range_text(param), _default_text(param), _(param.help)) if t)
+    help_text = " ・ ".join(t for t in (_range_text(param), _default_text(param), _(param.help)) if t)
     common: dict[str, Any] = {"label": label, "help_text": help_text}
     if param.kind == "bool":
         return forms.BooleanField(required=False, **common)
@@ -274,7 +274,7 @@ class RoundForm(RoundSettingsForm):
     group_name = forms.CharField(label=gettext_lazy("組"), max_length=50, required=False)
     players = forms.CharField(
         label=gettext_lazy("参加者（1行に1人、席順）"),
-        widget=forms.Textarea(attrs={"rows": 8, "class": "form-control"}),
+        widget=forms.Textarea(attrs={"rows": 4, "class": "form-control"}),
         help_text=gettext_lazy(
             "「名前」または「名前,アドバンテージ」。カードネームが一致すれば参加者に紐づけます"
         ),

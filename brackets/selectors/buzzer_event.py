@@ -25,6 +25,7 @@ from brackets.engine.buzzer import (
     RoundPreset,
     RoundState,
     TournamentPreset,
+    advantages_by_seat,
     entrants,
     is_skipped,
     number10_courses,
@@ -203,18 +204,21 @@ def preset_round_plan(
             plan_groups = _course_groups(tp, siblings, course_order, raised or {}, priority,
                                          specs, rows_by_key, base)
         return SeatPlan(preset, round_slug, plan_groups, rows, feeds_from, priority)
-    plan_groups = [
-        PlannedGroup(
+    plan_groups = []
+    for index, specs in enumerate(split):
+        if not specs:
+            continue
+        # The head start staff will see on the stage: the player's own (L4) or the seat's.
+        by_seat = advantages_by_seat([s.id for s in specs], rp.config.advantages)
+        plan_groups.append(PlannedGroup(
             round_slug, rp.name, f"{GROUP_LABELS[index]}組" if len(split) > 1 else "",
             base + index,
             [_player(s.id, s.seat, rows_by_key, rank=s.rank, advantage=s.advantage,
                      carried={"points": s.points, "rests": s.rests,
-                              "board_correct": s.board_correct})
+                              "board_correct": s.board_correct},
+                     head_start=s.advantage if s.advantage is not None else by_seat[s.id])
              for s in specs],
-        )
-        for index, specs in enumerate(split)
-        if specs
-    ]
+        ))
     return SeatPlan(preset, round_slug, plan_groups, rows, feeds_from)
 
 

@@ -61,6 +61,7 @@ def test_seed_004_set_up_from_forms_and_run_by_bracket_staff(
     assert BuzzerRound.objects.filter(round_slug="2r").count() == 4
     _shot(page, "event_layout_after_2r_1280")
 
+
     page.goto(f"{base}/new/?template=abc-the25th-004:final")
     assert page.locator("#id_name").input_value() == "決勝 トリプルセブン"
     assert _fits(page)
@@ -85,4 +86,19 @@ def test_seed_004_set_up_from_forms_and_run_by_bracket_staff(
     page.wait_for_timeout(500)
     assert page.get_by_text("2nd Round 連答つき5○2×").first.is_visible()
     _shot(page, "console_2r_a_1024")
+    context.close()
+
+    context = browser.new_context(viewport=DESKTOP, locale="ja-JP")
+    page = context.new_page()
+    login(page, live_server.url, "qa-org", "qa-org-pass")
+    from tests.buzzer_web.test_event_layout_from_preset import _finish_2r_by_seven_outs
+
+    _finish_2r_by_seven_outs(tournament)
+    page.goto(f"{base}/event/abc-the25th-004/3r-updown/")
+    page.fill("#id_raised-3r-freeze", "選手01\n選手02\n選手03\n選手04\n選手05\n選手06")
+    page.click("text=席順を確認")
+    page.wait_for_load_state()
+    assert page.get_by_text("席順のプレビュー").is_visible()
+    assert _fits(page)
+    _shot(page, "event_courses_preview_1280", full_page=True)
     context.close()

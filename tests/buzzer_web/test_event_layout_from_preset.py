@@ -171,3 +171,55 @@ def test_a_plain_round_from_the_blank_form_is_5o2x(
     config = BuzzerRound.objects.get(name="予選").config
     assert config["win"] == {"slug": "correct-at-least", "params": {"n": 5}}
     assert config["loss"] == {"slug": "wrong-at-least", "params": {"n": 2}}
+
+
+def _finish_2r_by_seven_outs(tournament: Tournament) -> None:
+    """M2: seven players out (two wrongs each) in every group; the five left advance."""
+    from brackets.services.buzzer import buzzer_event_append
+
+    for round_ in BuzzerRound.objects.filter(round_slug="2r"):
+        seated = sorted(round_.players.all(), key=lambda p: p.seat)
+        for player in seated[5:]:
+            for _time in range(2):
+                done = buzzer_event_append(round=round_, expected_seq=None,
+                                           data={"kind": "wrong", "player": player.key})
+                if done.state.phase != "over":
+                    buzzer_event_append(round=round_, data={"kind": "thru"}, expected_seq=None)
+
+
+def test_number10_courses_preview_the_entry_then_create_each_course_as_previewed(
+    tournament: Tournament, clients: dict[str, Client]
+) -> None:
+    from brackets.services.buzzer_presets import preset_round_seat
+
+    ranking = [f"選手{n:02d}" for n in range(1, 49)]
+    preset_round_seat(tournament=tournament, preset=ABC.slug, round_slug="2r",
+                      first_round=ranking)
+    assert _rows(tournament)["3r-swedish"] == "waiting"
+    _finish_2r_by_seven_outs(tournament)
+    assert _rows(tournament)["3r-swedish"] == "ready"
+
+    org = clients["organiser"]
+    page = org.get(_round(tournament, "3r-updown"))
+    priority = page.context["priority"]
+    assert len(priority) == 20 and not page.context["plan"].groups  # entry not yet known
+    order = {"order-3r-updown": "2", "order-3r-freeze": "1", "order-3r-swedish": "3",
+             "order-3r-10by10": "4"}
+    raised = {"raised-3r-freeze": "\n".join(priority[:7]),
+              "raised-3r-updown": "\n".join(priority[7:9])}
+    page = org.get(_round(tournament, "3r-updown"), {**order, **raised})
+    plan = page.context["plan"]
+    assert [g.name for g in plan.groups] == [
+        "3rd Round Number10 Freeze10", "3rd Round Number10 10 up-down",
+        "3rd Round Number10 Swedish10", "3rd Round Number10 10by10"]
+    preview = {g.round_slug: [p["name"] for p in g.players] for g in plan.groups}
+    assert preview["3r-freeze"] == priority[:5]  # overflow: the five with the best priority
+    assert set(priority[7:9]) <= set(preview["3r-updown"])
+
+    response = org.post(_round(tournament, "3r-updown"),
+                        {**order, **raised, "expect": plan.digest()})
+    assert response.status_code == 302
+    for slug, names in preview.items():
+        course = BuzzerRound.objects.get(round_slug=slug)
+        assert [p.name for p in sorted(course.players.all(), key=lambda p: p.seat)] == names
+    assert _rows(tournament)["3r-10by10"] == "created"

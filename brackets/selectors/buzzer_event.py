@@ -164,6 +164,7 @@ def preset_round_plan(
     groups: int | None = None,
     course_order: Sequence[str] | None = None,
     raised: Mapping[str, Sequence[str]] | None = None,
+    loaded: tuple[dict[str, list[RoundState]], dict[str, list[BuzzerRound]]] | None = None,
 ) -> SeatPlan:
     """Who round ``round_slug`` of ``preset`` would seat now, without writing anything.
 
@@ -171,7 +172,8 @@ def preset_round_plan(
     rounds reuse the ranking their sources were seated with. For Number10 courses (M3)
     ``course_order`` (the drawn order of the course slugs) and ``raised`` (names holding
     a plate up, per course) give one group per course; without them the plan holds only
-    the priority order. Raises :class:`BuzzerRefused` with a Japanese message.
+    the priority order. ``loaded`` is :func:`preset_results` already read (the layout
+    plans every round from one read). Raises :class:`BuzzerRefused` with a Japanese message.
     """
     tp = preset_or_refuse(preset)
     try:
@@ -181,7 +183,7 @@ def preset_round_plan(
     if rp.config is None or rp.feed is None:
         raise BuzzerRefused(
             "no_feed", _("このラウンドは早押し画面では進行しません（ペーパークイズなど）。"))
-    results, by_slug = preset_results(tournament, preset)
+    results, by_slug = loaded or preset_results(tournament, preset)
     courses = [r for r in tp.rounds if r.feed is not None and r.feed.grouping == "courses"]
     is_course = rp.feed.grouping == "courses"
     siblings = [r.slug for r in courses] if is_course else [round_slug]
@@ -307,7 +309,8 @@ def event_layout(tournament: Tournament, preset: str) -> list[LayoutRow]:
                                     % {"rounds": "、".join(pending)}, courses=courses))
             continue
         try:
-            preset_round_plan(tournament=tournament, preset=preset, round_slug=rp.slug)
+            preset_round_plan(tournament=tournament, preset=preset, round_slug=rp.slug,
+                              loaded=(results, by_slug))
         except BuzzerRefused as refused:
             status = {"no_ranking": "needs_ranking", "skipped": "skipped",
                       "exists": "created"}.get(refused.code, "waiting")

@@ -223,3 +223,23 @@ def test_number10_courses_preview_the_entry_then_create_each_course_as_previewed
         course = BuzzerRound.objects.get(round_slug=slug)
         assert [p.name for p in sorted(course.players.all(), key=lambda p: p.seat)] == names
     assert _rows(tournament)["3r-10by10"] == "created"
+
+
+def test_seed_003_is_laid_out_with_its_rule_pages_names_and_groups_to_choose(
+    tournament: Tournament, clients: dict[str, Client]
+) -> None:
+    org = clients["organiser"]
+    page = org.get(reverse("buzzer_event", kwargs={"slug": tournament.slug, "preset": "quiz-003"}))
+    text = _text(page.content.decode())
+    names = ["2nd Round 5○2×クイズ", "3rd Round 7○3×クイズ", "Extra Round 1st Step 15問脱落式筆記クイズ",
+             "Quarter Final Phase 2 早押しボードクイズ", "Semi Final 2nd Set +1/2休クイズ",
+             "Final 12○5×クイズ"]
+    positions = [text.index(name) for name in names]
+    assert positions == sorted(positions)
+    second = org.get(reverse("buzzer_event_round", kwargs={
+        "slug": tournament.slug, "preset": "quiz-003", "round_slug": "2r"}),
+        {"first_round": "\n".join(f"p{n}" for n in range(1, 13)), "groups": "2"})
+    plan = second.context["plan"]
+    assert [[p["head_start"] for p in g.players][:6] for g in plan.groups] == [[3, 2, 2, 1, 1, 1]] * 2
+    bad = org.get(second.request["PATH_INFO"], {"first_round": "a\nb", "groups": "99"})
+    assert "組数は1〜26で入力してください。" in bad.content.decode()

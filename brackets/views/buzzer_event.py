@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy
 
 from brackets.engine import EngineError
 from brackets.engine.buzzer import RoundPreset, TournamentPreset
-from brackets.forms.buzzer import RoundSettingsForm
+from brackets.forms.buzzer_settings import RoundSettingsForm
 from brackets.models import PaperMarking, Role, Tournament
 from brackets.permissions import role_required
 from brackets.selectors.buzzer_event import SeatPlan, event_layout, preset_round_plan

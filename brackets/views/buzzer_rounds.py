@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 
 from brackets.engine import EngineError
 from brackets.engine.buzzer import RoundConfig
-from brackets.forms.buzzer import RoundForm
+from brackets.forms.buzzer_settings import RoundForm
 from brackets.models import BuzzerRound, PaperMarking, Role, Tournament
 from brackets.permissions import role_required
 from brackets.selectors.buzzer import round_players, tournament_rounds

@@ -69,7 +69,7 @@ def make_matrix_buzzer_world(tournament: Tournament) -> dict[str, Any]:
 def round_form_data(config: RoundConfig | None = None, **fields: Any) -> dict[str, Any]:
     """What the round form posts when staff change nothing but ``fields`` (every setting of
     ``config`` as its own field, as the browser sends it)."""
-    from brackets.forms.buzzer import RoundSettingsForm
+    from brackets.forms.buzzer_settings import RoundSettingsForm
 
     data = RoundSettingsForm(config=config).post_data()
     data.update(fields)

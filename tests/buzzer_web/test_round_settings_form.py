@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from brackets.engine.buzzer import PRESETS, setting_fields
-from brackets.forms.buzzer import RoundForm, field_name
+from brackets.forms.buzzer_settings import RoundForm, field_name
 from brackets.models import BuzzerRound, Tournament
 from brackets.selectors.buzzer import round_state
 from tests.buzzer_web.factories import round_form_data

@@ -203,7 +203,8 @@ class RoundSettingsForm(forms.Form):
     def __init__(self, *args: Any, config: RoundConfig | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.setting_fields = setting_fields()
-        initial = settings_initial(config or default_config())
+        self.base_config = config or default_config()
+        initial = settings_initial(self.base_config)
         for sf in self.setting_fields:
             name = field_name(sf.key)
             self.fields[name] = _form_field(sf)
@@ -259,7 +260,7 @@ class RoundSettingsForm(forms.Form):
         if self.errors:
             return cleaned
         try:
-            cleaned["config"] = config_from_values(values)
+            cleaned["config"] = config_from_values(values, self.base_config)
         except RuleRefusal as refusal:
             key = str(refusal.params.get("key", ""))
             self.add_error(field_name(key) if field_name(key) in self.fields else None,

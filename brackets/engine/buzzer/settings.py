@@ -14,7 +14,7 @@ A parameter belongs to one slug, so switching the scoring never carries a stale 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from brackets.engine.buzzer.config import Checkpoint, RoundConfig, Rule, WrittenRules
@@ -132,8 +132,13 @@ def _checked(sf: SettingField, value: Any) -> Any:
     return tuple(value) if p.kind == "ints" else value
 
 
-def config_from_values(values: Mapping[str, Any]) -> RoundConfig:
+def config_from_values(
+    values: Mapping[str, Any], base: RoundConfig | None = None
+) -> RoundConfig:
     """The RoundConfig the settings describe; a missing key takes its default.
+
+    Fields no setting describes (:func:`unlisted_settings`) are kept from ``base``, so a
+    form never drops a setting it does not show.
 
     Raises :class:`RuleRefusal` ``bad_setting`` (with ``key``, ``low``, ``high``) for a
     value out of its range or not one of its choices.
@@ -155,9 +160,8 @@ def config_from_values(values: Mapping[str, Any]) -> RoundConfig:
     for slot, _label, _registry, _optional, _default in PIECE_SLOTS:
         slug = kwargs[slot]
         kwargs[slot] = None if slug is None else Rule(slug, params.get(slot, {}))
-    if kwargs["format"] == "written":
-        kwargs["written"] = WrittenRules(**written)
-    return RoundConfig(**kwargs)
+    kwargs["written"] = WrittenRules(**written) if kwargs["format"] == "written" else None
+    return replace(base, **kwargs) if base is not None else RoundConfig(**kwargs)
 
 
 def _slot_default(slot: str) -> str | None:

@@ -83,3 +83,13 @@ def test_a_parameter_of_an_unused_piece_is_not_carried() -> None:
     values = config_values(RoundConfig())
     values["scoring:plus-minus:plus"] = 9
     assert config_from_values(values).scoring.params == {}
+
+
+def test_a_field_no_setting_describes_is_kept_from_the_base_config() -> None:
+    """A RoundConfig field added without a Param (a form cannot show it) survives a save."""
+    from dataclasses import fields
+
+    base = RoundConfig(slots=3)
+    rebuilt = config_from_values(config_values(base), base)
+    for f in fields(RoundConfig):
+        assert getattr(rebuilt, f.name) == getattr(base, f.name) or f.name == "scoring"

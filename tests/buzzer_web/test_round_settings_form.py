@@ -102,3 +102,22 @@ def test_bracket_staff_may_not_create_a_round(
     response = clients["bracket"].post(_new(tournament), round_form_data(name="x", players="甲"))
     assert response.status_code in (302, 403)
     assert not BuzzerRound.objects.filter(name="x").exists()
+
+
+def test_the_m4_written_step_keeps_its_checkpoints_through_the_form(
+    tournament: Tournament, clients: dict[str, Client]
+) -> None:
+    new = _new(tournament)
+    page = clients["organiser"].get(new, {"template": "abc-the25th-004:extra-1"})
+    form = page.context["form"]
+    assert form["written__checkpoints"].initial == "10:correct / 15:correct+later_first_miss"
+    data = form.post_data()
+    data["players"] = "\n".join(f"p{n}" for n in range(1, 16))
+    assert clients["organiser"].post(f"{new}?template=abc-the25th-004:extra-1", data
+                                     ).status_code == 302
+    round_ = BuzzerRound.objects.get(round_slug="extra-1")
+    expected = PRESETS.get("abc-the25th-004").round("extra-1").config
+    assert round_state(round_).config.written == expected.written  # type: ignore[union-attr]
+    data["written__checkpoints"] = "10:correct / x:y"
+    response = clients["organiser"].post(new, data)
+    assert "「x:y」が読めません" in response.content.decode()

@@ -38,6 +38,7 @@ urlpatterns = [
 
 # Live buzzer rounds (issue 6): operator console for bracket staff, public stage scoreboard.
 from brackets.views import buzzer as buzzer_views  # noqa: E402
+from brackets.views import buzzer_event as buzzer_event_views
 from brackets.views import buzzer_overlay as buzzer_overlay_views
 from brackets.views import buzzer_paper as paper_views
 from brackets.views import buzzer_protest as buzzer_protest_views
@@ -48,6 +49,16 @@ urlpatterns += [
     path("t/<slug:slug>/buzzer/", buzzer_rounds_views.buzzer_index, name="buzzer_index"),
     path("t/<slug:slug>/buzzer/new/", buzzer_rounds_views.buzzer_round_new, name="buzzer_round_new"),
     path("t/<slug:slug>/buzzer/presets/", buzzer_rounds_views.buzzer_presets, name="buzzer_presets"),
+    path(
+        "t/<slug:slug>/buzzer/event/<slug:preset>/",
+        buzzer_event_views.buzzer_event,
+        name="buzzer_event",
+    ),
+    path(
+        "t/<slug:slug>/buzzer/event/<slug:preset>/<slug:round_slug>/",
+        buzzer_event_views.buzzer_event_round,
+        name="buzzer_event_round",
+    ),
     path("t/<slug:slug>/buzzer/<int:round_id>/", buzzer_views.buzzer_console, name="buzzer_console"),
     path(
         "t/<slug:slug>/buzzer/<int:round_id>/state.json",

@@ -91,6 +91,10 @@ MATRIX: dict[str, Entry] = {
     "buzzer_index": Entry(BRACKET),
     "buzzer_round_new": Entry(ORGANISER),
     "buzzer_presets": Entry(ORGANISER),
+    # A whole event from a preset: bracket staff see the layout and run the rounds made;
+    # only the organiser previews and creates a round.
+    "buzzer_event": Entry(BRACKET, kwargs=lambda w: _event(w)),
+    "buzzer_event_round": Entry(ORGANISER, kwargs=lambda w: _event(w, "2r")),
     "buzzer_console": Entry(BRACKET, kwargs=lambda w: _buzzer(w)),
     "buzzer_console_state": Entry(BRACKET, kwargs=lambda w: _buzzer(w)),
     "buzzer_tap": Entry(
@@ -142,6 +146,11 @@ MATRIX.update(players_matrix())
 from tests.series.matrix import series_matrix
 
 MATRIX.update(series_matrix())
+
+
+def _event(world: dict[str, Any], round_slug: str = "") -> dict[str, Any]:
+    kwargs = {"slug": world["tournament"].slug, "preset": "abc-the25th-004"}
+    return {**kwargs, "round_slug": round_slug} if round_slug else kwargs
 
 
 def _buzzer(world: dict[str, Any], key: str = "buzzer_round") -> dict[str, Any]:

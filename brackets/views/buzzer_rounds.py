@@ -1,22 +1,20 @@
 """Creating buzzer rounds (staff): the list of a tournament's rounds, a round made by hand
-from the engine's RoundConfig JSON, and the rounds of a preset seated by its feeds."""
+(every setting a form field built from the engine's descriptions), and the rounds of a
+preset seated by its feeds."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from django import forms
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from brackets.engine import EngineError
 from brackets.engine.buzzer import RoundConfig
-from brackets.messages import error_text
-from brackets.models import BuzzerRound, Entrant, PaperMarking, Role, Tournament
+from brackets.forms.buzzer_settings import RoundForm
+from brackets.models import BuzzerRound, PaperMarking, Role, Tournament
 from brackets.permissions import role_required
 from brackets.selectors.buzzer import round_players, tournament_rounds
 from brackets.services.buzzer import BuzzerRefused, buzzer_round_create
@@ -48,90 +46,11 @@ def buzzer_index(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     )
 
 
-#: A round's settings are a few levels deep (a format's options); anything deeper is not a
-#: round's settings, and a very deep one would exhaust the parser's recursion.
-CONFIG_MAX_DEPTH = 8
-
-
-def _depth(value: Any) -> int:
-    """How deeply lists and objects nest in parsed JSON (a scalar is 0)."""
-    if isinstance(value, dict):
-        return 1 + max((_depth(v) for v in value.values()), default=0)
-    if isinstance(value, list):
-        return 1 + max((_depth(v) for v in value), default=0)
-    return 0
-
-
-class RoundForm(forms.Form):
-    """A hand-made round: settings as the engine's RoundConfig JSON, players one per line."""
-
-    name = forms.CharField(label=gettext_lazy("ラウンド名"), max_length=100)
-    group_name = forms.CharField(label=gettext_lazy("組"), max_length=50, required=False)
-    config = forms.CharField(
-        label=gettext_lazy("ルール設定（JSON）"),
-        max_length=20_000,
-        widget=forms.Textarea(attrs={"rows": 6, "class": "form-control font-monospace"}),
-        help_text=gettext_lazy("プリセットのラウンドをコピーして数字だけ変えられます"),
-    )
-    players = forms.CharField(
-        label=gettext_lazy("参加者（1行に1人、席順）"),
-        widget=forms.Textarea(attrs={"rows": 8, "class": "form-control"}),
-        help_text=gettext_lazy(
-            "「名前」または「名前,アドバンテージ」。カードネームが一致すれば参加者に紐づけます"
-        ),
-    )
-
-    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.tournament = tournament
-        for name in ("name", "group_name"):
-            self.fields[name].widget.attrs["class"] = "form-control"
-
-    def clean_config(self) -> RoundConfig:
-        try:
-            data = json.loads(self.cleaned_data["config"])
-        except RecursionError:
-            raise forms.ValidationError(_("ルール設定のJSONの入れ子が深すぎます。")) from None
-        except ValueError:
-            raise forms.ValidationError(_("ルール設定のJSONが読めません。")) from None
-        if _depth(data) > CONFIG_MAX_DEPTH:
-            raise forms.ValidationError(_("ルール設定のJSONの入れ子が深すぎます。"))
-        try:
-            if not isinstance(data, dict):
-                raise TypeError
-            return RoundConfig.from_dict(data)
-        except (ValueError, TypeError, KeyError, AttributeError):
-            raise forms.ValidationError(_("ルール設定のJSONが読めません。")) from None
-        except EngineError as error:
-            raise forms.ValidationError(error_text(error)) from None
-
-    def clean_players(self) -> list[dict[str, Any]]:
-        entrants = {e.card_name: e for e in Entrant.objects.filter(tournament=self.tournament)} | {
-            e.name: e for e in Entrant.objects.filter(tournament=self.tournament)
-        }
-        rows: list[dict[str, Any]] = []
-        for number, line in enumerate(self.cleaned_data["players"].splitlines(), start=1):
-            if not line.strip():
-                continue
-            parts = [p.strip() for p in line.replace("，", ",").split(",")]
-            row: dict[str, Any] = {"name": parts[0], "entrant": entrants.get(parts[0])}
-            if len(parts) > 1 and parts[1]:
-                try:
-                    row["advantage"] = int(parts[1])
-                except ValueError:
-                    raise forms.ValidationError(
-                        _("%(n)d行目: アドバンテージは整数で入力してください。") % {"n": number}
-                    ) from None
-            rows.append(row)
-        if not rows:
-            raise forms.ValidationError(_("参加者を1人以上入力してください。"))
-        return rows
-
-
 @role_required(Role.ORGANISER)
 def buzzer_round_new(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    """Create one round by hand (settings JSON + seating)."""
+    """Create one round by hand: every setting a field, seeded from a round or a template."""
     initial: dict[str, Any] = {}
+    config: RoundConfig | None = None
     template = request.GET.get("from", "")
     if template.isascii() and template.isdigit():  # a link's round id; anything else: a blank form
         source = BuzzerRound.objects.filter(tournament=tournament, pk=template).first()
@@ -139,9 +58,9 @@ def buzzer_round_new(request: HttpRequest, tournament: Tournament) -> HttpRespon
             initial = {
                 "name": source.name,
                 "group_name": source.group_name,
-                "config": json.dumps(source.config, ensure_ascii=False),
                 "players": "\n".join(p.name for p in round_players(source)),
             }
+            config = RoundConfig.from_dict(source.config)
     preset_ref = request.GET.get("template", "")
     templates = [
         (f"{p.slug}:{r.slug}", f"{r.name}（{r.rule}）")
@@ -157,19 +76,19 @@ def buzzer_round_new(request: HttpRequest, tournament: Tournament) -> HttpRespon
         preset_slug, round_slug = preset_ref.split(":", 1)
         try:
             preset = next(p for p in available_presets() if p.slug == preset_slug)
-            config = preset.round(round_slug).config
+            preset_config = preset.round(round_slug).config
         except (StopIteration, EngineError):
-            config = None
-        if config is not None:
-            initial.setdefault("name", round_slug)
-            initial["config"] = json.dumps(config.to_dict(), ensure_ascii=False)
+            preset_config = None
+        if preset_config is not None:
+            config = preset_config
+            initial.setdefault("name", preset.round(round_slug).name)
             chain = {
                 "preset": preset_slug,
                 "round_slug": round_slug,
                 "ranking_from_seats": True,
                 "position": list(preset.rounds).index(preset.round(round_slug)) * 10,
             }
-    form = RoundForm(request.POST or None, tournament=tournament, initial=initial)
+    form = RoundForm(request.POST or None, tournament=tournament, initial=initial, config=config)
     if request.method == "POST" and form.is_valid():
         try:
             round_ = buzzer_round_create(

@@ -66,6 +66,16 @@ def make_matrix_buzzer_world(tournament: Tournament) -> dict[str, Any]:
     return {"buzzer_round": round_, "buzzer_tiebreak": sub, "paper_marking": marking}
 
 
+def round_form_data(config: RoundConfig | None = None, **fields: Any) -> dict[str, Any]:
+    """What the round form posts when staff change nothing but ``fields`` (every setting of
+    ``config`` as its own field, as the browser sends it)."""
+    from brackets.forms.buzzer_settings import RoundSettingsForm
+
+    data = RoundSettingsForm(config=config).post_data()
+    data.update(fields)
+    return data
+
+
 def url(name: str, round_: BuzzerRound) -> str:
     """A round's URL by name (console, tap, public state ...)."""
     return reverse(name, kwargs={"slug": round_.tournament.slug, "round_id": round_.pk})

@@ -8,7 +8,6 @@ a template stays outside the presets.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
@@ -17,7 +16,7 @@ from django.urls import reverse
 
 from brackets.engine.buzzer import PRESETS
 from brackets.models import BuzzerRound, Tournament
-from tests.buzzer_web.factories import tap, url
+from tests.buzzer_web.factories import round_form_data, tap, url
 
 ABC = PRESETS.get("abc-the25th-004")
 NAMES = ["青木", "石田", "上野", "江藤", "大野", "加藤", "木村", "工藤", "小林"]
@@ -58,11 +57,9 @@ def test_nine_hundred_sets_from_the_template_carry_points(
     org = clients["organiser"]
     new = reverse("buzzer_round_new", kwargs={"slug": tournament.slug})
     page = org.get(new, {"template": f"{ABC.slug}:sf-1"})
-    config = page.context["form"].initial["config"]
-    response = org.post(
-        f"{new}?template={ABC.slug}:sf-1",
-        {"name": "準決勝 第1セット", "group_name": "", "config": config, "players": "\n".join(NAMES)},
-    )
+    data = page.context["form"].post_data()
+    data.update({"name": "準決勝 第1セット", "group_name": "", "players": "\n".join(NAMES)})
+    response = org.post(f"{new}?template={ABC.slug}:sf-1", data)
     assert response.status_code == 302
     set1 = BuzzerRound.objects.get(tournament=tournament, name="準決勝 第1セット")
     assert (set1.preset, set1.round_slug) == (ABC.slug, "sf-1")
@@ -134,7 +131,6 @@ def test_a_hand_made_round_without_template_stays_out_of_presets(
 ) -> None:
     org = clients["organiser"]
     new = reverse("buzzer_round_new", kwargs={"slug": tournament.slug})
-    config = json.dumps(ABC.round("sf-1").config.to_dict(), ensure_ascii=False)
-    org.post(new, {"name": "手作り", "group_name": "", "config": config, "players": "A\nB"})
+    org.post(new, round_form_data(ABC.round("sf-1").config, name="手作り", players="A\nB"))
     round_ = BuzzerRound.objects.get(tournament=tournament, name="手作り")
     assert (round_.preset, round_.round_slug, round_.first_round) == ("", "", [])

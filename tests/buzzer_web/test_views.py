@@ -15,7 +15,7 @@ from brackets.engine.buzzer import PRESETS, RoundConfig, WrittenRules
 from brackets.models import BuzzerEvent, BuzzerRound, Tournament
 from brackets.selectors.buzzer import round_state
 from brackets.services.buzzer import buzzer_round_create
-from tests.buzzer_web.factories import make_round, nomx
+from tests.buzzer_web.factories import make_round, nomx, round_form_data
 
 pytestmark = pytest.mark.django_db
 
@@ -251,10 +251,10 @@ def test_finished_written_round_offers_no_next_question_and_undo_says_so(
 
 
 def test_round_new_by_hand(tournament: Tournament, clients: dict[str, Client]) -> None:
-    config = json.dumps(nomx(question_limit=35, advantages=(3, 2, 2, 1, 1, 1), slots=5).to_dict())
+    config = nomx(question_limit=35, advantages=(3, 2, 2, 1, 1, 1), slots=5)
     response = clients["organiser"].post(
         reverse("buzzer_round_new", kwargs={"slug": tournament.slug}),
-        {"name": "2R", "group_name": "B組", "config": config, "players": "甲\n乙,0\n丙"},
+        round_form_data(config, name="2R", group_name="B組", players="甲\n乙,0\n丙"),
     )
     round_ = BuzzerRound.objects.get(group_name="B組")
     assert response.status_code == 302
@@ -262,9 +262,10 @@ def test_round_new_by_hand(tournament: Tournament, clients: dict[str, Client]) -
     assert [state.players[p].correct for p in state.seat_order] == [3, 0, 2]
     bad = clients["organiser"].post(
         reverse("buzzer_round_new", kwargs={"slug": tournament.slug}),
-        {"name": "x", "config": "{", "players": "甲"},
+        round_form_data(config, name="x", players="甲", slots="-1"),
     )
-    assert "JSON" in bad.content.decode()
+    assert "勝ち抜け人数は 0 以上で入力してください" in bad.content.decode()
+    assert not BuzzerRound.objects.filter(name="x").exists()
 
 
 def test_paper_upload_and_ranking_view(tournament: Tournament, clients: dict[str, Client]) -> None:
@@ -430,6 +431,8 @@ def test_round_form_loads_a_preset_round_as_template(
 ) -> None:
     path = reverse("buzzer_round_new", kwargs={"slug": tournament.slug})
     page = clients["organiser"].get(path, {"template": "quiz-003:final"})
-    config = json.loads(page.context["form"].initial["config"])
-    assert config["win"] == {"slug": "correct-at-least", "params": {"n": 12}}
-    assert config["question_limit"] == 50
+    form = page.context["form"]
+    assert form["win"].initial == "correct-at-least"
+    assert form["win__correct-at-least__n"].initial == 12
+    assert form["question_limit"].initial == 50
+    assert form["name"].initial == "Final 12○5×クイズ"

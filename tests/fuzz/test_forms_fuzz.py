@@ -68,7 +68,7 @@ EXTRA_FIELDS = {
     "buzzer_tap": ["kind", "player", "expected_seq", "key", "order", "correct", "buzzer",
                    "buzzer_correct", "question", "points"],
     "buzzer_written_entry": ["expected_seq", "key", "question", "wrong"],
-    "buzzer_round_new": ["name", "group_name", "config", "players"],
+    "buzzer_round_new": ["name", "group_name", "slots", "question_limit", "players"],
     "buzzer_presets": ["preset", "round_slug", "courses", "first_round", "paper", "groups"],
 }
 ACTIONS = {
@@ -298,7 +298,8 @@ AREAS = {
               "floor_call_next", "floor_repeat", "floor_release", "floor_no_show",
               "floor_planned_start", "floor_tablet", "floor_tablet_state", "announcements",
               "announcement_withdraw", "timetable"],
-    "buzzer": ["buzzer_index", "buzzer_round_new", "buzzer_presets", "buzzer_console",
+    "buzzer": ["buzzer_index", "buzzer_round_new", "buzzer_presets", "buzzer_event",
+               "buzzer_event_round", "buzzer_console",
                "buzzer_console_state", "buzzer_tap", "buzzer_written_entry",
                "buzzer_tiebreak_start", "buzzer_tiebreak_apply", "paper_upload",
                "paper_detail", "buzzer_protest"],

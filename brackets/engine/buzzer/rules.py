@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from brackets.engine.buzzer.config import PlayerSpec, RoundConfig, Rule
+from brackets.engine.buzzer.params import REST_PARAMS, SCORING_PARAMS, param_default
 from brackets.engine.buzzer.registry import Registry
 from brackets.engine.buzzer.state import PlayerState
 from brackets.engine.errors import RuleRefusal
@@ -22,6 +23,11 @@ def _int(params: Mapping[str, Any], name: str, default: int) -> int:
     value = params.get(name, default)
     if isinstance(value, bool) or not isinstance(value, int):
         raise RuleRefusal("bad_config", f"parameter {name!r} must be an integer", param=name)
+    return value
+
+
+def _default(slug: str, name: str) -> int:
+    value: int = param_default(SCORING_PARAMS[slug], name)
     return value
 
 
@@ -108,7 +114,7 @@ class Rentou(Scoring):
     advantage_as_correct = False
 
     def correct(self, p: PlayerState) -> PlayerState:
-        gain = _int(self.params, "streak_points", 2) if p.streak else _int(self.params, "points", 1)
+        gain = _int(self.params, "streak_points", _default("rentou", "streak_points")) if p.streak else _int(self.params, "points", _default("rentou", "points"))
         return dataclasses.replace(
             p, correct=p.correct + 1, points=p.points + gain, streak=not p.streak
         )
@@ -134,7 +140,7 @@ class RestN(Scoring):
 
     def wrong(self, p: PlayerState) -> PlayerState:
         q = _missed(p, 1)
-        return dataclasses.replace(q, rests=q.misses * _int(self.params, "factor", 1))
+        return dataclasses.replace(q, rests=q.misses * _int(self.params, "factor", _default("rest-n", "factor")))
 
 
 @SCORING.register("rest-fixed")
@@ -142,7 +148,7 @@ class RestFixed(Scoring):
     """+1 / k休 (L8): every wrong rests ``rests`` questions."""
 
     def wrong(self, p: PlayerState) -> PlayerState:
-        return dataclasses.replace(_missed(p, 1), rests=_int(self.params, "rests", 2))
+        return dataclasses.replace(_missed(p, 1), rests=_int(self.params, "rests", _default("rest-fixed", "rests")))
 
 
 @SCORING.register("swedish")
@@ -176,11 +182,11 @@ class ByN(Scoring):
     shows_factors = True
 
     def _points(self, correct: int, wrong: int) -> int:
-        return correct * (_int(self.params, "n", 10) - wrong)
+        return correct * (_int(self.params, "n", _default("by", "n")) - wrong)
 
     def factors(self, p: PlayerState) -> tuple[int, int] | None:
         """正解ポイント and 誤答ポイント (N − wrong), shown beside the product (M3)."""
-        return (p.correct, _int(self.params, "n", 10) - p.wrong)
+        return (p.correct, _int(self.params, "n", _default("by", "n")) - p.wrong)
 
     def start(self, p: PlayerState) -> PlayerState:
         c = p.correct + p.advantage
@@ -206,11 +212,11 @@ class PlusMinus(Scoring):
 
     def correct(self, p: PlayerState) -> PlayerState:
         return dataclasses.replace(
-            p, correct=p.correct + 1, points=p.points + _int(self.params, "plus", 1)
+            p, correct=p.correct + 1, points=p.points + _int(self.params, "plus", _default("plus-minus", "plus"))
         )
 
     def wrong(self, p: PlayerState) -> PlayerState:
-        return dataclasses.replace(_missed(p, 1), points=p.points - _int(self.params, "minus", 1))
+        return dataclasses.replace(_missed(p, 1), points=p.points - _int(self.params, "minus", _default("plus-minus", "minus")))
 
 
 @SCORING.register("board")
@@ -228,18 +234,18 @@ class Board(Scoring):
 
     def correct(self, p: PlayerState) -> PlayerState:
         return dataclasses.replace(
-            p, correct=p.correct + 1, points=p.points + _int(self.params, "plus", 4)
+            p, correct=p.correct + 1, points=p.points + _int(self.params, "plus", _default("board", "plus"))
         )
 
     def wrong(self, p: PlayerState) -> PlayerState:
-        return dataclasses.replace(_missed(p, 1), points=p.points - _int(self.params, "minus", 4))
+        return dataclasses.replace(_missed(p, 1), points=p.points - _int(self.params, "minus", _default("board", "minus")))
 
     def board(self, p: PlayerState, ok: bool, n_correct: int) -> PlayerState:
         if not ok:
-            return dataclasses.replace(p, points=p.points - _int(self.params, "board_minus", 0))
-        gain = _int(self.params, "board", 2)
-        if n_correct <= _int(self.params, "bonus_max", 4):
-            gain += _int(self.params, "bonus", 1)
+            return dataclasses.replace(p, points=p.points - _int(self.params, "board_minus", _default("board", "board_minus")))
+        gain = _int(self.params, "board", _default("board", "board"))
+        if n_correct <= _int(self.params, "bonus_max", _default("board", "bonus_max")):
+            gain += _int(self.params, "bonus", _default("board", "bonus"))
         return dataclasses.replace(
             p, correct=p.correct + 1, points=p.points + gain, board_correct=p.board_correct + 1
         )
@@ -300,7 +306,7 @@ REST_RULES: Registry[RestRule] = Registry("rest rule")
 @REST_RULES.register("nth")
 def _rest_nth(p: PlayerState, rule: Rule) -> int:
     """The k-th miss rests k questions (× ``factor``): N休, Freeze."""
-    return p.misses * _int(rule.params, "factor", 1)
+    return p.misses * _int(rule.params, "factor", param_default(REST_PARAMS["nth"], "factor"))
 
 
 @REST_RULES.register("fixed")

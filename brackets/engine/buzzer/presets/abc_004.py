@@ -44,7 +44,7 @@ ABC_004 = TournamentPreset(
     (
         RoundPreset(
             "1r",
-            "1st Round 100-question paper quiz",
+            "1st Round 100問ペーパークイズ",
             "M1",
             None,
             None,
@@ -52,7 +52,7 @@ ABC_004 = TournamentPreset(
         ),
         RoundPreset(
             "2r",
-            "2nd Round 連答つき5○2× (12→5)×4",
+            "2nd Round 連答つき5○2×",
             "M2",
             RoundConfig(
                 scoring=Rule("rentou"),
@@ -67,7 +67,7 @@ ABC_004 = TournamentPreset(
         ),
         RoundPreset(
             "3r-updown",
-            "3rd Round Number10: 10 up-down",
+            "3rd Round Number10 10 up-down",
             "M3",
             _course(
                 Rule("updown"),
@@ -79,7 +79,7 @@ ABC_004 = TournamentPreset(
         ),
         RoundPreset(
             "3r-freeze",
-            "3rd Round Number10: Freeze10",
+            "3rd Round Number10 Freeze10",
             "M3",
             _course(
                 Rule("rest-n"),
@@ -91,7 +91,7 @@ ABC_004 = TournamentPreset(
         ),
         RoundPreset(
             "3r-swedish",
-            "3rd Round Number10: Swedish10",
+            "3rd Round Number10 Swedish10",
             "M3",
             _course(
                 Rule("swedish"),
@@ -103,7 +103,7 @@ ABC_004 = TournamentPreset(
         ),
         RoundPreset(
             "3r-10by10",
-            "3rd Round Number10: 10by10",
+            "3rd Round Number10 10by10",
             "M3",
             _course(
                 Rule("by", {"n": 10}),
@@ -115,7 +115,7 @@ ABC_004 = TournamentPreset(
         ),
         RoundPreset(
             "extra-1",
-            "Extra Round First Step: written phases and survival",
+            "Extra Round First Step",
             "M4",
             RoundConfig(
                 format="written",
@@ -141,7 +141,7 @@ ABC_004 = TournamentPreset(
         ),
         RoundPreset(
             "extra-2",
-            "Extra Round Second Step: first to 5, one wrong out",
+            "Extra Round Second Step",
             "M4",
             nomx(5, 1, slots=1, judge_keys=("correct",)),
             Feed(("extra-1",), order="source"),
@@ -149,28 +149,28 @@ ABC_004 = TournamentPreset(
         ),
         RoundPreset(
             "sf-1",
-            "Semi Final Nine Hundred set 1 (+1/−1)",
+            "準決勝 Nine Hundred 第1セット",
             "M5",
             _race_set(1, 1),
             Feed(("3r-updown", "3r-freeze", "3r-swedish", "3r-10by10", "extra-2"), order="source"),
         ),
         RoundPreset(
             "sf-2",
-            "Semi Final Nine Hundred set 2 (+1/−2)",
+            "準決勝 Nine Hundred 第2セット",
             "M5",
             _race_set(1, 2),
             Feed(("sf-1",), take="continuing", order="state", carry=("points",)),
         ),
         RoundPreset(
             "sf-3",
-            "Semi Final Nine Hundred set 3 (+2/−2)",
+            "準決勝 Nine Hundred 第3セット",
             "M5",
             _race_set(2, 2),
             Feed(("sf-2",), take="continuing", order="state", carry=("points",)),
         ),
         RoundPreset(
             "final",
-            "Final Triple Seven",
+            "決勝 トリプルセブン",
             "M6",
             RoundConfig(
                 scoring=Rule("nomx"),

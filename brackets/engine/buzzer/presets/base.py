@@ -52,6 +52,9 @@ class Feed:
 class RoundPreset:
     """One round of a preset tournament; ``rule`` points at the domain brief (L1, M3 …).
 
+    ``name`` is the round's name as the event's rule page writes it (「2nd Round
+    連答つき5○2×」「決勝 トリプルセブン」): staff and the stage show it, never the slug.
+
     ``skip_when_revived_from`` names a written round whose lone-survivor revival makes this
     round unnecessary (M4): its winner then stands in for this round's winner.
     """

@@ -16,21 +16,21 @@ QUIZ_003 = TournamentPreset(
         RoundPreset("special", "Special Round", "-", None, None),
         RoundPreset(
             "2r",
-            "2nd Round 5○2×",
+            "2nd Round 5○2×クイズ",
             "L1",
             nomx(5, 2, slots=5, question_limit=35, advantages=(3, 2, 2, 1, 1, 1)),
             Feed(("1r",), order="rank", grouping="snake"),
         ),
         RoundPreset(
             "3r",
-            "3rd Round 7○3× (7→3)×5",
+            "3rd Round 7○3×クイズ",
             "L2",
             nomx(7, 3, slots=3, question_limit=45, advantages=(1,)),
             Feed(("special", "2r"), order="source", grouping="snake", groups=5),
         ),
         RoundPreset(
             "extra-1",
-            "Extra Round 1st Step: 15-question written elimination",
+            "Extra Round 1st Step 15問脱落式筆記クイズ",
             "L3",
             RoundConfig(
                 format="written",
@@ -47,14 +47,14 @@ QUIZ_003 = TournamentPreset(
         ),
         RoundPreset(
             "extra-2",
-            "Extra Round 2nd Step 4○1×",
+            "Extra Round 2nd Step アドバンテージ付き4○1×クイズ",
             "L4",
             nomx(4, 1, slots=1, question_limit=30, judge_keys=("correct",)),
             Feed(("extra-1",), order="source", perfect_advantage=1),
         ),
         RoundPreset(
             "qf-1",
-            "Quarter Final Phase 1: board quiz",
+            "Quarter Final Phase 1 読み切りボードクイズ",
             "L5",
             RoundConfig(
                 scoring=Rule("board", {"board": 2, "bonus": 1, "bonus_max": 4}),
@@ -68,7 +68,7 @@ QUIZ_003 = TournamentPreset(
         ),
         RoundPreset(
             "qf-2",
-            "Quarter Final Phase 2: buzz board quiz (8→4)×2",
+            "Quarter Final Phase 2 早押しボードクイズ",
             "L6",
             RoundConfig(
                 scoring=Rule(
@@ -90,7 +90,7 @@ QUIZ_003 = TournamentPreset(
         ),
         RoundPreset(
             "sf-1",
-            "Semi Final 1st Set +1/N休",
+            "Semi Final 1st Set +1/N休クイズ",
             "L7",
             RoundConfig(
                 scoring=Rule("rest-n"),
@@ -104,7 +104,7 @@ QUIZ_003 = TournamentPreset(
         ),
         RoundPreset(
             "sf-2",
-            "Semi Final 2nd Set +1/2休",
+            "Semi Final 2nd Set +1/2休クイズ",
             "L8",
             RoundConfig(
                 scoring=Rule("rest-fixed", {"rests": 2}),
@@ -118,7 +118,7 @@ QUIZ_003 = TournamentPreset(
         ),
         RoundPreset(
             "sf-3",
-            "Semi Final 3rd Set +2/−1",
+            "Semi Final 3rd Set +2/−1クイズ",
             "L9",
             RoundConfig(
                 scoring=Rule("plus-minus", {"plus": 2, "minus": 1}),
@@ -131,7 +131,7 @@ QUIZ_003 = TournamentPreset(
         ),
         RoundPreset(
             "final",
-            "Final 12○5×",
+            "Final 12○5×クイズ",
             "L10",
             nomx(12, 5, slots=1, question_limit=50),
             Feed(("sf-1", "sf-2", "sf-3"), order="source"),

@@ -117,6 +117,9 @@ def _show(value: Any, names: Mapping[str, str] | None) -> Any:
 # ``too_few_players`` by the draw and by the buzzer course assignment). Player keys in the
 # params are shown as names when the caller passes ``names``.
 ERROR_TEXT: dict[str, Any] = {
+    # A buzzer round's setting out of its range (engine/buzzer/settings.py); the round
+    # settings form shows its own message beside the field.
+    "bad_setting": _("設定「{key}」は{low}〜{high}の範囲で入力してください"),
     # An achievement entered by hand (engine/record.py check_achievement).
     "achievement_no_date": _("日付のない実績は登録できません。いつの実績か入力してください。"),
     "achievement_no_source": _("出典のない実績は登録できません。大会名や公式サイトなど、"

@@ -151,14 +151,20 @@ def _shura_event(tournament: Tournament) -> bool:
         return False
 
 
-def _apply_duties(entrant: Entrant, by: Any) -> bool:
+def _apply_duties(entrant: Entrant, by: Any, *, keep_entered: bool = False) -> bool:
     """Put what the registry gives (2-d's Q level, 3-a's grounds, 6-c-iii's L_past) into
     the entrant's fields, the ones lots, restrictions and documents read; kept as a
-    revision ("登録簿から反映") so the desk's history says where the values came from."""
+    revision ("登録簿から反映") so the desk's history says where the values came from.
+
+    ``keep_entered``: at registration the registry only adds to what the desk typed (a
+    title the registry does not know yet is still declared), it never lowers it."""
     duties = entrant_duties(entrant=entrant)
     if duties is None:
         return False
     fields = duties.declaration_fields()
+    if keep_entered:
+        fields = {k: (getattr(entrant, k) or v) if isinstance(v, bool)
+                  else max(getattr(entrant, k) or 0, v or 0) for k, v in fields.items()}
     if all(getattr(entrant, k) == v for k, v in fields.items()):
         return False
     for k, v in fields.items():
@@ -204,7 +210,7 @@ def entrant_register_linked(*, tournament: Tournament, by: Any, data: Mapping[st
     entrant.player = player
     entrant.save(update_fields=["player", "updated_at"])
     if _shura_event(tournament):
-        _apply_duties(entrant, by)
+        _apply_duties(entrant, by, keep_entered=True)
     return entrant
 
 

@@ -131,3 +131,22 @@ def test_override_after_the_lots_are_drawn_is_refused(
     assert "修羅くじを引いた後のため変更できません" in response.content.decode()
     assert not DutyOverride.objects.exists()
     assert SpecialFact.objects.filter(entrant=entrant).count() == 1
+
+
+def test_the_registry_adds_to_a_declaration_typed_at_the_desk_and_never_lowers_it(
+        tournament: Tournament, cast: dict[str, Any]) -> None:
+    """A new player's record knows nothing yet: what the desk typed (a title, a Shiga win,
+    an invitation, a past win's lots) stays; a returning player's record adds its grounds."""
+    use_katata(tournament)
+    typed = register(tournament, cast["desk"], name="新人", card="シンジン", q=40,
+                     shura_titles=1, shura_local_wins=2, shura_invited=True, past_win_lots=5)
+    typed.refresh_from_db()
+    assert (typed.shura_titles, typed.shura_local_wins, typed.shura_invited,
+            typed.past_win_lots, typed.q_level) == (1, 2, True, 5, 40)
+    returning = register(tournament, cast["desk"], name="修羅太郎", card="シュラ", q=55,
+                         player=_record(cast), shura_local_wins=1)
+    returning.refresh_from_db()
+    # The record's national title and seed right are added; the typed Shiga win stays
+    # (the record's is a tag event, which 3-a-ii excludes); 2-d raises Q to the highest card.
+    assert (returning.shura_titles, returning.shura_local_wins, returning.shura_invited,
+            returning.q_level) == (1, 1, True, 82)

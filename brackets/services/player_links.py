@@ -102,7 +102,7 @@ def _facts_join(local: Player, registry: FileRegistry, family: list[int], user: 
     for file_id, row in registry.of("playercard", family):
         key = _card_key(row["card_name"])
         values = (row.get("q_level", 0), row.get("rank", ""), row.get("game_version", ""))
-        current = (PlayerCard.objects.select_for_update()
+        current = (PlayerCard.objects.select_for_update(of=("self",))
                    .filter(player_id__in=ids, card_key=key, superseded_by__isnull=True)
                    .order_by("-at", "-id").first())
         at = row.get("at")

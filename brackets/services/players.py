@@ -76,7 +76,9 @@ def player_card_record(*, player: Player, card_name: str, q_level: int, by: Any,
             _("Qレベルは0〜%(max)dで入力してください。") % {"max": bounds.Q_LEVEL.high}]})
     key = kana_fold(card_name)[:40]
     ids = ad.family_ids(ad.canonical(player))
-    old = (PlayerCard.objects.select_for_update()
+    # Locks the card rows only: "not superseded" is an outer join, which PostgreSQL
+    # cannot lock.
+    old = (PlayerCard.objects.select_for_update(of=("self",))
            .filter(player_id__in=ids, card_key=key, superseded_by__isnull=True)
            .order_by("-at", "-id").first())
     if old is not None and old.q_level == q_level and (not rank or old.rank == rank) and (

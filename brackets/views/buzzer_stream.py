@@ -17,6 +17,7 @@ process's streams); it closes that connection whenever the last stream ends.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import time
@@ -179,10 +180,8 @@ class ChangeWatcher:
     async def _poll(self) -> None:
         """One query per interval for every watched round, while any stream is open."""
         while self.watches:
-            try:
+            with contextlib.suppress(TimeoutError):  # no tap here: read at the interval
                 await asyncio.wait_for(self.poked.wait(), timeout=self.interval)
-            except TimeoutError:
-                pass
             self.poked.clear()
             ids = sorted(self.watches)
             if not ids:
@@ -230,10 +229,9 @@ def _poke_watchers() -> None:
     """A tap committed in this process: every watcher of the process reads at once instead
     of at its next interval (taps of other processes still arrive by the interval)."""
     for loop, watcher in list(_WATCHERS.items()):
-        try:
+        # A stream's own loop (in_own_loop) may have closed meanwhile.
+        with contextlib.suppress(RuntimeError):
             loop.call_soon_threadsafe(watcher.poked.set)
-        except RuntimeError:  # a stream's own loop (in_own_loop) closed meanwhile
-            pass
 
 
 @receiver(post_save, sender=BuzzerEvent, dispatch_uid="buzzer-stream-poke")

@@ -24,6 +24,7 @@ from brackets.services.buzzer import BuzzerRefused
 from brackets.services.buzzer_questions import buzzer_questions_confirm, question_file_read
 from brackets.views.buzzer import STAFF_ROLES, round_or_404
 
+
 def _page(request: HttpRequest, tournament: Tournament, round_: BuzzerRound,
           **context: Any) -> HttpResponse:
     current = current_question_file(round_)

@@ -479,31 +479,32 @@
   };
 
   // The reader's card: the question being read with its answer and notes (console only).
+  // Two lines beside the seats: question | file, answer and notes | the last judged answer.
   BuzzerConsole.prototype.renderQuestion = function () {
     var box = this.root.querySelector("#bz-qcard");
     if (!box) return;
     var q = this.state.questions;
     box.hidden = !q;
+    this.root.classList.toggle("bz-has-q", !!q);
     box.innerHTML = "";
     if (!q) return;
     var cur = q.current;
-    var head = [];
-    if (cur) head.push(el("span", { className: "bz-qno", text: T("問題 No.{n}", { n: cur.number }) }));
-    if (q.thrown) head.push(el("span", { className: "bz-badge bz-qthrown", text: T("没問 {n}問（差し替え済み）", { n: q.thrown }) }));
-    head.push(el("span", { className: "bz-qfile", text: T("{file}（{count}問）", { file: q.filename, count: q.count }) }));
-    box.appendChild(el("div", { className: "bz-qhead" }, head));
-    if (cur) {
-      box.appendChild(el("p", { className: "bz-qtext", text: cur.question }));
-      box.appendChild(el("p", { className: "bz-qanswer" }, [el("span", { className: "bz-qlabel", text: T("答え") }), el("strong", { text: cur.answer })]));
-      if (cur.notes) box.appendChild(el("p", { className: "bz-qnotes", text: cur.notes }));
-    } else if (q.exhausted) {
-      box.appendChild(el("p", { className: "bz-qtext bz-qempty", text: T("問題ファイルの問題を使い切りました") }));
-    } else {
-      box.appendChild(el("p", { className: "bz-qtext bz-qempty", text: T("ラウンドは終了しました") }));
-    }
-    if (q.judged) {
-      box.appendChild(el("p", { className: "bz-qprev", text: T("前の問題 No.{n} の答え: {answer}", { n: q.judged.number, answer: q.judged.answer }) }));
-    }
+    var text = cur
+      ? el("p", { className: "bz-qtext" }, [el("span", { className: "bz-qno", text: T("問題 No.{n}", { n: cur.number }) }), document.createTextNode(cur.question)])
+      : el("p", { className: "bz-qtext bz-qempty", text: q.exhausted ? T("問題ファイルの問題を使い切りました") : T("ラウンドは終了しました") });
+    var meta = el("div", { className: "bz-qmeta" }, [
+      q.thrown ? el("span", { className: "bz-badge bz-qthrown", text: T("没問 {n}問（差し替え済み）", { n: q.thrown }) }) : null,
+      el("span", { className: "bz-qfile", text: T("{file}（{count}問）", { file: q.filename, count: q.count }) })
+    ]);
+    var answer = cur
+      ? el("p", { className: "bz-qanswer" }, [
+        el("span", { className: "bz-qlabel", text: T("答え") }),
+        el("strong", { text: cur.answer }),
+        cur.notes ? el("span", { className: "bz-qnotes", text: cur.notes }) : null
+      ])
+      : el("p", { className: "bz-qanswer" });
+    var prev = el("div", { className: "bz-qprev", text: q.judged ? T("前の問題 No.{n} の答え: {answer}", { n: q.judged.number, answer: q.judged.answer }) : "" });
+    [text, meta, answer, prev].forEach(function (node) { box.appendChild(node); });
   };
 
   BuzzerConsole.prototype.renderDecision = function () {

@@ -419,3 +419,18 @@ def test_a_tournament_file_with_a_broken_question_file_is_refused(
     with pytest.raises(TournamentFileError, match=why):
         tournament_file_import(data=json.dumps(data, ensure_ascii=False).encode())
     assert not BuzzerQuestionFile.objects.exists()
+
+
+def test_the_written_page_shows_the_reader_the_question_and_answer(
+    tournament: Tournament, clients: dict[str, Client]
+) -> None:
+    from brackets.engine.buzzer import RoundConfig, WrittenRules
+    from brackets.services.buzzer import buzzer_round_create
+
+    round_ = buzzer_round_create(
+        tournament=tournament, name="筆記", config=RoundConfig(format="written", slots=0,
+                                                             written=WrittenRules()),
+        players=[{"name": f"選手{i}"} for i in range(1, 21)])
+    load(round_)
+    body = clients["bracket"].get(url("buzzer_console", round_)).content.decode()
+    assert "日本で一番高い山は？" in body and "富士山" in body and "3776m" in body

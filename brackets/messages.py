@@ -337,6 +337,16 @@ ERROR_TEXT: dict[str, Any] = {
         _("審議の期限を過ぎています。主催者の承認が必要です。"),
     ),
     "protest_round_over": _("終了したラウンドの審議には主催者の承認が必要です。"),
+    # --- question files (問題ファイル)
+    "question_columns": _("見出しの行に必要な列がありません: {missing}。1行目に「番号・問題・答え・備考」"
+                          "（または number, question, answer, notes）の見出しを付けてください。"),
+    "question_number_bad": _("{row}行目: 番号「{value}」は1以上の整数で入力してください。"),
+    "question_number_twice": _("{row}行目: 番号 {number} は{first}行目と重複しています。"),
+    "question_blank": _("{row}行目: 問題文がありません。"),
+    "answer_blank": _("{row}行目: 答えがありません。"),
+    "question_too_long": _("{row}行目: {column}が長すぎます（{length}文字、{max}文字まで）。"),
+    "question_file_too_many": _("問題が多すぎます（{count}問、{max}問まで）。"),
+    "question_file_empty": _("見出しの下に問題の行がありません。"),
 }
 
 

@@ -43,6 +43,7 @@ from brackets.views import buzzer_overlay as buzzer_overlay_views
 from brackets.views import buzzer_paper as paper_views
 from brackets.views import buzzer_protest as buzzer_protest_views
 from brackets.views import buzzer_public as buzzer_public_views
+from brackets.views import buzzer_questions as buzzer_questions_views
 from brackets.views import buzzer_rounds as buzzer_rounds_views
 
 urlpatterns += [
@@ -85,6 +86,16 @@ urlpatterns += [
         "t/<slug:slug>/buzzer/<int:round_id>/protest/",
         buzzer_protest_views.buzzer_protest,
         name="buzzer_protest",
+    ),
+    path(
+        "t/<slug:slug>/buzzer/<int:round_id>/questions/",
+        buzzer_questions_views.buzzer_questions,
+        name="buzzer_questions",
+    ),
+    path(
+        "t/<slug:slug>/buzzer/<int:round_id>/questions/confirm/",
+        buzzer_questions_views.buzzer_questions_confirm_view,
+        name="buzzer_questions_confirm",
     ),
     path("t/<slug:slug>/paper/new/", paper_views.paper_upload, name="paper_upload"),
     path("t/<slug:slug>/paper/<int:marking_id>/", paper_views.paper_detail, name="paper_detail"),

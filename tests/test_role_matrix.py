@@ -121,6 +121,12 @@ MATRIX: dict[str, Entry] = {
     # Stream overlays (issue 16 item 6): public and read-only like the stage scoreboard.
     "public_buzzer_overlay_lower": Entry(PUBLIC, kwargs=lambda w: _buzzer(w)),
     "public_buzzer_overlay_side": Entry(PUBLIC, kwargs=lambda w: _buzzer(w)),
+    # Question files (issue 16 item 4): bracket staff load them; the answers stay off the
+    # public pages (tests/buzzer_web/test_question_files.py).
+    "buzzer_questions": Entry(BRACKET, kwargs=lambda w: _buzzer(w)),
+    "buzzer_questions_confirm": Entry(
+        BRACKET, method="POST", kwargs=lambda w: _buzzer(w), data=lambda w: {"token": "x"}
+    ),
 }
 
 # Rounds, matches and the public bracket (issue 4).

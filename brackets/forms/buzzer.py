@@ -49,3 +49,23 @@ class ProtestForm(forms.Form):
             if data.get("correct") in (None, ""):
                 self.add_error("correct", _("新しい判定（○か×）を選んでください。"))
         return data
+
+
+class QuestionFileForm(forms.Form):
+    """An uploaded question file for a round (read for a preview; nothing is stored)."""
+
+    file = forms.FileField(
+        label=_("問題ファイル（.xlsx / .csv）"),
+        help_text=_("1行目に見出し「番号・問題・答え・備考」（number, question, answer, notes でも可）。"
+                    "CSVは UTF-8 か Shift_JIS。"),
+        error_messages={"required": _("ファイルを選んでください。"),
+                        "empty": _("ファイルが空です。")},
+        widget=forms.ClearableFileInput(attrs={"class": "form-control", "accept": ".xlsx,.csv"}),
+    )
+
+
+class QuestionConfirmForm(forms.Form):
+    """The confirmation of a previewed file: the signed token the preview carried."""
+
+    token = forms.CharField(widget=forms.HiddenInput,
+                            error_messages={"required": _("もう一度ファイルを選んでください。")})

@@ -216,3 +216,40 @@ class PaperMarking(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class BuzzerQuestionFile(models.Model):
+    """A question file loaded for a round (番号, 問題, 答え, 備考), stored as it was read.
+
+    A round may have none (it runs as without questions). Each confirmed upload is a new
+    record: the newest for a round is the one in effect and names the one it replaced in
+    ``supersedes``, so an earlier file is never lost. ``questions`` is a list of
+    ``Question.to_dict()`` in reading order (ascending number).
+    """
+
+    round = models.ForeignKey(
+        BuzzerRound, on_delete=models.CASCADE, related_name="question_files",
+        verbose_name=_("ラウンド"),
+    )
+    filename = models.CharField(_("ファイル名"), max_length=200, blank=True)
+    questions = models.JSONField(_("問題"))
+    supersedes = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="superseded_by",
+        verbose_name=_("置き換えたファイル"),
+    )
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("読み込んだ人"),
+    )
+    at = models.DateTimeField(_("日時"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["round", "-id"]
+        verbose_name = _("問題ファイル")
+        verbose_name_plural = _("問題ファイル")
+
+    def __str__(self) -> str:
+        return f"{self.round_id}: {self.filename}"

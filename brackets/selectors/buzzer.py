@@ -37,6 +37,7 @@ from brackets.engine.buzzer import (
 )
 from brackets.messages import engine_message, error_text
 from brackets.models import BuzzerEvent, BuzzerPlayer, BuzzerRound
+from brackets.selectors.buzzer_questions import current_question_file, judged_answer, question_card
 
 
 def round_players(round_: BuzzerRound) -> list[BuzzerPlayer]:
@@ -267,8 +268,10 @@ def _who(record: BuzzerEvent | None) -> str:
 def round_payload(round_: BuzzerRound, *, for_console: bool = False) -> dict[str, Any]:
     """Everything the scoreboard (and, with ``for_console``, the console) draws.
 
-    Three queries (round players, events, users via select_related), whatever the number
-    of players or events.
+    Four queries (round players, events, users via select_related, the question file),
+    whatever the number of players or events. Of a question file the public payload
+    carries only the last judged question, and only with ``show_answer``; the question in
+    play with its answer is in the console's payload alone.
     """
     players = round_players(round_)
     records = round_log(round_)
@@ -296,6 +299,8 @@ def round_payload(round_: BuzzerRound, *, for_console: bool = False) -> dict[str
     reading = clock_reading_ms(state, effective)
     data["clock"]["reading_ms"] = reading
     data["seq"] = len(records)
+    questions = current_question_file(round_)
+    data["answer"] = judged_answer(questions, state)
     # The round's settings by slug, for scripts and exports reading the JSON; the screens
     # draw data["display"] (the engine's display hints) and compare none of these.
     data["round"] = {
@@ -310,6 +315,7 @@ def round_payload(round_: BuzzerRound, *, for_console: bool = False) -> dict[str
         "tie_rule": state.config.tie_rule,
     }
     if for_console:
+        data["questions"] = question_card(questions, state)
         data["allowed"] = sorted(allowed.round)
         last = records[-1] if records else None
         # A protest's line says what was decided (the earlier tap stays in its own line).

@@ -8,7 +8,7 @@ from django.test import Client
 from django.urls import reverse
 
 from brackets.engine.buzzer import RoundConfig, Rule
-from brackets.models import BuzzerRound, PaperMarking, Tournament
+from brackets.models import BuzzerQuestionFile, BuzzerRound, PaperMarking, Tournament
 from brackets.services.buzzer import buzzer_round_create
 from brackets.services.buzzer_paper import paper_marking_upload
 
@@ -53,6 +53,14 @@ def make_matrix_buzzer_world(tournament: Tournament) -> dict[str, Any]:
         sub = make_round(tournament, players=2, config=nomx(1, 1, slots=1), name="matrix-sd")
         BuzzerRound.objects.filter(pk=sub.pk).update(parent=round_, side="win")
         sub.refresh_from_db()
+    if not BuzzerQuestionFile.objects.filter(round=round_).exists():
+        from brackets.services.buzzer_questions import buzzer_questions_confirm, question_file_read
+
+        preview = question_file_read(
+            round=round_, filename="questions.csv",
+            content="番号,問題,答え,備考\n1,日本で一番高い山は？,富士山,3776m\n".encode(),
+        )
+        buzzer_questions_confirm(round=round_, token=preview.token)
     marking = PaperMarking.objects.filter(tournament=tournament).first()
     if marking is None:
         marking = paper_marking_upload(

@@ -17,6 +17,12 @@ Rounds::
     protest_refusal(state, Rejudge | ThrowOut) -> str | None      # the window (審議)
     event_from_dict(dict) / Event.to_dict()
 
+Question files (``questions``)::
+
+    check_question_table(cells) -> QuestionCheck   # questions by number + every bad row
+    position_in_play(state) / position_judged(state) -> int | None  # file position read
+    read_position(state.thrown, q) -> int       # thrown-out questions are skipped
+
 Screens::
 
     scoreboard(state) -> dict                   # JSON with display hints (``display``)
@@ -103,6 +109,14 @@ from brackets.engine.buzzer.presets import (
     round_winners,
 )
 from brackets.engine.buzzer.protests import PlayerChange, ProtestPreview, Voided, protest_refusal
+from brackets.engine.buzzer.questions import (
+    Question,
+    QuestionCheck,
+    check_question_table,
+    position_in_play,
+    position_judged,
+    read_position,
+)
 from brackets.engine.buzzer.ranking import ranking
 from brackets.engine.buzzer.registry import Registry
 from brackets.engine.buzzer.rules import (
@@ -154,6 +168,8 @@ __all__ = [
     "PlayerSpec",
     "PlayerState",
     "ProtestPreview",
+    "Question",
+    "QuestionCheck",
     "RankEntry",
     "Registry",
     "Rejudge",
@@ -176,6 +192,7 @@ __all__ = [
     "allowed_actions",
     "apply",
     "check",
+    "check_question_table",
     "choices",
     "config_from_values",
     "config_values",
@@ -191,9 +208,12 @@ __all__ = [
     "paper_ranking",
     "paper_ranks",
     "paper_score",
+    "position_in_play",
+    "position_judged",
     "protest_preview",
     "protest_refusal",
     "ranking",
+    "read_position",
     "replay",
     "round_winners",
     "scoreboard",

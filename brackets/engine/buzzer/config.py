@@ -95,6 +95,8 @@ class RoundConfig:
     * ``advantages`` — head start by seat (seat 1 first).
     * ``protest_window`` — how many questions after a question its judgement may still be
       protested without the organiser (seed 003: until the question two later is read).
+    * ``show_answer`` — the stage and overlays show the answer of the last judged question
+      of the round's question file (never of the question being read).
     * ``remaining_advance`` — when the players still in play are no more than the open
       slots, they all advance at once (M2's "7 out", M3's "3 out", M4's last one).
     """
@@ -118,6 +120,7 @@ class RoundConfig:
     rests: Rule | None = None
     written: WrittenRules | None = None
     protest_window: int = 2
+    show_answer: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able dict for storage next to the event log."""

@@ -26,6 +26,7 @@ from brackets.engine.buzzer.events import (
 from brackets.engine.buzzer.formats import FORMATS
 from brackets.engine.buzzer.protests import ProtestPreview, protest_refusal, recompute
 from brackets.engine.buzzer.protests import protest_preview as _preview
+from brackets.engine.buzzer.questions import read_position
 from brackets.engine.buzzer.ranking import ranking
 from brackets.engine.buzzer.rules import TIE_RULES, scoring_for
 from brackets.engine.buzzer.state import OVER, Clock, PlayerState, RoundState
@@ -124,9 +125,15 @@ def _protest(state: RoundState, event: Rejudge | ThrowOut) -> RoundState:
         raise RuleRefusal("protest_late", "past the protest window: the organiser must allow "
                           "this protest", **params)
     new = recompute(state, event, _play).state
+    # The replay starts from the round's start, which knows no thrown-out question.
+    thrown = state.thrown
+    if isinstance(event, ThrowOut):
+        thrown = (*thrown, read_position(thrown, event.question))
     # seq only grows, so "who answered last" (earliest_last_correct) keeps its order
     # across a protest; Undo goes back to the version before it.
-    return dataclasses.replace(new, seq=max(state.seq + 1, new.seq), previous=state)
+    return dataclasses.replace(
+        new, seq=max(state.seq + 1, new.seq), previous=state, thrown=thrown
+    )
 
 
 def protest_preview(state: RoundState, event: Rejudge | ThrowOut) -> ProtestPreview:

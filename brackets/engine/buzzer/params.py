@@ -102,6 +102,8 @@ ROUND_PARAMS: tuple[Param, ...] = (
           help=_("空欄: セット制ではない")),
     Param("protest_window", _("審議できる問題数"), 2, low=0, high=MAX_QUESTIONS, unit=_("問"),
           help=_("判定の審議を受け付ける、その問題より後に読まれる問題の数（それ以降は主催者の承認）")),
+    Param("show_answer", _("判定後に答えをステージに表示"), False, kind="bool",
+          help=_("問題ファイルがあるとき、判定が済んだ問題の答えをスコアボードと配信用表示に出します")),
 )
 
 #: The rule-piece slots of a RoundConfig: label, the registry each names, whether it may be

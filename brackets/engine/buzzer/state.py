@@ -145,6 +145,9 @@ class RoundState:
     judged: tuple[tuple[str, ...], ...] = ()
     end_reason: str | None = None
     seq: int = 0
+    # File positions of thrown-out questions (brackets.engine.buzzer.questions): the
+    # replacement of one is the next unused question of the question file.
+    thrown: tuple[int, ...] = ()
     previous: RoundState | None = field(default=None, compare=False, repr=False)
     # The plain events in effect (no undo, no protest), oldest first: a protest rewrites
     # them and replays the round from its start (brackets.engine.buzzer.protests).

@@ -4,12 +4,14 @@ refused with its place in the file, and the transaction writes nothing."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db.models import F
 from django.utils.translation import gettext
 
 from brackets.engine import MAX_LOTS, RuleRefusal, lots_owed
 from brackets.exporters.tournament_file.layout import TournamentFileError, file_models
-from brackets.models import Entrant, Round, Tournament
+from brackets.models import BuzzerQuestionFile, Entrant, Round, Tournament
 
 
 def facts_check(tournament: Tournament) -> None:
@@ -48,6 +50,7 @@ def facts_check(tournament: Tournament) -> None:
                         .order_by("pk").values_list("pk", flat=True))
             raise fail(f"records.{model._meta.model_name}[{rows.index(stray.pk)}].seat",
                        gettext("別の組のサテを指しています"))
+    _question_files_check(tournament, fail)
     catalog = ea.catalog_for(tournament.version_id)
     for rnd in Round.objects.filter(tournament=tournament).order_by("number"):
         for gv in sel.round_view(rnd).groups:
@@ -56,3 +59,29 @@ def facts_check(tournament: Tournament) -> None:
             except RoundError as exc:
                 raise fail(f"records.group（{rnd.name} {gv.label}）", exc.message) from None
 
+
+
+def _question_files_check(tournament: Tournament, fail: Any) -> None:
+    """Each question file reads as an upload would (the engine's check of its rows, in
+    reading order) and supersedes a file of its own round: what the console reads."""
+    from brackets.engine.buzzer import check_question_table
+    from brackets.messages import error_text
+
+    files = list(BuzzerQuestionFile.objects.filter(round__tournament=tournament).order_by("pk"))
+    for index, qfile in enumerate(files):
+        where = f"records.buzzerquestionfile[{index}]"
+        rows = qfile.questions
+        if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
+            raise fail(f"{where}.questions", gettext("形式が違います"))
+        table = [["番号", "問題", "答え", "備考"]] + [
+            [str(r.get("number", "")), *(r.get(k) if isinstance(r.get(k), str) else ""
+                                          for k in ("question", "answer", "notes"))]
+            for r in rows]
+        checked = check_question_table(table)
+        if checked.problems:
+            raise fail(f"{where}.questions", error_text(checked.problems[0]))
+        if [q.to_dict() for q in checked.questions] != rows:
+            raise fail(f"{where}.questions", gettext("問題が番号順に並んでいません"))
+        old = qfile.supersedes
+        if old is not None and (old.round_id != qfile.round_id or old.pk > qfile.pk):
+            raise fail(f"{where}.supersedes", gettext("別のラウンドの問題ファイルを指しています"))

@@ -76,6 +76,13 @@
     return text;
   }
 
+  // The last judged question's answer (the payload has it only when the round shows it).
+  function answerText(s) {
+    var a = s && s.answer;
+    if (!a) return null;
+    return { head: T("第{n}問の答え", { n: a.round_question }), answer: a.answer, question: a.question };
+  }
+
   function uid() {
     return Date.now().toString(36) + "-" + Math.random().toString(36).slice(2, 10) + "-" + Math.random().toString(36).slice(2, 10);
   }
@@ -466,8 +473,38 @@
     } else if (!board && boardBtn) {
       boardBtn.remove();
     }
+    this.renderQuestion();
     this.renderDecision();
     this.renderLog();
+  };
+
+  // The reader's card: the question being read with its answer and notes (console only).
+  // Two lines beside the seats: question | file, answer and notes | the last judged answer.
+  BuzzerConsole.prototype.renderQuestion = function () {
+    var box = this.root.querySelector("#bz-qcard");
+    if (!box) return;
+    var q = this.state.questions;
+    box.hidden = !q;
+    this.root.classList.toggle("bz-has-q", !!q);
+    box.innerHTML = "";
+    if (!q) return;
+    var cur = q.current;
+    var text = cur
+      ? el("p", { className: "bz-qtext" }, [el("span", { className: "bz-qno", text: T("問題 No.{n}", { n: cur.number }) }), document.createTextNode(cur.question)])
+      : el("p", { className: "bz-qtext bz-qempty", text: q.exhausted ? T("問題ファイルの問題を使い切りました") : T("ラウンドは終了しました") });
+    var meta = el("div", { className: "bz-qmeta" }, [
+      q.thrown ? el("span", { className: "bz-badge bz-qthrown", text: T("没問 {n}問（差し替え済み）", { n: q.thrown }) }) : null,
+      el("span", { className: "bz-qfile", text: T("{file}（{count}問）", { file: q.filename, count: q.count }) })
+    ]);
+    var answer = cur
+      ? el("p", { className: "bz-qanswer" }, [
+        el("span", { className: "bz-qlabel", text: T("答え") }),
+        el("strong", { text: cur.answer }),
+        cur.notes ? el("span", { className: "bz-qnotes", text: cur.notes }) : null
+      ])
+      : el("p", { className: "bz-qanswer" });
+    var prev = el("div", { className: "bz-qprev", text: q.judged ? T("前の問題 No.{n} の答え: {answer}", { n: q.judged.number, answer: q.judged.answer }) : "" });
+    [text, meta, answer, prev].forEach(function (node) { box.appendChild(node); });
   };
 
   BuzzerConsole.prototype.renderDecision = function () {
@@ -651,11 +688,20 @@
     else if (s.phase === "over") foot = T("勝ち抜け: {names}", { names: s.winners.map(function (pid) { return s.names[pid] || pid; }).join(T("・")) });
     else if (s.round.slots && !many) foot = T("勝ち抜け {n} / {slots}", { n: s.winners.length, slots: s.round.slots });
     root.querySelector("#bzb-status").textContent = foot;
+    var answerBox = root.querySelector("#bzb-answer");
+    var shown = answerText(s);
+    answerBox.hidden = !shown;
+    answerBox.innerHTML = "";
+    if (shown) {
+      answerBox.appendChild(el("div", { className: "bzb-answer-head", text: shown.head }));
+      answerBox.appendChild(el("div", { className: "bzb-answer-text", text: shown.answer }));
+      answerBox.appendChild(el("div", { className: "bzb-answer-q", text: shown.question }));
+    }
   };
 
   window.BuzzerConsole = { start: function (root, initial) { return new BuzzerConsole(root, initial); } };
   window.BuzzerBoard = { start: function (root, initial) { return new BuzzerBoard(root, initial); } };
   // The stream overlays (buzzer_overlay.js) draw the same payload with the same helpers.
   window.BuzzerKit = { el: el, T: T, display: display, isPlayoff: isPlayoff, factorsText: factorsText,
-    fmtClock: fmtClock, questionText: questionText, Feed: Feed, Clock: Clock };
+    fmtClock: fmtClock, questionText: questionText, answerText: answerText, Feed: Feed, Clock: Clock };
 })();

@@ -91,6 +91,14 @@
     } else if (s.phase === "over") foot = T("勝ち抜け: {names}", { names: s.winners.map(function (pid) { return s.names[pid] || pid; }).join(T("・")) });
     else if (s.round.slots) foot = T("勝ち抜け {n} / {slots}", { n: s.winners.length, slots: s.round.slots });
     root.querySelector("#bzo-status").textContent = foot;
+    var answerBox = root.querySelector("#bzo-answer");
+    var shown = K.answerText(s);
+    answerBox.hidden = !shown;
+    answerBox.innerHTML = "";
+    if (shown) {
+      answerBox.appendChild(el("div", { className: "bzo-answer-head", text: shown.head }));
+      answerBox.appendChild(el("div", { className: "bzo-answer-text", text: shown.answer }));
+    }
   };
 
   window.BuzzerOverlay = { start: function (root, initial) { return new BuzzerOverlay(root, initial); } };

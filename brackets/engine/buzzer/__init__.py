@@ -20,6 +20,8 @@ Rounds::
 Screens::
 
     scoreboard(state) -> dict                   # JSON with display hints (``display``)
+    player_rows(state) -> list[dict]            # the scoreboard's player rows alone
+    question_history(state) -> [QuestionRecord] # the decided version, question by question
     display_hints(config) -> dict               # how a scoring is shown
     tiebreak_called(config) -> str              # "playoff" | "sudden_death"
 
@@ -90,6 +92,7 @@ from brackets.engine.buzzer.events import (
     event_from_dict,
 )
 from brackets.engine.buzzer.formats import FORMATS
+from brackets.engine.buzzer.history import QuestionRecord, question_history
 from brackets.engine.buzzer.params import LABELS, Param
 from brackets.engine.buzzer.presets import (
     ABC_004,
@@ -114,7 +117,12 @@ from brackets.engine.buzzer.rules import (
     Scoring,
     check,
 )
-from brackets.engine.buzzer.scoreboard import display_hints, scoreboard, tiebreak_called
+from brackets.engine.buzzer.scoreboard import (
+    display_hints,
+    player_rows,
+    scoreboard,
+    tiebreak_called,
+)
 from brackets.engine.buzzer.settings import (
     SettingField,
     choices,
@@ -154,6 +162,7 @@ __all__ = [
     "PlayerSpec",
     "PlayerState",
     "ProtestPreview",
+    "QuestionRecord",
     "RankEntry",
     "Registry",
     "Rejudge",
@@ -191,8 +200,10 @@ __all__ = [
     "paper_ranking",
     "paper_ranks",
     "paper_score",
+    "player_rows",
     "protest_preview",
     "protest_refusal",
+    "question_history",
     "ranking",
     "replay",
     "round_winners",

@@ -9,14 +9,13 @@ who decided) and the ranking the round page shows; the sheet layout is the share
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from django.utils.translation import gettext, gettext_noop
 
+from brackets.exporters.xlsx import BAD_TITLE, Sheet, workbook_bytes
 from brackets.exporters.xlsx import CONTENT_TYPE as XLSX
-from brackets.exporters.xlsx import Sheet, workbook_bytes
 from brackets.models import Role, Tournament
 from brackets.printing.registry import Choice, Document, DocumentError, Option, register
 from brackets.selectors.buzzer import tournament_rounds
@@ -59,20 +58,17 @@ def settings_rows(doc: BuzzerRoundDoc) -> list[list[Any]]:
 
 def round_sheets(doc: BuzzerRoundDoc) -> list[Sheet]:
     """A round's sheets: questions, final standings, protests (when any), settings."""
-    sheets: list[Sheet] = [(gettext("問題ごと"), question_rows(doc)),
-                           (gettext("最終順位"), doc.standings)]
+    standings = gettext("最終順位") if doc.over else gettext("現在の順位")
+    sheets: list[Sheet] = [(gettext("問題ごと"), question_rows(doc)), (standings, doc.standings)]
     if doc.protests:
         sheets.append((gettext("審議・没問"), protest_rows(doc)))
     sheets.append((gettext("設定"), settings_rows(doc)))
     return sheets
 
 
-_BAD_TITLE = re.compile(r"[\[\]:*?/\\]")
-
-
 def _sheet_title(index: int, doc: BuzzerRoundDoc, used: set[str]) -> str:
     """A sheet title Excel accepts: ≤ 31 characters, none of []:*?/\\, unique."""
-    base = _BAD_TITLE.sub(" ", f"{index}. {doc.title}")[:31]
+    base = BAD_TITLE.sub(" ", f"{index}. {doc.title}")[:31]
     title, n = base, 2
     while title in used:
         suffix = f" ({n})"
@@ -109,6 +105,7 @@ class BuzzerRoundDocument(Document):
     role = Role.BRACKET
     category = BUZZER_CATEGORY
     options: ClassVar[Mapping[str, Option]] = ROUND_OPTION
+    hide_when_empty = True
 
     def choices(self, tournament: Tournament) -> list[Choice]:
         return [Choice(label, {"round": pk}) for pk, label in buzzer_round_choices(tournament)]
@@ -150,6 +147,7 @@ class BuzzerEventWorkbook(Document):
     content_type = XLSX
     extension = "xlsx"
     description = gettext_noop("全ラウンドの一覧と、ラウンドごとの最終順位")
+    hide_when_empty = True
 
     def choices(self, tournament: Tournament) -> list[Choice]:
         return [Choice(gettext(self.title), {})] if tournament_rounds(tournament.pk) else []

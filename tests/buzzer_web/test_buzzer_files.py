@@ -176,3 +176,17 @@ def test_documents_page_leaves_buzzer_files_off_without_buzzer_rounds(
     page = clients["organiser"].get(reverse("document_list", kwargs={"slug": tournament.slug}))
     body = page.content.decode()
     assert "早押し記録用紙" not in body and "buzzer-event-xlsx" not in body
+
+
+def test_written_console_links_the_files(tournament: Tournament, clients: dict[str, Client]
+                                         ) -> None:
+    from brackets.engine.buzzer import QUIZ_003
+    from brackets.services.buzzer import buzzer_round_create
+
+    rp = QUIZ_003.round("extra-1")
+    round_ = buzzer_round_create(tournament=tournament, name=rp.name, group_name="",
+                                 config=rp.config,
+                                 players=[{"name": f"選手{n}"} for n in range(1, 21)])
+    page = clients["bracket"].get(url("buzzer_console", round_)).content.decode()
+    assert f'{download(tournament, "buzzer-scoresheet")}?round={round_.pk}&amp;filled=1' in page
+    assert f'{download(tournament, "buzzer-round-xlsx")}?round={round_.pk}' in page

@@ -355,9 +355,9 @@ def _standings(payload: Mapping[str, Any], config: RoundConfig,
                 line.append(factors[int(key[-1])])
             else:
                 line.append(row.get(key))
-        note = decided.get(entry["player"], "")
-        if entry["tied"]:
-            note = (note + " " if note else "") + _("同点（基準順位で決定）")
+        # A tie a sudden death settles (or will) is not one the fallback rank broke.
+        note = decided.get(entry["player"]) or (
+            _("同点（基準順位で決定）") if entry["tied"] else "")
         line += [row["label"], ranks.get(entry["player"]), note]
         table.append(line)
     return table

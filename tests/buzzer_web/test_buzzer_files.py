@@ -15,7 +15,7 @@ from django.utils import translation
 from openpyxl import load_workbook
 
 from brackets.models import BuzzerRound, Tournament
-from tests.buzzer_web.factories import make_round, played_round_with_protests, url
+from tests.buzzer_web.factories import make_round, nomx, played_round_with_protests, url
 
 pytestmark = pytest.mark.django_db
 
@@ -190,3 +190,28 @@ def test_written_console_links_the_files(tournament: Tournament, clients: dict[s
     page = clients["bracket"].get(url("buzzer_console", round_)).content.decode()
     assert f'{download(tournament, "buzzer-scoresheet")}?round={round_.pk}&amp;filled=1' in page
     assert f'{download(tournament, "buzzer-round-xlsx")}?round={round_.pk}' in page
+
+
+def test_standings_say_how_a_sudden_death_placed_the_tied(
+    tournament: Tournament, clients: dict[str, Client]
+) -> None:
+    from brackets.selectors.buzzer import latest_seq, round_state
+    from brackets.services.buzzer import buzzer_event_append
+
+    round_ = make_round(tournament, players=3, config=nomx(3, 3, slots=1, question_limit=2))
+    for _n in range(2):
+        buzzer_event_append(round=round_, data={"kind": "thru"},
+                            expected_seq=latest_seq(round_.pk))
+    state = round_state(round_)
+    assert state.pending and state.pending[0].side == "win"
+    target = download(tournament, "buzzer-round-xlsx", round=round_.pk)
+    waiting = sheets(clients["bracket"].get(target).content)["現在の順位"]
+    assert {row[7] for row in waiting[1:]} == {"サドンデス待ち"}
+    buzzer_event_append(round=round_, data={"kind": "tiebreak", "side": "win",
+                                            "order": ["s3", "s1", "s2"]},
+                        expected_seq=latest_seq(round_.pk))
+    book = sheets(clients["bracket"].get(target).content)
+    decided = book["最終順位"]
+    assert [(row[2], row[7]) for row in decided[1:]] == [
+        ("選手3", "サドンデス1位"), ("選手1", "サドンデス2位"), ("選手2", "サドンデス3位")]
+    assert decided[1][5] == "1抜け"

@@ -16,6 +16,7 @@ from typing import Any
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from brackets.engine import EngineError
 from brackets.engine.buzzer import (
@@ -134,6 +135,28 @@ def _condition(rule: Any) -> str:
     return label.replace(" n ", f" {n} ") if n is not None else label
 
 
+#: Scorings whose numbers the summary states (the others' label says it all).
+SCORING_TEXT = {
+    "plus-minus": gettext_noop("+%(plus)d/−%(minus)d"),
+    "by": gettext_noop("%(n)d by %(n)d"),
+    "rest-fixed": gettext_noop("誤答で%(rests)d問休み"),
+    "rentou": gettext_noop("連答つき（連答権ありの正解で%(streak_points)dポイント）"),
+    "board": gettext_noop("ボードクイズ（早押し+%(plus)d/−%(minus)d、ボード正解+%(board)d）"),
+}
+
+
+def _scoring_text(config: RoundConfig) -> str:
+    """The scoring as staff name it, with its numbers (+2/−1, 10 by 10) where it has any."""
+    slug = config.scoring.slug
+    template = SCORING_TEXT.get(slug)
+    if template is None:
+        return _(LABELS["scoring"].get(slug, slug))
+    values = config_values(config)
+    params = {sf.param.name: values[sf.key] for sf in setting_fields()
+              if sf.section == "scoring" and sf.slug == slug}
+    return _(template) % params
+
+
 def rule_summary(config: RoundConfig) -> tuple[str, ...]:
     """The round's settings in a few words for a sheet's header: 5○2×, Number10 (10○・N休),
     勝ち抜け人数, 限定問題数, 制限時間, アドバンテージ, 判定順, 同点のとき."""
@@ -155,7 +178,7 @@ def rule_summary(config: RoundConfig) -> tuple[str, ...]:
         if loss is not None:
             parts.append(_("失格: %(c)s") % {"c": _condition(loss)})
     if config.scoring.slug != "nomx":
-        parts.append(_(LABELS["scoring"].get(config.scoring.slug, config.scoring.slug)))
+        parts.append(_scoring_text(config))
     if config.lockout is not None:
         parts.append(_("解答権剥奪: %(c)s") % {"c": _condition(config.lockout)})
     if config.rests is not None:

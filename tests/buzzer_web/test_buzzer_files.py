@@ -215,3 +215,20 @@ def test_standings_say_how_a_sudden_death_placed_the_tied(
     assert [(row[2], row[7]) for row in decided[1:]] == [
         ("選手3", "サドンデス1位"), ("選手1", "サドンデス2位"), ("選手2", "サドンデス3位")]
     assert decided[1][5] == "1抜け"
+
+
+@pytest.mark.parametrize(("preset", "slug", "expected"), [
+    ("quiz-003", "2r", ("5○2×", "勝ち抜け5人", "限定35問", "アドバンテージ 3,2,2,1,1,1")),
+    ("abc-the25th-004", "3r-10by10", ("10 by 10", "制限時間15分00秒", "早押しプレーオフ")),
+    ("abc-the25th-004", "sf-3", ("+2/−2", "勝ち抜け1人", "制限時間5分00秒")),
+    ("abc-the25th-004", "final", ("勝ち抜け: ○数が 7 以上", "3セット先取")),
+    ("quiz-003", "extra-1", ("筆記（脱落式）", "2回の誤答・無回答で着席", "最終問題 第15問")),
+])
+def test_rule_summary_names_the_rounds_settings(preset: str, slug: str,
+                                                expected: tuple[str, ...]) -> None:
+    from brackets.engine.buzzer import PRESETS
+    from brackets.selectors.buzzer_documents import rule_summary
+
+    with translation.override("ja"):
+        summary = rule_summary(PRESETS.get(preset).round(slug).config)
+    assert set(expected) <= set(summary), summary

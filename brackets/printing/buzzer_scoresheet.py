@@ -33,7 +33,7 @@ from brackets.selectors.buzzer_documents import (
     buzzer_round_of,
 )
 
-SEAT_W = 9 * mm
+SEAT_W = 11 * mm
 NAME_W = 42 * mm
 QUESTION_W = 7.4 * mm
 #: The widest a question box grows when few questions share a block.
@@ -126,7 +126,7 @@ def _block_table(doc: BuzzerRoundDoc, first: int, last: int, *, final: bool,
 def _staff_box(width: float) -> Table:
     box = Table([[p(gettext("記入者"), "cell_small"), "", p(gettext("確認者"), "cell_small"), "",
                   p(gettext("メモ"), "cell_small"), ""]],
-                colWidths=[16 * mm, 32 * mm, 16 * mm, 32 * mm, 14 * mm, width - 110 * mm],
+                colWidths=[22 * mm, 32 * mm, 22 * mm, 32 * mm, 14 * mm, width - 122 * mm],
                 rowHeights=[11 * mm], hAlign="LEFT")
     box.setStyle(TableStyle(table_style(header=False)))
     return box

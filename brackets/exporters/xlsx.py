@@ -11,6 +11,7 @@ characters count two columns).
 from __future__ import annotations
 
 import io
+import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from decimal import Decimal
@@ -20,6 +21,9 @@ from brackets.exporters.cells import keep_as_text
 
 CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 MAX_WIDTH = 60
+
+#: Characters Excel refuses in a sheet title (a translated title may carry one).
+BAD_TITLE = re.compile(r"[\[\]:*?/\\]")
 
 #: (sheet title, rows with the header row first)
 Sheet = tuple[str, Iterable[Sequence[Any]]]
@@ -72,7 +76,7 @@ def workbook_bytes(sheets: Sequence[Sheet]) -> bytes:
     book = Workbook()
     book.remove(book.active)
     for title, rows in sheets:
-        _fill_sheet(book.create_sheet(title[:31]), rows)
+        _fill_sheet(book.create_sheet(BAD_TITLE.sub(" ", title)[:31]), rows)
     buffer = io.BytesIO()
     book.save(buffer)
     return buffer.getvalue()

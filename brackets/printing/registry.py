@@ -64,6 +64,9 @@ class Document:
     description: ClassVar[str] = ""
     #: Position on the documents page within its category (the order of a day's work).
     order: ClassVar[int] = 100
+    #: Left off the documents page while it has no link (an area the tournament does not
+    #: use, e.g. buzzer rounds in a QMA tournament), instead of a row saying "not yet".
+    hide_when_empty: ClassVar[bool] = False
 
     def render(self, tournament: Tournament, **options: Any) -> Rendered:
         raise NotImplementedError

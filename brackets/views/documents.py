@@ -40,6 +40,8 @@ def document_list(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         for choice in doc.choices(tournament):
             query = "&".join(f"{k}={v}" for k, v in choice.options.items())
             links.append({"label": choice.label, "query": query})
+        if not links and doc.hide_when_empty:
+            continue
         sections[doc.category].append({"doc": doc, "links": links})
     ordered = [(c, sections[c]) for c in CATEGORY_ORDER if sections.get(c)]
     ordered += [(c, items) for c, items in sections.items() if c not in CATEGORY_ORDER]

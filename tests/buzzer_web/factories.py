@@ -100,3 +100,38 @@ def tap(client: Client, round_: BuzzerRound, **data: Any) -> dict[str, Any]:
 def players(body: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """A state payload's player rows by id."""
     return {p["id"]: p for p in body["players"]}
+
+
+def played_round_with_protests(tournament: Tournament, cast: dict[str, Any]) -> BuzzerRound:
+    """A 5○2× round of four (選手1…選手4) played four questions, with a protest and a
+    thrown-out question on the way (the score sheet and spreadsheet tests read it):
+
+    Q1 選手1 × then 選手2 ○; Q2 選手3 ○, judged × on protest (the question closes as a
+    スルー); Q3 選手4 ○; Q4 選手1 ○, thrown out, replaced by a question 選手2 answers ○.
+    """
+    from brackets.engine.buzzer import Rejudge, ThrowOut
+    from brackets.selectors.buzzer import latest_seq
+    from brackets.services.buzzer import buzzer_event_append
+    from brackets.services.buzzer_protests import buzzer_protest_record
+
+    round_ = make_round(tournament, by=cast["organiser"])
+
+    def tap(kind: str, player: str | None = None) -> None:
+        data: dict[str, Any] = {"kind": kind}
+        if player:
+            data["player"] = player
+        buzzer_event_append(round=round_, data=data, expected_seq=latest_seq(round_.pk),
+                            by=cast["bracket"])
+
+    tap("wrong", "s1")
+    tap("correct", "s2")
+    tap("correct", "s3")
+    buzzer_protest_record(round=round_, event=Rejudge(2, "s3", False),
+                          expected_seq=latest_seq(round_.pk), by=cast["bracket"],
+                          organiser=False)
+    tap("correct", "s4")
+    tap("correct", "s1")
+    buzzer_protest_record(round=round_, event=ThrowOut(4), expected_seq=latest_seq(round_.pk),
+                          by=cast["organiser"], organiser=True)
+    tap("correct", "s2")
+    return round_

@@ -31,6 +31,10 @@ def test_documents_page_is_japanese_by_default(tournament: Tournament,
 
 def test_documents_page_translates_titles_descriptions_and_sections(
         tournament: Tournament, clients: dict[str, Client]) -> None:
+    from tests.buzzer_web.factories import make_round
+
+    # A buzzer round, so the buzzer files (left off a page without one) are listed too.
+    make_round(tournament)
     client = clients["organiser"]
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     body = client.get(reverse("document_list", kwargs={"slug": tournament.slug})).content.decode()

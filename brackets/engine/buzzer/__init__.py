@@ -26,6 +26,8 @@ Question files (``questions``)::
 Screens::
 
     scoreboard(state) -> dict                   # JSON with display hints (``display``)
+    player_rows(state) -> list[dict]            # the scoreboard's player rows alone
+    question_history(state) -> [QuestionRecord] # the decided version, question by question
     display_hints(config) -> dict               # how a scoring is shown
     tiebreak_called(config) -> str              # "playoff" | "sudden_death"
 
@@ -96,6 +98,7 @@ from brackets.engine.buzzer.events import (
     event_from_dict,
 )
 from brackets.engine.buzzer.formats import FORMATS
+from brackets.engine.buzzer.history import QuestionRecord, question_history
 from brackets.engine.buzzer.params import LABELS, Param
 from brackets.engine.buzzer.presets import (
     ABC_004,
@@ -128,7 +131,12 @@ from brackets.engine.buzzer.rules import (
     Scoring,
     check,
 )
-from brackets.engine.buzzer.scoreboard import display_hints, scoreboard, tiebreak_called
+from brackets.engine.buzzer.scoreboard import (
+    display_hints,
+    player_rows,
+    scoreboard,
+    tiebreak_called,
+)
 from brackets.engine.buzzer.settings import (
     SettingField,
     choices,
@@ -170,6 +178,7 @@ __all__ = [
     "ProtestPreview",
     "Question",
     "QuestionCheck",
+    "QuestionRecord",
     "RankEntry",
     "Registry",
     "Rejudge",
@@ -208,10 +217,12 @@ __all__ = [
     "paper_ranking",
     "paper_ranks",
     "paper_score",
+    "player_rows",
     "position_in_play",
     "position_judged",
     "protest_preview",
     "protest_refusal",
+    "question_history",
     "ranking",
     "read_position",
     "replay",

@@ -73,6 +73,13 @@ def player_row(p: PlayerState, scoring: Scoring) -> dict[str, Any]:
     }
 
 
+def player_rows(state: RoundState) -> list[dict[str, Any]]:
+    """Every player's scoreboard row in seat order, without the ranking (sheets print one
+    line per question and need the numbers only)."""
+    scoring = scoring_for(state.config)
+    return [player_row(state.players[pid], scoring) for pid in state.seat_order]
+
+
 def clock_data(clock: Clock) -> dict[str, Any]:
     """The clock as the engine last saw it (the web layer adds the reading now)."""
     return {
@@ -98,7 +105,6 @@ def decision_data(d: Decision) -> dict[str, Any]:
 
 def scoreboard(state: RoundState) -> dict[str, Any]:
     """Scoreboard JSON: players by seat, question vs limit, clock, results, ranking, hints."""
-    scoring = scoring_for(state.config)
     return {
         "config": state.config.to_dict(),
         "display": display_hints(state.config),
@@ -106,7 +112,7 @@ def scoreboard(state: RoundState) -> dict[str, Any]:
         "question": state.question,
         "question_limit": state.config.question_limit,
         "clock": clock_data(state.clock),
-        "players": [player_row(state.players[pid], scoring) for pid in state.seat_order],
+        "players": player_rows(state),
         "winners": list(state.winners),
         "outs": list(state.outs),
         "continuing": list(state.continuing),

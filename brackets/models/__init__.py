@@ -6,7 +6,13 @@ works everywhere. Models hold fields, constraints and ``__str__``; rules live in
 """
 
 from brackets.models.announcements import Announcement, TimetableEntry
-from brackets.models.buzzer import BuzzerEvent, BuzzerPlayer, BuzzerRound, PaperMarking
+from brackets.models.buzzer import (
+    BuzzerEvent,
+    BuzzerPlayer,
+    BuzzerRound,
+    BuzzerSettingsChange,
+    PaperMarking,
+)
 from brackets.models.catalog import (
     Difficulty,
     Format,
@@ -63,6 +69,7 @@ __all__ = [
     "FloorFact",
     "BuzzerPlayer",
     "BuzzerRound",
+    "BuzzerSettingsChange",
     "PaperMarking",
     "ConfirmationFact",
     "DisqualificationFact",

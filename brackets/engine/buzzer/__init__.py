@@ -32,7 +32,10 @@ Settings forms: ``setting_fields()`` lists every setting of a round as a ``Setti
 (flat key, its ``Param``: label, kind, range, default); ``config_values(config)`` and
 ``config_from_values(values)`` convert (``default_config()``: every default, a plain
 5○2×) a ``RoundConfig`` to and from those flat values
-(refusing ``bad_setting`` out of range); ``LABELS`` and ``choices(registry)`` name every
+(refusing ``bad_setting`` out of range); ``changed_settings(old, new)`` and
+``settings_change_refusal(old, new, events=n)`` say what an edit changes and whether a
+started round may take it (only ``LIVE_EDITABLE`` settings may change once a tap is
+recorded); ``LABELS`` and ``choices(registry)`` name every
 registered slug as staff read it.
 
 Preset tournaments (``TournamentPreset``, ``QUIZ_003``, ``ABC_004``): ``entrants``,
@@ -116,12 +119,15 @@ from brackets.engine.buzzer.rules import (
 )
 from brackets.engine.buzzer.scoreboard import display_hints, scoreboard, tiebreak_called
 from brackets.engine.buzzer.settings import (
+    LIVE_EDITABLE,
     SettingField,
+    changed_settings,
     choices,
     config_from_values,
     config_values,
     default_config,
     setting_fields,
+    settings_change_refusal,
 )
 from brackets.engine.buzzer.state import Clock, Decision, PlayerState, RankEntry, RoundState
 
@@ -130,6 +136,7 @@ __all__ = [
     "CONDITIONS",
     "FORMATS",
     "JUDGE_KEYS",
+    "LIVE_EDITABLE",
     "LABELS",
     "PRESETS",
     "QUIZ_003",
@@ -175,6 +182,7 @@ __all__ = [
     "advantages_by_seat",
     "allowed_actions",
     "apply",
+    "changed_settings",
     "check",
     "choices",
     "config_from_values",
@@ -198,6 +206,7 @@ __all__ = [
     "round_winners",
     "scoreboard",
     "setting_fields",
+    "settings_change_refusal",
     "snake",
     "start",
     "tiebreak_called",

@@ -1,5 +1,5 @@
 """Seed 004 (abc the25th rules) run whole through the services, as staff would: the paper
-round from a mark sheet, each later round seated from the rounds it follows (snake, Number10
+round from a mark sheet (and once typed as totals and tie-break data), each later round seated from the rounds it follows (snake, Number10
 course entry, the written step's survivors, Nine Hundred's sets), every tap, the playoffs,
 to the Triple Seven champion. Each round's advancers and the final ranking are the ones the
 rule page's text gives for these answers (worked out by hand in the comments)."""
@@ -13,7 +13,7 @@ import pytest
 from brackets.engine.buzzer import ranking
 from brackets.models import BuzzerRound, PaperMarking, Tournament
 from brackets.selectors.buzzer import round_state
-from brackets.services.buzzer_paper import paper_marking_upload
+from brackets.services.buzzer_paper import paper_marking_upload, paper_scores_enter
 from brackets.views.buzzer_paper import paper_ranked
 from tests.buzzer_web.live_event import (
     Staff,
@@ -66,6 +66,15 @@ def _paper(tournament: Tournament, cast: dict[str, Any]) -> list[str]:
     assert [s.decided_by for s in ranked[46:50]] == ["total", "first_half", "streak1", "streak2"]
     assert ranked[46].total == 50 and ranked[47].first_half == 25 and ranked[48].streak2 == 15
     assert sorted(order[50:]) == ["選手51", "選手52"] and ranked[51].decided_by == "lottery"
+
+    # The same round typed as each player's total and tie-break data (marked by hand).
+    typed = "\n".join(f"{s.player},{s.total},{s.first_half},{s.streak1},{s.streak2}"
+                      for s in reversed(ranked))
+    by_hand = paper_scores_enter(tournament=tournament, name="1st Round（手入力）",
+                                 questions=100, first_half=50, text=typed, by=cast["organiser"])
+    again = paper_ranked(tournament, PaperMarking.objects.get(pk=by_hand.pk))
+    assert [s.player for s in again][:50] == order[:50]
+    assert [s.decided_by for s in again][46:50] == ["total", "first_half", "streak1", "streak2"]
     return order
 
 

@@ -41,7 +41,9 @@ registered slug as staff read it.
 Preset tournaments (``TournamentPreset``, ``QUIZ_003``, ``ABC_004``): ``entrants``,
 ``round_winners``, ``is_skipped``. Seating and paper quizzes: ``snake``, ``mod_split``,
 ``advantages_by_seat``, ``number10_priority``, ``number10_course_entry``,
-``number10_courses``, ``paper_score``, ``paper_ranking``, ``paper_ranks``.
+``number10_courses``, ``paper_score``, ``paper_ranking``, ``paper_ranks``;
+``paper_scores_ranking`` ranks totals and tie-break data typed by hand (checked by
+``check_paper_score``).
 
 Values these return, for annotations: ``RoundState`` (its ``PlayerState`` rows, ``Clock``
 and pending ``Decision`` values), ``Allowed`` (from ``allowed_actions``), ``RankEntry``
@@ -56,6 +58,7 @@ from brackets.engine.buzzer.assignment import (
     PaperRules,
     PaperScore,
     advantages_by_seat,
+    check_paper_score,
     mod_split,
     number10_course_entry,
     number10_courses,
@@ -63,6 +66,7 @@ from brackets.engine.buzzer.assignment import (
     paper_ranking,
     paper_ranks,
     paper_score,
+    paper_scores_ranking,
     snake,
 )
 from brackets.engine.buzzer.config import Checkpoint, PlayerSpec, RoundConfig, Rule, WrittenRules
@@ -184,6 +188,7 @@ __all__ = [
     "apply",
     "changed_settings",
     "check",
+    "check_paper_score",
     "choices",
     "config_from_values",
     "config_values",
@@ -199,6 +204,7 @@ __all__ = [
     "paper_ranking",
     "paper_ranks",
     "paper_score",
+    "paper_scores_ranking",
     "protest_preview",
     "protest_refusal",
     "ranking",

@@ -20,6 +20,7 @@ from brackets.engine import EngineError
 from brackets.engine.buzzer import (
     RoundConfig,
     changed_settings,
+    choices,
     event_from_dict,
     replay,
     setting_fields,
@@ -32,8 +33,19 @@ from brackets.services.buzzer import BuzzerRefused
 
 
 def setting_labels() -> dict[str, str]:
-    """Each setting key as staff read it (translated), for messages and the history."""
-    return {sf.key: _(sf.param.label) for sf in setting_fields()}
+    """Each setting key as the settings form labels it (translated), for messages and the
+    history: a piece's parameter says which piece it belongs to (「ポイント（ポイントが n 以上
+    のとき）」), as the same number may belong to several pieces."""
+    fields_ = setting_fields()
+    registry = {sf.key: sf.param.choices for sf in fields_ if sf.section == sf.key}
+    labels: dict[str, str] = {}
+    for sf in fields_:
+        label = _(sf.param.label)
+        if sf.slug:
+            piece = dict(choices(registry[sf.section])).get(sf.slug, sf.slug)
+            label = _("%(label)s（%(piece)sのとき）") % {"label": label, "piece": _(piece)}
+        labels[sf.key] = label
+    return labels
 
 
 def _results(state: Any) -> tuple[Any, ...]:

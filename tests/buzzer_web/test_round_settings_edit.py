@@ -55,7 +55,7 @@ def test_an_edit_before_the_first_tap_changes_the_round_and_keeps_the_old_value(
     assert change.changed == ["question_limit", "win:correct-at-least:n"]
     assert change.by == cast["organiser"] and change.at is not None and change.events == 0
     history = org.get(url("buzzer_round_settings", round_)).content.decode()
-    assert "限定問題数、○数" in history and ">org<" in history
+    assert "限定問題数、○数（○数が n 以上のとき）" in history and ">org<" in history
 
 
 def test_a_started_round_refuses_a_result_changing_setting_and_names_what_stays_editable(
@@ -68,8 +68,9 @@ def test_a_started_round_refuses_a_result_changing_setting_and_names_what_stays_
                                          _form(round_, **{"win__correct-at-least__n": "3"}))
     body = response.content.decode()
     assert response.status_code == 200
-    assert ("このラウンドはすでに始まっています（記録 1 件）。記録済みの結果が変わるため「○数」は"
-            "変更できません。始まった後も変更できるのは「審議できる問題数」だけです。") in body
+    assert ("このラウンドはすでに始まっています（記録 1 件）。記録済みの結果が変わるため"
+            "「○数（○数が n 以上のとき）」は変更できません。始まった後も変更できるのは"
+            "「審議できる問題数」だけです。") in body
     round_.refresh_from_db()
     assert round_.config == before and not BuzzerSettingsChange.objects.exists()
 

@@ -13,8 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from brackets.engine import EngineError
-from brackets.engine.buzzer import RoundPreset, TournamentPreset
-from brackets.engine.buzzer import setting_fields
+from brackets.engine.buzzer import RoundPreset, TournamentPreset, setting_fields
 from brackets.forms.buzzer_settings import RoundSettingsForm, field_name
 from brackets.labels import round_name
 from brackets.models import PaperMarking, Role, Tournament
@@ -157,7 +156,9 @@ def buzzer_event_round(
                                      round_slug=round_slug, **kwargs)
         except BuzzerRefused as refused:
             problem = refused.message
-        valid = all([form.is_valid() for form in settings_forms if form.is_bound])
+        # Every form is validated (not all() over a generator) so each shows its errors.
+        checked = [form.is_valid() for form in settings_forms if form.is_bound]
+        valid = all(checked)
         if request.method == "POST" and plan is not None and valid:
             configs = {slug: form.cleaned_data["config"] for slug, form in zip(
                 [c.slug for c in courses] if is_course else [round_slug], settings_forms)

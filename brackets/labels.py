@@ -130,3 +130,45 @@ def ratio_text(ratio: Any, *, translate: bool = True) -> str:
         return f"{shown}"
     text = RATIO_LABELS.get(getattr(ratio, "why", ""), "—")
     return gettext(text) if translate and text != "—" else text
+
+
+#: Round names of the whole-tournament presets (brackets/engine/buzzer/presets) as the rule
+#: pages write them. The engine keeps them in Japanese (it is pure, no gettext); pages and
+#: the stage's JSON translate them here at display time, so the English UI reads English
+#: round names and the Japanese UI the rule page's. A round staff renamed is not listed and
+#: is shown as typed. tests/buzzer_web/test_round_names_i18n.py keeps this in step with the
+#: presets.
+PRESET_ROUND_NAMES: frozenset[str] = frozenset({
+    # Seed 003
+    gettext_noop("1st Round"),
+    gettext_noop("Special Round"),
+    gettext_noop("2nd Round 5○2×クイズ"),
+    gettext_noop("3rd Round 7○3×クイズ"),
+    gettext_noop("Extra Round 1st Step 15問脱落式筆記クイズ"),
+    gettext_noop("Extra Round 2nd Step アドバンテージ付き4○1×クイズ"),
+    gettext_noop("Quarter Final Phase 1 読み切りボードクイズ"),
+    gettext_noop("Quarter Final Phase 2 早押しボードクイズ"),
+    gettext_noop("Semi Final 1st Set +1/N休クイズ"),
+    gettext_noop("Semi Final 2nd Set +1/2休クイズ"),
+    gettext_noop("Semi Final 3rd Set +2/−1クイズ"),
+    gettext_noop("Final 12○5×クイズ"),
+    # Seed 004
+    gettext_noop("1st Round 100問ペーパークイズ"),
+    gettext_noop("2nd Round 連答つき5○2×"),
+    gettext_noop("3rd Round Number10 10 up-down"),
+    gettext_noop("3rd Round Number10 Freeze10"),
+    gettext_noop("3rd Round Number10 Swedish10"),
+    gettext_noop("3rd Round Number10 10by10"),
+    gettext_noop("Extra Round First Step"),
+    gettext_noop("Extra Round Second Step"),
+    gettext_noop("準決勝 Nine Hundred 第1セット"),
+    gettext_noop("準決勝 Nine Hundred 第2セット"),
+    gettext_noop("準決勝 Nine Hundred 第3セット"),
+    gettext_noop("決勝 トリプルセブン"),
+})
+
+
+def round_name(name: str) -> str:
+    """A live round's name in the active language: a preset's rule-page name translated,
+    any other name (typed by staff) as it is."""
+    return gettext(name) if name in PRESET_ROUND_NAMES else name

@@ -120,6 +120,13 @@ ERROR_TEXT: dict[str, Any] = {
     # A buzzer round's setting out of its range (engine/buzzer/settings.py); the round
     # settings form shows its own message beside the field.
     "bad_setting": _("設定「{key}」は{low}〜{high}の範囲で入力してください"),
+    # Paper-quiz totals typed by hand (engine/buzzer/assignment.py check_paper_score).
+    "bad_paper_score": _("「{player}」の合計・前半・連答数は{questions}問の解答用紙では"
+                         "ありえない組み合わせです。数を確認してください。"),
+    # A started round's settings edit (engine/buzzer/settings.py settings_change_refusal).
+    "settings_round_started": _("このラウンドはすでに始まっています（記録 {events} 件）。記録済みの"
+                                "結果が変わるため「{settings}」は変更できません。始まった後も変更"
+                                "できるのは「{editable}」だけです。"),
     # An achievement entered by hand (engine/record.py check_achievement).
     "achievement_no_date": _("日付のない実績は登録できません。いつの実績か入力してください。"),
     "achievement_no_source": _("出典のない実績は登録できません。大会名や公式サイトなど、"

@@ -45,6 +45,7 @@ from brackets.views import buzzer_protest as buzzer_protest_views
 from brackets.views import buzzer_public as buzzer_public_views
 from brackets.views import buzzer_questions as buzzer_questions_views
 from brackets.views import buzzer_rounds as buzzer_rounds_views
+from brackets.views import buzzer_settings as buzzer_settings_views
 
 urlpatterns += [
     path("t/<slug:slug>/buzzer/", buzzer_rounds_views.buzzer_index, name="buzzer_index"),
@@ -67,6 +68,11 @@ urlpatterns += [
         name="buzzer_console_state",
     ),
     path("t/<slug:slug>/buzzer/<int:round_id>/tap/", buzzer_views.buzzer_tap, name="buzzer_tap"),
+    path(
+        "t/<slug:slug>/buzzer/<int:round_id>/settings/",
+        buzzer_settings_views.buzzer_round_settings,
+        name="buzzer_round_settings",
+    ),
     path(
         "t/<slug:slug>/buzzer/<int:round_id>/written/",
         buzzer_views.buzzer_written_entry,

@@ -118,6 +118,8 @@ MATRIX: dict[str, Entry] = {
     # Protests (issue 16 item 3): bracket staff; the organiser-only part is the window,
     # decided by the engine and tested in tests/buzzer_web/test_protest_changes_judgement.py.
     "buzzer_protest": Entry(BRACKET, kwargs=lambda w: _buzzer(w)),
+    # Editing a round's settings is the organiser's, as creating it is.
+    "buzzer_round_settings": Entry(ORGANISER, kwargs=lambda w: _buzzer(w)),
     # Stream overlays (issue 16 item 6): public and read-only like the stage scoreboard.
     "public_buzzer_overlay_lower": Entry(PUBLIC, kwargs=lambda w: _buzzer(w)),
     "public_buzzer_overlay_side": Entry(PUBLIC, kwargs=lambda w: _buzzer(w)),

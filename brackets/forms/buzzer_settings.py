@@ -215,14 +215,15 @@ class RoundSettingsForm(forms.Form):
         data: dict[str, Any] = {}
         for name, field in self.fields.items():
             value = self[name].initial
+            posted = self[name].html_name  # with the form's prefix (one form per course)
             if isinstance(field, KeysField):
                 for index, item in enumerate(field.widget.decompress(value)):
-                    data[f"{name}_{index}"] = item
+                    data[f"{posted}_{index}"] = item
             elif isinstance(field, forms.BooleanField):
                 if value:
-                    data[name] = "on"
+                    data[posted] = "on"
             else:
-                data[name] = "" if value is None else value
+                data[posted] = "" if value is None else value
         return data
 
     def sections(self) -> list[dict[str, Any]]:

@@ -11,6 +11,7 @@ from brackets.models.buzzer import (
     BuzzerPlayer,
     BuzzerQuestionFile,
     BuzzerRound,
+    BuzzerSettingsChange,
     PaperMarking,
 )
 from brackets.models.catalog import (
@@ -70,6 +71,7 @@ __all__ = [
     "BuzzerPlayer",
     "BuzzerQuestionFile",
     "BuzzerRound",
+    "BuzzerSettingsChange",
     "PaperMarking",
     "ConfirmationFact",
     "DisqualificationFact",

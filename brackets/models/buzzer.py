@@ -253,3 +253,37 @@ class BuzzerQuestionFile(models.Model):
 
     def __str__(self) -> str:
         return f"{self.round_id}: {self.filename}"
+
+
+class BuzzerSettingsChange(models.Model):
+    """One edit of a round's settings after it was created: who, when, and both versions.
+
+    ``BuzzerRound.config`` holds the settings in effect; each edit is kept here with the
+    value it replaced (``previous``), so the round's settings history can be read back and
+    a mistaken edit seen for what it was.
+    """
+
+    round = models.ForeignKey(
+        BuzzerRound, on_delete=models.CASCADE, related_name="settings_changes",
+        verbose_name=_("ラウンド"),
+    )
+    previous = models.JSONField(_("変更前の設定"))
+    config = models.JSONField(_("変更後の設定"))
+    changed = models.JSONField(_("変更した設定"), default=list, blank=True)
+    events = models.PositiveIntegerField(_("変更時の記録数"), default=0)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("変更者"),
+    )
+    at = models.DateTimeField(_("日時"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["round", "at", "id"]
+        verbose_name = _("早押しラウンドの設定変更")
+        verbose_name_plural = _("早押しラウンドの設定変更")
+
+    def __str__(self) -> str:
+        return f"{self.round_id} {self.at:%Y-%m-%d %H:%M}"

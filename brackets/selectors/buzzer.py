@@ -35,6 +35,7 @@ from brackets.engine.buzzer import (
     start,
     tiebreak_called,
 )
+from brackets.labels import round_name
 from brackets.messages import engine_message, error_text
 from brackets.models import BuzzerEvent, BuzzerPlayer, BuzzerRound
 from brackets.selectors.buzzer_questions import current_question_file, judged_answer, question_card
@@ -305,7 +306,7 @@ def round_payload(round_: BuzzerRound, *, for_console: bool = False) -> dict[str
     # draw data["display"] (the engine's display hints) and compare none of these.
     data["round"] = {
         "id": round_.pk,
-        "name": round_.name,
+        "name": round_name(round_.name),
         "group": round_.group_name,
         "status": round_.status,
         "format": state.config.format,
@@ -368,5 +369,6 @@ def safe_payload(round_: BuzzerRound, *, for_console: bool = False) -> dict[str,
         return {
             "error": error_text(error),
             "seq": latest_seq(round_.pk),
-            "round": {"id": round_.pk, "name": round_.name, "group": round_.group_name},
+            "round": {"id": round_.pk, "name": round_name(round_.name),
+                      "group": round_.group_name},
         }

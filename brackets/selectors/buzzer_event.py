@@ -30,6 +30,7 @@ from brackets.engine.buzzer import (
     is_skipped,
     number10_courses,
 )
+from brackets.labels import round_name
 from brackets.messages import error_text
 from brackets.models import BuzzerRound, Entrant, Tournament
 from brackets.selectors.buzzer import round_state
@@ -285,7 +286,7 @@ def _pending_sources(tp: TournamentPreset, rp: RoundPreset,
             continue
         states = results.get(src, [])
         if not states or any(state.phase != "over" for state in states):
-            pending.append(tp.round(src).name)
+            pending.append(round_name(tp.round(src).name))
     return pending
 
 

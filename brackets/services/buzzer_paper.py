@@ -1,4 +1,5 @@
-"""Writes for paper quizzes: an uploaded marking sheet stored as it was read.
+"""Writes for paper quizzes: an uploaded marking sheet stored as it was read, or each
+player's total and tie-break data typed by staff who marked by hand.
 
 The ranking (M1 tie-break chain, lottery from the stored seed) is the engine's and is
 derived when a page shows it; only the rows read from the sheet are stored.
@@ -13,6 +14,9 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from brackets.engine import EngineError
+from brackets.engine.buzzer import PaperScore, check_paper_score
+from brackets.messages import error_text
 from brackets.models import (
     Entrant,
     PaperMarking,
@@ -101,6 +105,83 @@ def paper_sheet_parse(content: bytes, filename: str, questions: int) -> list[dic
     return rows
 
 
+#: The columns of a typed score line, in order (M1's tie-break chain).
+SCORE_FIELDS = ("total", "first_half", "streak1", "streak2")
+
+
+def paper_scores_parse(text: str, questions: int, first_half: int) -> list[dict[str, Any]]:
+    """Parse typed scores: one player a line, ``名前,合計,前半,第1連答,第2連答``.
+
+    A line with a missing or non-numeric number, a name twice, or numbers no sheet could
+    give (the engine's ``check_paper_score``) is refused naming the line.
+    """
+    rows: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for line, raw in enumerate(text.splitlines(), start=1):
+        parts = [p.strip() for p in raw.replace("，", ",").replace("、", ",").split(",")]
+        if not any(parts):
+            continue
+        name, numbers = parts[0], parts[1:]
+        if not name:
+            raise BuzzerRefused("bad_row", _("%(line)d行目: 名前がありません。") % {"line": line})
+        if len(numbers) != len(SCORE_FIELDS) or not all(n.isdigit() for n in numbers):
+            raise BuzzerRefused("bad_row", _(
+                "%(line)d行目: 「名前,合計,前半,第1連答,第2連答」の形で、数は0以上の整数で"
+                "入力してください。") % {"line": line})
+        if name in seen:
+            raise BuzzerRefused("bad_row", _("%(line)d行目: 「%(name)s」が2回あります。")
+                                % {"line": line, "name": name})
+        seen.add(name)
+        scores = dict(zip(SCORE_FIELDS, (int(n) for n in numbers)))
+        try:
+            check_paper_score(PaperScore(name, **scores), questions=questions,
+                              first_half=first_half)
+        except EngineError as error:
+            raise BuzzerRefused(error.code, _("%(line)d行目: %(text)s") % {
+                "line": line, "text": error_text(error)}) from error
+        rows.append({"name": name, "scores": scores})
+    if not rows:
+        raise BuzzerRefused("bad_file", _("点数を1人以上入力してください。"))
+    return rows
+
+
+def _link_entrants(tournament: Tournament, rows: list[dict[str, Any]]) -> None:
+    by_name: dict[str, int] = {}
+    for entrant_id, entrant_name, card in Entrant.objects.filter(tournament=tournament).values_list(
+        "id", "name", "card_name"
+    ):
+        by_name.setdefault(entrant_name, entrant_id)
+        by_name.setdefault(card, entrant_id)
+    for row in rows:
+        row["entrant"] = by_name.get(row["name"])
+
+
+@transaction.atomic
+def paper_scores_enter(
+    *,
+    tournament: Tournament,
+    name: str,
+    questions: int,
+    text: str,
+    first_half: int = 50,
+    by: Any = None,
+    lottery_seed: str = "",
+) -> PaperMarking:
+    """Store each player's total and tie-break data as typed (a new record, like an upload;
+    an earlier one stays as history). The ranking is derived by the engine when shown."""
+    if questions < 1:
+        raise BuzzerRefused("bad_request", _("問題数は1以上にしてください。"))
+    if not 0 <= first_half <= questions:
+        raise BuzzerRefused("bad_request", _("前半の問題数は問題数以下にしてください。"))
+    rows = paper_scores_parse(text, questions, first_half)
+    _link_entrants(tournament, rows)
+    return PaperMarking.objects.create(
+        tournament=tournament, name=name, questions=questions, first_half=first_half,
+        rows=rows, filename="", lottery_seed=lottery_seed or tournament.lottery_seed,
+        by=by if getattr(by, "is_authenticated", False) else None,
+    )
+
+
 @transaction.atomic
 def paper_marking_upload(
     *,
@@ -123,14 +204,7 @@ def paper_marking_upload(
     if not 0 <= first_half <= questions:
         raise BuzzerRefused("bad_request", _("前半の問題数は問題数以下にしてください。"))
     rows = paper_sheet_parse(content, filename, questions)
-    by_name: dict[str, int] = {}
-    for entrant_id, entrant_name, card in Entrant.objects.filter(tournament=tournament).values_list(
-        "id", "name", "card_name"
-    ):
-        by_name.setdefault(entrant_name, entrant_id)
-        by_name.setdefault(card, entrant_id)
-    for row in rows:
-        row["entrant"] = by_name.get(row["name"])
+    _link_entrants(tournament, rows)
     return PaperMarking.objects.create(
         tournament=tournament,
         name=name,

@@ -26,16 +26,14 @@ def available_presets() -> list[TournamentPreset]:
 
 
 def _plan_create(
-    *, tournament: Tournament, plan: SeatPlan, config: RoundConfig | None, by: Any
+    *, tournament: Tournament, plan: SeatPlan, configs: Mapping[str, RoundConfig], by: Any
 ) -> list[BuzzerRound]:
     tp = preset_or_refuse(plan.preset)
     ids = [p["entrant"] for g in plan.groups for p in g.players if p.get("entrant")]
     entrant_objs = {e.pk: e for e in Entrant.objects.filter(tournament=tournament, pk__in=ids)}
     created: list[BuzzerRound] = []
     for group in plan.groups:
-        round_config = tp.round(group.round_slug).config
-        if config is not None and group.round_slug == plan.round_slug:
-            round_config = config
+        round_config = configs.get(group.round_slug) or tp.round(group.round_slug).config
         assert round_config is not None
         round_ = buzzer_round_create(
             tournament=tournament,
@@ -64,6 +62,7 @@ def preset_plan_confirm(
     round_slug: str,
     expect: str,
     config: RoundConfig | None = None,
+    configs: Mapping[str, RoundConfig] | None = None,
     first_round: Sequence[str] | None = None,
     groups: int | None = None,
     course_order: Sequence[str] | None = None,
@@ -75,7 +74,8 @@ def preset_plan_confirm(
     ``expect`` is the previewed plan's :meth:`SeatPlan.digest`; a round that finished
     differently (an undo, a tie-break) since the preview changes the seating, and the
     confirm is refused so that nobody is seated where staff did not see them. ``config``
-    (the settings form's round) replaces the preset's settings for this round.
+    (the settings form's round) replaces the preset's settings for this round; ``configs``
+    does so by round slug (each Number10 course created by one confirm has its own).
     """
     plan = preset_round_plan(tournament=tournament, preset=preset, round_slug=round_slug,
                              first_round=first_round, groups=groups,
@@ -85,7 +85,10 @@ def preset_plan_confirm(
     if plan.digest() != expect:
         raise BuzzerRefused(
             "stale", _("確認した後に席順が変わりました。新しい席順を確認してから作成してください。"))
-    return _plan_create(tournament=tournament, plan=plan, config=config, by=by)
+    chosen = dict(configs or {})
+    if config is not None:
+        chosen[round_slug] = config
+    return _plan_create(tournament=tournament, plan=plan, configs=chosen, by=by)
 
 
 @transaction.atomic
@@ -113,7 +116,7 @@ def preset_round_seat(
             _("コースは参加者が選びます（優先順: %(order)s）。「コース決め」の欄から作成してください。")
             % {"order": "、".join(_names(plan, plan.priority))},
         )
-    return _plan_create(tournament=tournament, plan=plan, config=None, by=by)
+    return _plan_create(tournament=tournament, plan=plan, configs={}, by=by)
 
 
 def _names(plan: SeatPlan, keys: Sequence[str]) -> list[str]:
@@ -159,4 +162,4 @@ def preset_courses_seat(
         raise BuzzerRefused("no_courses", _("このプリセットにはコース選択がありません。"))
     plan = preset_round_plan(tournament=tournament, preset=preset, round_slug=courses[0].slug,
                              course_order=order, raised=raised)
-    return _plan_create(tournament=tournament, plan=plan, config=None, by=by)
+    return _plan_create(tournament=tournament, plan=plan, configs={}, by=by)

@@ -17,6 +17,8 @@ from django.utils.html import json_script
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
+from brackets.labels import round_name
+
 register = template.Library()
 
 #: Every text buzzer.js passes to ``T()``; gettext_noop marks them for makemessages.
@@ -119,6 +121,13 @@ def preset_title(preset: object) -> str:
     """The display title of a whole-tournament preset; the engine's name if it has none."""
     title = PRESET_TITLES.get(str(getattr(preset, "slug", "")))
     return str(title) if title is not None else str(getattr(preset, "name", preset))
+
+
+@register.filter
+def round_title(name: object) -> str:
+    """A round's name (a BuzzerRound's or a preset round's ``name``) in the page's language:
+    the rule page's Japanese in Japanese, English in English (:func:`brackets.labels.round_name`)."""
+    return round_name(str(name))
 
 
 @register.filter

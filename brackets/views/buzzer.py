@@ -66,6 +66,8 @@ def buzzer_console(request: HttpRequest, tournament: Tournament, round_id: int) 
             "payload": payload,
             "parent": round_.parent,
             "parent_playoff": tiebreak_is_playoff(round_),
+            # The settings page is the organiser's (bracket staff run the round).
+            "can_edit_settings": Role.ORGANISER in request.roles,  # type: ignore[attr-defined]
             "standing": [p for p in payload.get("players", []) if p["status"] == "active"],
             "others": [p for p in payload.get("players", []) if p["status"] != "active"],
         },

@@ -13,8 +13,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from brackets.engine import EngineError
-from brackets.engine.buzzer import RoundPreset, TournamentPreset
-from brackets.forms.buzzer_settings import RoundSettingsForm
+from brackets.engine.buzzer import RoundPreset, TournamentPreset, setting_fields
+from brackets.forms.buzzer_settings import RoundSettingsForm, field_name
+from brackets.labels import round_name
 from brackets.models import PaperMarking, Role, Tournament
 from brackets.permissions import role_required
 from brackets.selectors.buzzer_event import SeatPlan, event_layout, preset_round_plan
@@ -82,11 +83,11 @@ class SeatingForm(forms.Form):
             del self.fields["groups"]
         for index, course in enumerate(courses, start=1):
             self.fields[f"order-{course.slug}"] = forms.IntegerField(
-                label=_("%(name)s の順番") % {"name": course.name}, min_value=1,
+                label=_("%(name)s の順番") % {"name": round_name(course.name)}, min_value=1,
                 max_value=len(courses), initial=index, required=False,
                 widget=forms.NumberInput(attrs={"class": "form-control"}))
             self.fields[f"raised-{course.slug}"] = forms.CharField(
-                label=_("%(name)s で札を挙げた人（1行に1人）") % {"name": course.name},
+                label=_("%(name)s で札を挙げた人（1行に1人）") % {"name": round_name(course.name)},
                 required=False, max_length=5_000,
                 widget=forms.Textarea(attrs={"rows": 4, "class": "form-control"}))
 
@@ -136,8 +137,16 @@ def buzzer_event_round(
     data = request.POST if request.method == "POST" else (request.GET or None)
     seating = SeatingForm(data, tournament=tournament, rp=rp,
                           courses=courses if is_course else [])
-    settings = None if is_course else RoundSettingsForm(
-        request.POST if request.method == "POST" else None, config=rp.config)
+    posted = request.POST if request.method == "POST" else None
+    # One settings form per round created: each Number10 course is its own round with its
+    # own rules (10 up-down, Freeze10 …), so each gets its form, prefixed by its slug.
+    settings_forms = [
+        RoundSettingsForm(_posted_settings(posted, c.slug if is_course else None),
+                          config=c.config, prefix=c.slug if is_course else None)
+        for c in (courses if is_course else [rp])
+    ]
+    for form, course in zip(settings_forms, courses if is_course else [rp]):
+        form.title = round_name(course.name)
     plan: SeatPlan | None = None
     problem = ""
     if data is None or seating.is_valid():
@@ -147,27 +156,47 @@ def buzzer_event_round(
                                      round_slug=round_slug, **kwargs)
         except BuzzerRefused as refused:
             problem = refused.message
-        if request.method == "POST" and plan is not None and (
-                settings is None or settings.is_valid()):
+        # Every form is validated (not all() over a generator) so each shows its errors.
+        checked = [form.is_valid() for form in settings_forms if form.is_bound]
+        valid = all(checked)
+        if request.method == "POST" and plan is not None and valid:
+            configs = {slug: form.cleaned_data["config"] for slug, form in zip(
+                [c.slug for c in courses] if is_course else [round_slug], settings_forms)
+                if form.is_bound}
             try:
                 created = preset_plan_confirm(
                     tournament=tournament, preset=preset, round_slug=round_slug,
                     expect=seating.cleaned_data.get("expect") or "",
-                    config=settings.cleaned_data["config"] if settings is not None else None,
-                    by=request.user, **kwargs)
+                    configs=configs, by=request.user, **kwargs)
             except BuzzerRefused as refused:
                 problem = refused.message
             else:
                 messages.success(request, _("%(name)s を作成しました（%(n)d組）。") % {
-                    "name": rp.name, "n": len(created)})
+                    "name": round_name(rp.name), "n": len(created)})
                 return redirect("buzzer_event", slug=tournament.slug, preset=preset)
     elif request.method == "POST":
         problem = _("入力を確認してください。ラウンドは作成していません。")
     return render(request, "brackets/buzzer/event_round.html", {
         "tournament": tournament, "preset": tp, "rp": rp, "seating": seating,
-        "settings_form": settings, "plan": plan, "problem": problem, "is_course": is_course,
+        "settings_forms": settings_forms, "settings_form": settings_forms[0],
+        "settings_errors": any(form.errors for form in settings_forms), "plan": plan, "problem": problem, "is_course": is_course,
         "priority": _priority_names(plan),
     })
+
+
+def _posted_settings(posted: Any, prefix: str | None) -> Any:
+    """The POST for one settings form, or None when the post carries none of its fields:
+    such a confirm (a script, the course page before it had forms) keeps the rule page's
+    settings for that round instead of failing on every missing field."""
+    if posted is None:
+        return None
+    mark = f"{prefix}-" if prefix else ""
+    names = {field_name(sf.key) for sf in setting_fields()}
+    for key in posted:
+        rest = key[len(mark):] if key.startswith(mark) else ""
+        if rest in names or rest.rsplit("_", 1)[0] in names:  # a judging chain posts name_0 …
+            return posted
+    return None
 
 
 def _priority_names(plan: SeatPlan | None) -> list[str]:

@@ -12,12 +12,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from brackets.engine import EngineError, Lottery
-from brackets.engine.buzzer import paper_ranking
+from brackets.engine.buzzer import PaperScore, paper_ranking, paper_scores_ranking
 from brackets.messages import error_text
 from brackets.models import PaperMarking, Tournament
 from brackets.permissions import role_required
 from brackets.services.buzzer import BuzzerRefused
-from brackets.services.buzzer_paper import paper_marking_upload
+from brackets.services.buzzer_paper import paper_marking_upload, paper_scores_enter
 from brackets.views.buzzer import STAFF_ROLES
 
 
@@ -38,6 +38,14 @@ class PaperForm(forms.Form):
     sheet = forms.FileField(
         label=gettext_lazy("採点シート（.xlsx / .csv）"),
         help_text=gettext_lazy("1行目: 名前, 1, 2, …。1行に1人、各問 1/0 または ○/×"),
+        required=False,
+    )
+    scores = forms.CharField(
+        label=gettext_lazy("または点数を入力（手で採点したとき）"),
+        required=False,
+        max_length=50_000,
+        widget=forms.Textarea(attrs={"rows": 6}),
+        help_text=gettext_lazy("1行に1人: 名前,合計,前半,第1連答,第2連答（例: 山田,72,40,5,3）"),
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -53,27 +61,32 @@ class PaperForm(forms.Form):
         sheet = data.get("sheet")
         if sheet is not None and not sheet.name.lower().endswith((".xlsx", ".csv")):
             self.add_error("sheet", _(".xlsx か .csv のファイルを選んでください。"))
+        typed = (data.get("scores") or "").strip()
+        if sheet is None and not typed and "sheet" not in self.errors:
+            self.add_error("sheet", _("採点シートを選ぶか、点数を入力してください。"))
+        elif sheet is not None and typed:
+            self.add_error("scores", _("採点シートと点数の入力は、どちらか一方にしてください。"))
         return data
 
 
 @role_required(*STAFF_ROLES)
 def paper_upload(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    """Upload a marking sheet; a missing question column is refused naming the column."""
+    """Upload a marking sheet, or type each player's total and tie-break data; a missing
+    question column or a line that cannot be read is refused naming it."""
     form = PaperForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
         sheet = form.cleaned_data["sheet"]
+        common = {"tournament": tournament, "name": form.cleaned_data["name"],
+                  "questions": form.cleaned_data["questions"],
+                  "first_half": form.cleaned_data["first_half"], "by": request.user}
         try:
-            marking = paper_marking_upload(
-                tournament=tournament,
-                name=form.cleaned_data["name"],
-                questions=form.cleaned_data["questions"],
-                first_half=form.cleaned_data["first_half"],
-                content=sheet.read(),
-                filename=sheet.name,
-                by=request.user,
-            )
+            if sheet is None:
+                marking = paper_scores_enter(text=form.cleaned_data["scores"], **common)
+            else:
+                marking = paper_marking_upload(content=sheet.read(), filename=sheet.name,
+                                               **common)
         except BuzzerRefused as refused:
-            form.add_error("sheet", refused.message)
+            form.add_error("sheet" if sheet is not None else "scores", refused.message)
         else:
             messages.success(
                 request, _("採点を読み込みました（%(n)d人）。") % {"n": len(marking.rows)}
@@ -86,10 +99,15 @@ def paper_upload(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 
 def paper_ranked(tournament: Tournament, marking: PaperMarking) -> list[Any]:
     """The engine's M1 ranking of a marking (reproducible lottery from the stored seed)."""
+    lottery = Lottery(marking.lottery_seed or tournament.lottery_seed, f"paper-{marking.pk}")
+    if any("scores" in row for row in marking.rows):
+        # Typed totals and tie-break data (paper_scores_enter): no answers to count.
+        return paper_scores_ranking(
+            [PaperScore(row["name"], **row["scores"]) for row in marking.rows], lottery=lottery)
     sheets = {row["name"]: [m == "1" for m in row["marks"]] for row in marking.rows}
     return paper_ranking(
         sheets,
-        lottery=Lottery(marking.lottery_seed or tournament.lottery_seed, f"paper-{marking.pk}"),
+        lottery=lottery,
         questions=marking.questions,
         first_half=marking.first_half,
     )

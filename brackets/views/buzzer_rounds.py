@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from brackets.engine import EngineError
 from brackets.engine.buzzer import RoundConfig
 from brackets.forms.buzzer_settings import RoundForm
+from brackets.labels import round_name
 from brackets.models import BuzzerRound, PaperMarking, Role, Tournament
 from brackets.permissions import role_required
 from brackets.selectors.buzzer import round_players, tournament_rounds
@@ -63,7 +64,7 @@ def buzzer_round_new(request: HttpRequest, tournament: Tournament) -> HttpRespon
             config = RoundConfig.from_dict(source.config)
     preset_ref = request.GET.get("template", "")
     templates = [
-        (f"{p.slug}:{r.slug}", f"{r.name}（{r.rule}）")
+        (f"{p.slug}:{r.slug}", f"{round_name(r.name)}（{r.rule}）")
         for p in available_presets()
         for r in p.rounds
         if r.config is not None

@@ -306,7 +306,7 @@ AREAS = {
                "buzzer_console_state", "buzzer_tap", "buzzer_written_entry",
                "buzzer_tiebreak_start", "buzzer_tiebreak_apply", "paper_upload",
                "paper_detail", "buzzer_protest", "buzzer_questions",
-               "buzzer_questions_confirm"],
+               "buzzer_questions_confirm", "buzzer_round_settings"],
     "players": ["desk_player_lookup", "registry_list", "registry_player",
                 "registry_achievement_add", "registry_card_record", "registry_merge",
                 "shura_override", "shura_registry_refresh", "player_links_review",

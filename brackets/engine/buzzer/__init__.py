@@ -40,13 +40,18 @@ Settings forms: ``setting_fields()`` lists every setting of a round as a ``Setti
 (flat key, its ``Param``: label, kind, range, default); ``config_values(config)`` and
 ``config_from_values(values)`` convert (``default_config()``: every default, a plain
 5○2×) a ``RoundConfig`` to and from those flat values
-(refusing ``bad_setting`` out of range); ``LABELS`` and ``choices(registry)`` name every
+(refusing ``bad_setting`` out of range); ``changed_settings(old, new)`` and
+``settings_change_refusal(old, new, events=n)`` say what an edit changes and whether a
+started round may take it (only ``LIVE_EDITABLE`` settings may change once a tap is
+recorded); ``LABELS`` and ``choices(registry)`` name every
 registered slug as staff read it.
 
 Preset tournaments (``TournamentPreset``, ``QUIZ_003``, ``ABC_004``): ``entrants``,
 ``round_winners``, ``is_skipped``. Seating and paper quizzes: ``snake``, ``mod_split``,
 ``advantages_by_seat``, ``number10_priority``, ``number10_course_entry``,
-``number10_courses``, ``paper_score``, ``paper_ranking``, ``paper_ranks``.
+``number10_courses``, ``paper_score``, ``paper_ranking``, ``paper_ranks``;
+``paper_scores_ranking`` ranks totals and tie-break data typed by hand (checked by
+``check_paper_score``).
 
 Values these return, for annotations: ``RoundState`` (its ``PlayerState`` rows, ``Clock``
 and pending ``Decision`` values), ``Allowed`` (from ``allowed_actions``), ``RankEntry``
@@ -61,6 +66,7 @@ from brackets.engine.buzzer.assignment import (
     PaperRules,
     PaperScore,
     advantages_by_seat,
+    check_paper_score,
     mod_split,
     number10_course_entry,
     number10_courses,
@@ -68,6 +74,7 @@ from brackets.engine.buzzer.assignment import (
     paper_ranking,
     paper_ranks,
     paper_score,
+    paper_scores_ranking,
     snake,
 )
 from brackets.engine.buzzer.config import Checkpoint, PlayerSpec, RoundConfig, Rule, WrittenRules
@@ -138,12 +145,15 @@ from brackets.engine.buzzer.scoreboard import (
     tiebreak_called,
 )
 from brackets.engine.buzzer.settings import (
+    LIVE_EDITABLE,
     SettingField,
+    changed_settings,
     choices,
     config_from_values,
     config_values,
     default_config,
     setting_fields,
+    settings_change_refusal,
 )
 from brackets.engine.buzzer.state import Clock, Decision, PlayerState, RankEntry, RoundState
 
@@ -153,6 +163,7 @@ __all__ = [
     "FORMATS",
     "JUDGE_KEYS",
     "LABELS",
+    "LIVE_EDITABLE",
     "PRESETS",
     "QUIZ_003",
     "REST_RULES",
@@ -200,7 +211,9 @@ __all__ = [
     "advantages_by_seat",
     "allowed_actions",
     "apply",
+    "changed_settings",
     "check",
+    "check_paper_score",
     "check_question_table",
     "choices",
     "config_from_values",
@@ -217,6 +230,7 @@ __all__ = [
     "paper_ranking",
     "paper_ranks",
     "paper_score",
+    "paper_scores_ranking",
     "player_rows",
     "position_in_play",
     "position_judged",
@@ -229,6 +243,7 @@ __all__ = [
     "round_winners",
     "scoreboard",
     "setting_fields",
+    "settings_change_refusal",
     "snake",
     "start",
     "tiebreak_called",

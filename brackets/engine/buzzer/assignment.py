@@ -127,6 +127,37 @@ def paper_ranking(
         paper_score(p, s, questions=questions, first_half=first_half, second_streak=second_streak)
         for p, s in sorted(sheets.items())
     ]
+    return paper_scores_ranking(scores, lottery=lottery)
+
+
+def check_paper_score(score: PaperScore, *, questions: int = 100, first_half: int = 50) -> None:
+    """Refuse tie-break data no sheet of ``questions`` could give (``bad_paper_score``):
+    the first-half count above the total or the half, a run longer than the right answers
+    it is made of, two runs longer than the total."""
+    half = min(first_half, questions)
+    fits = (
+        0 <= score.total <= questions
+        and 0 <= score.first_half <= min(score.total, half)
+        and score.total - score.first_half <= questions - half
+        and 0 <= score.streak1 <= score.total
+        and (score.streak1 <= score.first_half or score.first_half == half)
+        and 0 <= score.streak2 <= score.total - score.streak1
+        and (score.streak1 < questions or score.streak2 == 0)
+    )
+    if not fits:
+        raise RuleRefusal(
+            "bad_paper_score",
+            f"scores of {score.player!r} do not fit a {questions}-question sheet",
+            player=score.player,
+            questions=questions,
+        )
+
+
+def paper_scores_ranking(scores: Sequence[PaperScore], *, lottery: Lottery) -> list[PaperScore]:
+    """Rank paper-quiz scores already counted (M1): total → first half → 1st run → 2nd run →
+    lottery. Staff who mark by hand type these numbers instead of every answer; a ranking
+    from sheets (:func:`paper_ranking`) goes through here too, so both rank alike."""
+    scores = sorted(scores, key=lambda s: s.player)
 
     def key(s: PaperScore) -> tuple[int, ...]:
         return tuple(-getattr(s, k) for k in PAPER_KEYS)

@@ -177,3 +177,44 @@ def unlisted_settings() -> set[str]:
     """RoundConfig fields no setting describes (kept from the base config by forms)."""
     listed = {sf.key for sf in setting_fields() if ":" not in sf.key} | {"written"}
     return {f.name for f in fields(RoundConfig)} - listed
+
+
+#: Settings that govern only what happens next, never the effect of a recorded answer, so
+#: they stay editable once a round has started: the protest window (how many questions
+#: later a judgement may still be protested). Every other setting (scoring, win and loss
+#: lines, limits, judging order …) would change what the recorded taps already decided.
+LIVE_EDITABLE: frozenset[str] = frozenset({"protest_window"})
+
+
+def changed_settings(old: RoundConfig, new: RoundConfig) -> tuple[str, ...]:
+    """Keys of the settings whose value differs between ``old`` and ``new``, form order.
+
+    A parameter of a piece counts only while that piece is chosen in either config (an
+    unused piece's parameters are its defaults on both sides).
+    """
+    before, after = config_values(old), config_values(new)
+    return tuple(sf.key for sf in setting_fields() if before[sf.key] != after[sf.key])
+
+
+def settings_change_refusal(
+    old: RoundConfig, new: RoundConfig, *, events: int
+) -> RuleRefusal | None:
+    """Why ``old`` may not become ``new`` on a round with ``events`` recorded, or None.
+
+    Before the first event every setting may change. After it only :data:`LIVE_EDITABLE`
+    may: ``settings_round_started`` names the others that changed (``settings``) and the
+    ones still editable (``editable``). The caller also replays the recorded events under
+    ``new`` (a recorded protest must still fall inside a narrowed window).
+    """
+    if events == 0:
+        return None
+    locked = [key for key in changed_settings(old, new) if key not in LIVE_EDITABLE]
+    if not locked:
+        return None
+    return RuleRefusal(
+        "settings_round_started",
+        f"the round has {events} events; {', '.join(locked)} would change recorded results",
+        settings=locked,
+        editable=sorted(LIVE_EDITABLE),
+        events=events,
+    )

@@ -2,14 +2,20 @@
 // Without this script every parameter stays visible and the form still works.
 (function () {
   "use strict";
+  // A page may hold several settings forms (one per Number10 course), each with a prefix.
+  function named(form, prefix, name) {
+    return form.querySelector('select[name="' + (prefix ? prefix + "-" : "") + name + '"]');
+  }
   function sync(form) {
     form.querySelectorAll(".bz-param").forEach(function (box) {
-      var select = form.querySelector('select[name="' + box.dataset.slot + '"]');
+      var holder = box.closest("[data-prefix]");
+      var select = named(form, holder ? holder.dataset.prefix : "", box.dataset.slot);
       box.hidden = !!select && select.value !== box.dataset.slug;
     });
-    var format = form.querySelector('select[name="format"]');
-    var written = form.querySelector('[data-section="written"]');
-    if (format && written) { written.hidden = format.value !== "written"; }
+    form.querySelectorAll('[data-section="written"]').forEach(function (written) {
+      var format = named(form, written.dataset.prefix || "", "format");
+      if (format) { written.hidden = format.value !== "written"; }
+    });
   }
   document.querySelectorAll("form[data-round-settings]").forEach(function (form) {
     form.addEventListener("change", function () { sync(form); });

@@ -22,12 +22,8 @@ from brackets.exporters.tournament_file import (
 )
 from brackets.hosted.receive import tournament_replace_delete
 from brackets.models import (
-    Achievement,
     Entrant,
     Player,
-    PlayerCard,
-    PlayerLink,
-    PlayerMerge,
     QmaVersion,
     Series,
     SeriesBerthGrant,
@@ -38,7 +34,7 @@ from brackets.services.players import player_create
 from brackets.services.series import berth_grant, tournament_series_set
 from tests.conftest import client_for
 from tests.players.helpers import register
-from tests.series.helpers import kansai5, play, pool, qualifier
+from tests.series.helpers import forget_everything, kansai5, play, pool, qualifier
 from tests.states import use_katata
 
 OTSU = {"qualifier": "大津予選", "held_on": datetime.date(2019, 1, 5), "place": 1,
@@ -69,21 +65,6 @@ def berth_lists(series_slug: str) -> str:
     html = client_for(None).get(reverse("public_series", args=[series_slug])).content.decode()
     start = html.index("<h1")
     return html[start:html.index("</ul>", html.index('id="series-eligible"'))]
-
-
-def forget_everything() -> None:
-    """This database as a series server that never saw the series, its tournaments or
-    their players (the accounts stay: the importer re-creates missing ones anyway)."""
-    PlayerLink.objects.all().delete()
-    SeriesBerthGrant.objects.all().delete()
-    Series.objects.all().delete()
-    for t in Tournament.objects.all():
-        tournament_replace_delete(t)
-    PlayerMerge.objects.all().delete()
-    Achievement.objects.all().delete()
-    for card in PlayerCard.objects.order_by("-id"):
-        card.delete()
-    Player.objects.all().delete()
 
 
 @pytest.fixture

@@ -28,7 +28,7 @@ def copy_allows(path: str, method: str) -> bool:
     if path.startswith("/i18n/"):
         return True  # the language switch only sets a cookie
     read = method in READ_METHODS
-    return read and (path == "/" or path.startswith(("/p/", "/static/")))
+    return read and (path == "/" or path.startswith(("/p/", "/s/", "/static/")))
 
 
 class PublicCopyMiddleware:

@@ -11,7 +11,8 @@ tournament through the one importer the app has, plus what only a copy needs:
   scoreboard's ``/p/<slug>/buzzer/<id>/``) keeps working across pushes.
 
 What the public never sees stays at the venue: staff memberships, entrant notes, every
-entrant's revision history and the entry spreadsheets imported at the desk.
+entrant's revision history, the entry spreadsheets imported at the desk, the player
+registry (cards, achievements, merges) and the sources of hand-granted berths.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from __future__ import annotations
 import gzip
 import json
 import zlib
+from collections.abc import Sequence
 from typing import Any
 
 from django.utils.translation import gettext
@@ -29,6 +31,8 @@ from brackets.exporters.tournament_file import (
     file_models,
     tournament_file_data,
 )
+from brackets.exporters.tournament_file.registry import registry_player_ids
+from brackets.exporters.tournament_file.series import public_series
 from brackets.models import Tournament
 
 FORMAT = "kyushu-public-copy"
@@ -40,13 +44,20 @@ PRIVATE_LISTS = ("entrantrevision", "entrantimport")
 PRIVATE_FIELDS: dict[str, dict[str, Any]] = {"entrant": {"notes": "", "player": None}}
 
 
-def public_file(data: dict[str, Any]) -> dict[str, Any]:
-    """The tournament file without what the public never sees, checksum recomputed."""
+def public_file(data: dict[str, Any], player_pks: Sequence[int] = ()) -> dict[str, Any]:
+    """The tournament file without what the public never sees, checksum recomputed.
+
+    The ``series`` section becomes its public variant (``public_series``): the copy's
+    series page needs who holds a berth and who is still eligible, so each linked player
+    goes as a public name under the venue's id (``player_pks``: the venue id of each
+    registry player in file order), without the registry behind it."""
     records = {key: rows for key, rows in data["records"].items() if key not in PRIVATE_LISTS}
     for key, blanks in PRIVATE_FIELDS.items():
         if key in records:
             records[key] = [{**row, **blanks} for row in records[key]]
     out = {**data, "records": records, "staff": []}
+    if "series" in data:
+        out["series"] = public_series(data, player_pks)
     out.pop("registry", None)
     out.pop("checksum", None)
     out["checksum"] = checksum(out)
@@ -69,7 +80,8 @@ def venue_ids(tournament: Tournament, records: dict[str, Any]) -> dict[str, list
 
 def tournament_snapshot(tournament: Tournament) -> tuple[dict[str, Any], dict[str, list[int]]]:
     """The public file and the venue ids; call inside one consistent read snapshot."""
-    data = public_file(tournament_file_data(tournament=tournament))
+    data = public_file(tournament_file_data(tournament=tournament),
+                       sorted(registry_player_ids(tournament)))
     ids = venue_ids(tournament, data["records"])
     return withhold_private_draws(data, ids)
 

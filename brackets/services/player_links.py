@@ -199,6 +199,36 @@ def tournament_players_link(*, tournament: Tournament, registry: FileRegistry,
     return links
 
 
+def file_players_link(*, registry: FileRegistry, file_ids: list[int],
+                      links: list[tuple[int, PlayerLink]], user: UserOf) -> dict[int, Player]:
+    """This registry's player for each of ``file_ids`` (the holders of the file's berth
+    grants): the player an entrant of the same family was linked to (``links``: file player
+    id, its entrant's link), else matched as an entrant's player would be (certain: the
+    registry's player, the file's facts joining it; otherwise recorded as the venue had
+    it: with no entrant there is no review link, a duplicate is merged on the registry
+    page like any other)."""
+    by_root = {registry.family(file_id)[0]: link.player for file_id, link in links}
+    created = {link.player_id for _file_id, link in links if link.match != PlayerLink.Match.CERTAIN}
+    taken = {link.player_id for _file_id, link in links}
+    out: dict[int, Player] = {}
+    for file_id in file_ids:
+        family = registry.family(file_id)
+        if family[0] not in by_root:
+            incoming = _incoming(registry, family)
+            verdict = registry_match(
+                incoming, _registry_players(incoming, exclude=created, taken=taken))
+            if verdict.kind == CERTAIN:
+                player = Player.objects.select_for_update().get(pk=int(verdict.key))
+                _facts_join(player, registry, family, user)
+            else:
+                made = _players_record(registry, family, user)
+                created.update(p.pk for p in made.values())
+                player = made[family[0]]
+            by_root[family[0]] = player
+        out[file_id] = by_root[family[0]]
+    return out
+
+
 @transaction.atomic
 def player_link_decide(*, tournament: Tournament, link_id: int, same_as: int | None,
                        by: Any) -> PlayerLinkDecision:

@@ -37,9 +37,10 @@ __all__ = ["ReplayError", "check_depth", "check_header", "tournament_play_export
            "tournament_replay", "tournament_summary"]
 
 FILE_FORMAT = "kyushu-tournament"
-#: Version 2 adds the registry section and each entrant's ``player``: replay reads neither
-#: (a replayed tournament plays the same without its players' records), so it reads both.
-FILE_VERSION = 2
+#: Version 2 adds the registry section and each entrant's ``player``, version 3 the series
+#: section: replay reads none of them (a replayed tournament plays the same without its
+#: players' records or its series), so it reads all three versions.
+FILE_VERSION = 3
 PLAY_VERSION = 1
 
 #: The keys an entrant record may carry: every field the tournament file writes for an

@@ -21,9 +21,18 @@ from brackets.engine import RuleRefusal, check_berth_grant
 from brackets.messages import engine_message
 from brackets.models import GameVersion, Player, Series, SeriesBerthGrant, Tournament
 from brackets.models.series import PLACE_MAX, PLACE_MIN
+from brackets.perf import revision
 from brackets.selectors.series import MAIN_EVENT, QUALIFIER, qualifiers, series_berths_of
 
 ROLES = (QUALIFIER, MAIN_EVENT)
+
+
+def _touch_members(series: Series) -> None:
+    """Every tournament of the series carries the series in its file (the ``series``
+    section): moving their revisions makes the public copy's pusher send them again."""
+    for pk in {*series.qualifiers.values_list("pk", flat=True),
+               *series.main_events.values_list("pk", flat=True)}:
+        revision.touch(pk)
 
 
 def _who(by: Any) -> Any:
@@ -66,6 +75,7 @@ def series_update(*, series: Series, name: str, slug: str, game_version: str) ->
     series.name, series.slug, series.game_version = name, slug, game_version
     series.full_clean()
     series.save()
+    _touch_members(series)
     return series
 
 
@@ -109,6 +119,7 @@ def tournament_series_set(*, tournament: Tournament, series: Series | None,
     _unlink(tournament)
     if series is not None:
         (series.qualifiers if role == QUALIFIER else series.main_events).add(tournament)
+    revision.touch(tournament.pk)
     return True
 
 
@@ -153,4 +164,5 @@ def berth_grant(*, series: Series, player: Player, qualifier: str,
             engine_message(exc.code, params, None, detail=str(exc))]}) from exc
     row.full_clean()
     row.save()
+    _touch_members(series)
     return row

@@ -7,7 +7,19 @@ import datetime
 import random
 from typing import Any
 
-from brackets.models import Entrant, Player, QmaVersion, Series, Tournament
+from brackets.hosted.receive import tournament_replace_delete
+from brackets.models import (
+    Achievement,
+    Entrant,
+    Player,
+    PlayerCard,
+    PlayerLink,
+    PlayerMerge,
+    QmaVersion,
+    Series,
+    SeriesBerthGrant,
+    Tournament,
+)
 from brackets.selectors import rounds as sel
 from brackets.services import rounds as svc
 from brackets.services.players import player_create
@@ -58,3 +70,18 @@ def play(tournament: Tournament, players: list[Player], cast: dict[str, Any],
     entrant = Entrant.objects.get(pk=int(champion.player))
     assert entrant.player is not None
     return entrant.player
+
+
+def forget_everything() -> None:
+    """This database as a series server that never saw the series, its tournaments or
+    their players (the accounts stay: the importer re-creates missing ones anyway)."""
+    PlayerLink.objects.all().delete()
+    SeriesBerthGrant.objects.all().delete()
+    Series.objects.all().delete()
+    for t in Tournament.objects.all():
+        tournament_replace_delete(t)
+    PlayerMerge.objects.all().delete()
+    Achievement.objects.all().delete()
+    for card in PlayerCard.objects.order_by("-id"):
+        card.delete()
+    Player.objects.all().delete()

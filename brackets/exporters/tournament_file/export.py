@@ -27,6 +27,7 @@ from brackets.exporters.tournament_file.layout import (
     file_models,
 )
 from brackets.exporters.tournament_file.registry import registry_section
+from brackets.exporters.tournament_file.series import series_section
 from brackets.models import Membership, QmaVersion, Role, Tournament
 from brackets.printing.registry import Document, register
 
@@ -153,6 +154,9 @@ def tournament_file_data(*, tournament: Tournament) -> dict[str, Any]:
     }
     if registry:
         data["registry"] = registry
+    series = series_section(tournament, exporter)
+    if series:
+        data["series"] = series
     data["checksum"] = checksum(data)
     return data
 

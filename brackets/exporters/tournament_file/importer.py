@@ -33,6 +33,7 @@ from brackets.exporters.tournament_file.layout import (
     file_models,
 )
 from brackets.exporters.tournament_file.registry import FileRegistry, registry_read
+from brackets.exporters.tournament_file.series import series_join, series_mirror, series_read
 from brackets.models import Membership, Player, QmaVersion, Role, Round, Tournament
 
 
@@ -459,20 +460,34 @@ def tournament_file_import(*, data: bytes | str | Mapping[str, Any], slug: str |
     The entrants' registry players (version 2's ``registry``) are linked to this server's
     registry (:func:`~brackets.services.player_links.tournament_players_link`): certain
     matches at once, uncertain ones left for an organiser's review; ``by`` is who imports.
+    Version 3's ``series`` joins the tournament to this server's series of that slug
+    (:mod:`.series`); with ``primary_keys`` (the copy) the series is mirrored as pushed.
     """
-    from brackets.services.player_links import tournament_players_link
+    from brackets.services.player_links import file_players_link, tournament_players_link
 
     parsed = _load(data)
     check_header(parsed)
     importer = _Importer(parsed, slug=slug, primary_keys=primary_keys)
     importer.registry = registry_read(parsed, importer)
+    found = series_read(parsed, importer, public=primary_keys is not None)
     with transaction.atomic():
         tournament = importer.tournament()
         importer.staff(tournament)
         importer.records(tournament)
         facts_check(tournament)  # the rules across records (checks.py)
-        tournament_players_link(
+        links = tournament_players_link(
             tournament=tournament, registry=importer.registry, by=by,
             entrants=[(obj.pk, file_id) for obj, file_id in importer.player_refs],
             user=importer.user)
+        if found is not None and primary_keys is not None:
+            series_mirror(tournament=tournament, found=found, entrant_ids={
+                file_id: pk for (key, file_id), pk in importer.ids.items() if key == "entrant"})
+        elif found is not None:
+            players = file_players_link(
+                registry=importer.registry, file_ids=[g["player"] for g in found.grants],
+                links=[(file_id, link) for (_obj, file_id), link
+                       in zip(importer.player_refs, links, strict=True)],
+                user=importer.user)
+            series_join(tournament=tournament, found=found, players=players,
+                        importer=importer, by=by)
     return tournament

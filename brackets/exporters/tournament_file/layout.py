@@ -21,8 +21,12 @@ from brackets.errors import Refused
 from brackets.models import Difficulty, Format, FormatGroup, Genre, Rank, SubGenre, Tournament
 
 FORMAT = "kyushu-tournament"
-#: 2 adds the ``registry`` section and each entrant's ``player`` (#14 item 6); 1 is read.
-VERSION = 2
+#: 2 adds the ``registry`` section and each entrant's ``player`` (#14 item 6); 3 adds the
+#: ``series`` section (series.py). 1 and 2 are read. 3 and not an optional section of 2: a
+#: version-2 reader ignores top-level keys it does not know, so it would import a qualifier
+#: or main event silently outside its series (its berths and H0 refusals gone); it refuses
+#: a version-3 file instead and says to update the app.
+VERSION = 3
 # Tournament fields that are not part of the file: the catalog is named separately, and
 # the revision is page-cache bookkeeping (brackets/perf/revision.py) that a new database starts
 # afresh.

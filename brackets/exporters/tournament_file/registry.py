@@ -1,7 +1,8 @@
 """The tournament file's ``registry`` section (version 2): the registry facts of the
 tournament's entrants, so a file from a venue laptop brings its players to a series server.
 
-Written: every player an entrant is linked to, with every record merged with them (the
+Written: every player an entrant is linked to or a berth of the tournament's series is
+granted to (version 3, :mod:`.series`), with every record merged with them (the
 whole family, ``brackets.adapters.players.family_ids``), their cards with the rows they
 superseded, their achievements and the merges between them. A 修羅 override
 (``DutyOverride``) hangs on an entrant and travels in ``records`` already.
@@ -40,13 +41,29 @@ def _fields(model: type[models.Model]) -> list[models.Field[Any, Any]]:
     return [f for f in model._meta.concrete_fields if not f.primary_key and f.name not in DERIVED]
 
 
+def registry_player_ids(tournament: Tournament) -> set[int]:
+    """The players the section carries: those the tournament's entrants are linked to and
+    those holding a hand-granted berth of its series (version 3: the ``series`` section
+    names them), each with every record merged with them."""
+    from brackets.models import SeriesBerthGrant
+    from brackets.selectors.series import series_of
+
+    linked = set(Entrant.objects.filter(tournament=tournament, player__isnull=False)
+                 .values_list("player_id", flat=True).distinct())
+    member = series_of(tournament=tournament)
+    if member is not None:
+        linked.update(SeriesBerthGrant.objects.filter(series=member.series)
+                      .values_list("player_id", flat=True))
+    ids: set[int] = set()
+    for player in Player.objects.filter(pk__in=linked).order_by("pk"):
+        ids.update(ad.family_ids(ad.canonical(player)))
+    return ids
+
+
 def registry_section(tournament: Tournament, exporter: Any) -> dict[str, list[dict[str, Any]]]:
     """The section for ``tournament``; numbers its players and cards in ``exporter`` so the
-    entrant records name their player by file id."""
-    ids: set[int] = set()
-    for player_id in (Entrant.objects.filter(tournament=tournament, player__isnull=False)
-                      .values_list("player_id", flat=True).distinct()):
-        ids.update(ad.family_ids(ad.canonical(Player.objects.get(pk=player_id))))
+    entrant records and the series' berth grants name their player by file id."""
+    ids = registry_player_ids(tournament)
     rows: dict[str, list[models.Model]] = {
         "player": list(Player.objects.filter(pk__in=ids).order_by("pk")),
         "playercard": list(PlayerCard.objects.filter(player_id__in=ids).order_by("pk")),

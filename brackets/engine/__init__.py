@@ -131,8 +131,11 @@ from brackets.engine.record import (
     SHIGA_EXCLUSIONS,
     Achievement,
     CardRecord,
+    DeskDuties,
+    RecordGives,
     ShuraGrounds,
     check_achievement,
+    duties_in_force,
     highest_card,
     holds_berth,
     shura_grounds,
@@ -178,6 +181,7 @@ from brackets.engine.series import (
     QualifierResult,
     berth_holders,
     check_berth_grant,
+    check_main_event_entry,
     series_berths,
 )
 from brackets.engine.shura import (
@@ -224,9 +228,10 @@ __all__ = [
     # A player's record across events (record.py): 2-d, 3-a, H0-a.
     "ACHIEVEMENT_KINDS", "SHIGA_EXCLUSIONS", "Achievement", "CardRecord", "ShuraGrounds",
     "check_achievement", "highest_card", "holds_berth", "past_win_total", "shura_grounds",
+    "DeskDuties", "RecordGives", "duties_in_force",
     # Main-event berths of a qualifier series (series.py): 0-a.
     "DEFAULT_BERTHS", "Berth", "BerthGrant", "QualifierResult", "berth_holders",
-    "check_berth_grant", "series_berths",
+    "check_berth_grant", "check_main_event_entry", "series_berths",
     # Players of another machine's tournament file against the registry (linking.py).
     "CERTAIN", "NEW", "UNCERTAIN", "Candidate", "LinkVerdict", "PlayerKeys", "registry_match",
     # The floor: cabinet sets and the call queue (floor.py).

@@ -163,6 +163,23 @@ class DutyOverride(models.Model):
         verbose_name_plural = _("修羅の判定の変更")
 
 
+class BerthOverride(models.Model):
+    """An organiser's decision to register a player at a series' main event without a
+    berth, with the reason; recorded with the registration the desk would otherwise refuse."""
+
+    entrant = models.OneToOneField(Entrant, on_delete=models.CASCADE,
+                                   related_name="berth_override", verbose_name=_("参加者"))
+    reason = models.CharField(_("理由"), max_length=bounds.REASON.max_length)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
+                           related_name="+", verbose_name=_("判断した主催者"))
+    at = models.DateTimeField(_("日時"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["entrant", "id"]
+        verbose_name = _("出場権なしでの本戦登録")
+        verbose_name_plural = _("出場権なしでの本戦登録")
+
+
 class PlayerLink(models.Model):
     """How an entrant of an imported tournament file met this registry (#14 item 5).
 

@@ -22,8 +22,10 @@ By module:
 * advancement (K4, K6): ``advance``, ``standings``, ``processing_order``, tie-breaks;
 * draws (K2, K5): ``draw_groups``, ``record_draw``;
 * shura (H0, H4, H5): ``lots_owed``, ``draw_lots``, ``check_eligibility``;
-* record (2-d, 3-a, H0-a): ``shura_grounds`` and ``highest_card`` read a player's record;
-* series (0-a): ``series_berths``, the main-event berths a series' qualifiers grant;
+* record (2-d, 3-a, H0-a): ``shura_grounds`` and ``highest_card`` read a player's record,
+  ``duties_in_force`` combines it with the desk's typing and overrides;
+* series (0-a): ``series_berths``, the main-event berths a series' qualifiers grant,
+  ``check_main_event_entry`` at the main event's desk;
 * special (K6 to K10): rule selection, 下関 cards, bans, partner matches, the final;
 * presets: ``get_preset`` and ``Preset``, ``RoundSpec`` (what a round stores);
 * match: the gates (K5, K7, K8, K9/K10 contenders, K10 series);

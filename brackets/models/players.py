@@ -140,7 +140,8 @@ class PlayerMerge(models.Model):
 
 class DutyOverride(models.Model):
     """An organiser's decision against what the record gives (a 3-a ground, the 6-c-iii
-    allowance), with the reason. The newest per entrant and ground is in force."""
+    allowance), with the reason. The newest per entrant and ground is in force and has the
+    last word on its ground (``brackets.engine.duties_in_force``)."""
 
     class Ground(models.TextChoices):
         NATIONAL_TITLE = "national_title", _("3-a-i 全国大会称号")

@@ -88,6 +88,8 @@ class InForce:
     past_wins: list[PastWinRow] = field(default_factory=list)
     frozen_at: datetime.datetime | None = None
     later: DeskDuties | None = None
+    #: Achievements recorded after the freeze (named in the warning).
+    recorded_later: list[Achievement] = field(default_factory=list)
 
     @property
     def owed(self) -> LotsOwed | None:
@@ -99,7 +101,7 @@ class InForce:
         if self.later is None:
             return ""
         now, later = _owed(self.duties), _owed(self.later)
-        parts = []
+        parts = [a.title for a in self.recorded_later]
         if (now.genre_lots if now else None) != (later.genre_lots if later else None):
             parts.append(_("ジャンルくじ %(a)s本 → %(b)s本") % {
                 "a": now.genre_lots if now else "—", "b": later.genre_lots if later else "—"})
@@ -269,6 +271,8 @@ def in_force_for(*, tournament: Tournament, entrants: Iterable[Entrant],
             now = duties_in_force(item.entered, now_gives,
                                   {g: r.value for g, r in overrides.get(e.pk, {}).items()})
             item.later = now if now != item.duties else None
+            item.recorded_later = [a for a in achievements
+                                   if a.player_id in ids_now and a.at > as_of]
     return out
 
 

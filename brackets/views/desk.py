@@ -29,7 +29,7 @@ from brackets.exporters import entrants_xlsx
 from brackets.forms.desk import EntrantForm, UploadForm, WalkInForm
 from brackets.models import BerthOverride, Entrant, EntrantImport, Role, Tournament
 from brackets.permissions import role_required
-from brackets.selectors.duties import duties_by_id
+from brackets.selectors.duties import duties_by_id, weighs_record
 from brackets.selectors.entrants import (
     desk_counts,
     entrant_history,
@@ -76,8 +76,9 @@ def _table(request: HttpRequest, tournament: Tournament, query: str) -> EntrantT
         slug=tournament.slug,
         rank_name=rank_namer(tournament=tournament),
         csrf_token=get_token(request),
-        duties=duties_by_id(tournament, [e.pk for e in rows if e.player_id],
-                            entrants={e.pk: e for e in rows}),
+        duties=(duties_by_id(tournament, [e.pk for e in rows if e.player_id],
+                             entrants={e.pk: e for e in rows})
+                if weighs_record(tournament) else None),
         request=request,
     )
     RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)

@@ -94,12 +94,24 @@ def shura_desk(request: HttpRequest, tournament: Tournament) -> HttpResponse:
                          "format_selects": _selects(posted["formats"] if mine else [], k)})
     catalog = ea.catalog_for(tournament.version_id)
     # What the registry gives each linked entrant, derived by the engine, with the why.
-    registry = [d for d in (entrant_duties(entrant=e, in_force=found[e.id])
-                            for e in entrants if e.player_id) if d is not None]
+    # What the registry gives each linked entrant, with the why: those whose record gives
+    # something (a ground, past wins, an override, a later duty, an H0 refusal), the rest
+    # named in one line so the page stays short.
+    registry, plain = [], []
+    for e in entrants:
+        d = entrant_duties(entrant=e, in_force=found[e.id]) if e.player_id else None
+        if d is None:
+            continue
+        if (any(g.derived or g.override for g in d.grounds) or d.past_wins or d.overrides
+                or d.warning or d.refusals):
+            registry.append(d)
+        else:
+            plain.append(d)
     return render(request, "brackets/rounds/shura.html",
                   {"tournament": tournament, "rows": rows, "error": "" if row_error else error,
                    "lot_genres": catalog.lot_genres,
                    "format_lot_pool": svc.shura_format_lot_pool(tournament=tournament),
                    "has_rounds": Round.objects.filter(tournament=tournament, number=1).exists(),
-                   "registry": registry, "override_form": DutyOverrideForm()},
+                   "registry": registry, "registry_plain": plain,
+                   "override_form": DutyOverrideForm()},
                   status=400 if error else 200)

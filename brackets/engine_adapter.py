@@ -228,13 +228,25 @@ def declaration_of(e: EntrantRulesInput) -> ShuraDeclaration:
                             extra_lots=e.extra_lots)
 
 
-def rules_input_from_entrant(entrant: Any, lots: Mapping[str, Any] | None) -> EntrantRulesInput:
-    """Translate an Entrant row (and its drawn 修羅 lots, if any) for the engine."""
+def rules_input_from_entrant(entrant: Any, lots: Mapping[str, Any] | None,
+                             duties: Any = None) -> EntrantRulesInput:
+    """Translate an Entrant row (and its drawn 修羅 lots, if any) for the engine.
+
+    ``duties`` are the entrant's duties in force (``brackets.selectors.duties``: the desk's
+    typing combined with the registry); without them, what the desk typed alone."""
+    if duties is None:
+        return EntrantRulesInput(
+            entrant_id=entrant.id, q_level=entrant.q_level, opt_up=entrant.opt_up or "",
+            national_title=entrant.shura_titles > 0, shiga_winner=entrant.shura_local_wins > 0,
+            invited=entrant.shura_invited, volunteer=entrant.shura_voluntary,
+            extra_lots=entrant.shura_extra_lots,
+            lot_genres=None if lots is None else tuple(lots.get("genres", ())),
+            lot_formats=() if lots is None else tuple(lots.get("formats", ())),
+        )
     return EntrantRulesInput(
-        entrant_id=entrant.id, q_level=entrant.q_level, opt_up=entrant.opt_up or "",
-        national_title=entrant.shura_titles > 0, shiga_winner=entrant.shura_local_wins > 0,
-        invited=entrant.shura_invited, volunteer=entrant.shura_voluntary,
-        extra_lots=entrant.shura_extra_lots,
+        entrant_id=entrant.id, q_level=duties.q_level, opt_up=entrant.opt_up or "",
+        national_title=duties.titles > 0, shiga_winner=duties.local_wins > 0,
+        invited=duties.invited, volunteer=duties.volunteer, extra_lots=duties.extra_lots,
         lot_genres=None if lots is None else tuple(lots.get("genres", ())),
         lot_formats=() if lots is None else tuple(lots.get("formats", ())),
     )

@@ -140,6 +140,10 @@ ERROR_TEXT: dict[str, Any] = {
     "berth_place_invalid": _("順位は1以上で入力してください"),
     "berth_qualifier_missing": _("どの予選の出場権か、予選名を入力してください"),
     "berth_date_missing": _("予選の開催日を入力してください"),
+    # The series' main event admits berth holders (engine/series.py check_main_event_entry).
+    "no_main_event_berth": _("{series}の本戦出場権を持っていないため、本戦には登録できません。"
+                             "出場権は予選の結果と手入力の付与から決まります（シリーズのページで確認）。"
+                             "例外として認める場合は、主催者が理由を入力して登録してください"),
     # --- a value outside its range (``brackets.engine.bounds``): the field named by
     # :data:`BOUND_LABELS`, then what to enter instead.
     "required": _("{field}を入力してください"),

@@ -7,7 +7,7 @@ screen (the 修羅 declarations) are still exported, so an exported file imports
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import django_tables2 as tables
@@ -67,11 +67,14 @@ def flag_button(*, entrant: Entrant, slug: str, csrf_token: str, field: str) -> 
     )
 
 
-def shura_summary(entrant: Entrant) -> str:
-    """修羅 lots owed and プチ修羅 mode, as the desk reads them (blank when none)."""
+def shura_summary(entrant: Entrant, duties: Any = None) -> str:
+    """修羅 lots owed and プチ修羅 mode, as the desk reads them (blank when none): from the
+    entrant's ``duties`` in force (typed and derived) when given, else what was typed."""
     parts = []
     try:
-        owed = lots_owed(shura_declaration(entrant.__dict__))
+        declaration = (duties.declaration() if duties is not None
+                       else shura_declaration(entrant.__dict__))
+        owed = lots_owed(declaration)
         if owed.genre_lots:
             parts.append(_("修羅 くじ%(n)d本") % {"n": owed.genre_lots})
     except RuleRefusal:
@@ -146,12 +149,15 @@ class EntrantTable(tables.Table):  # type: ignore[misc]
         slug: str,
         rank_name: Callable[[int], str],
         csrf_token: str = "",
+        duties: Mapping[int, Any] | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(data, **kwargs)
         self.slug = slug
         self.rank_name = rank_name
         self.csrf_token = csrf_token
+        # Each entrant's 修羅 duties in force (brackets.selectors.duties), by id.
+        self.duties = duties or {}
 
     def render_checked_in(self, record: Entrant) -> SafeString:
         return flag_button(entrant=record, slug=self.slug, csrf_token=self.csrf_token, field="checked_in")
@@ -172,7 +178,7 @@ class EntrantTable(tables.Table):  # type: ignore[misc]
         return value if value is not None else ""
 
     def render_name(self, record: Entrant) -> SafeString:
-        shura = shura_summary(record)
+        shura = shura_summary(record, self.duties.get(record.pk))
         return format_html(
             '{}<a class="entrant-name" href="{}">{}</a>{}',
             # The seed column is hidden on an upright tablet: the badge moves here.

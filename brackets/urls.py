@@ -231,8 +231,6 @@ urlpatterns += [
     path("t/<slug:slug>/players/links/<int:link_id>/", link_views.player_link_decide,
          name="player_link_decide"),
     path("t/<slug:slug>/shura/override/", player_views.shura_override, name="shura_override"),
-    path("t/<slug:slug>/shura/registry/", player_views.shura_registry_refresh,
-         name="shura_registry_refresh"),
 ]
 
 # Qualifier series (issue 14 item 3): the public series page and the organiser's pages.

@@ -22,8 +22,10 @@ By module:
 * advancement (K4, K6): ``advance``, ``standings``, ``processing_order``, tie-breaks;
 * draws (K2, K5): ``draw_groups``, ``record_draw``;
 * shura (H0, H4, H5): ``lots_owed``, ``draw_lots``, ``check_eligibility``;
-* record (2-d, 3-a, H0-a): ``shura_grounds`` and ``highest_card`` read a player's record;
-* series (0-a): ``series_berths``, the main-event berths a series' qualifiers grant;
+* record (2-d, 3-a, H0-a): ``shura_grounds`` and ``highest_card`` read a player's record,
+  ``duties_in_force`` combines it with the desk's typing and overrides;
+* series (0-a): ``series_berths``, the main-event berths a series' qualifiers grant,
+  ``check_main_event_entry`` at the main event's desk;
 * special (K6 to K10): rule selection, 下関 cards, bans, partner matches, the final;
 * presets: ``get_preset`` and ``Preset``, ``RoundSpec`` (what a round stores);
 * match: the gates (K5, K7, K8, K9/K10 contenders, K10 series);
@@ -131,8 +133,11 @@ from brackets.engine.record import (
     SHIGA_EXCLUSIONS,
     Achievement,
     CardRecord,
+    DeskDuties,
+    RecordGives,
     ShuraGrounds,
     check_achievement,
+    duties_in_force,
     highest_card,
     holds_berth,
     shura_grounds,
@@ -178,6 +183,7 @@ from brackets.engine.series import (
     QualifierResult,
     berth_holders,
     check_berth_grant,
+    check_main_event_entry,
     series_berths,
 )
 from brackets.engine.shura import (
@@ -224,9 +230,10 @@ __all__ = [
     # A player's record across events (record.py): 2-d, 3-a, H0-a.
     "ACHIEVEMENT_KINDS", "SHIGA_EXCLUSIONS", "Achievement", "CardRecord", "ShuraGrounds",
     "check_achievement", "highest_card", "holds_berth", "past_win_total", "shura_grounds",
+    "DeskDuties", "RecordGives", "duties_in_force",
     # Main-event berths of a qualifier series (series.py): 0-a.
     "DEFAULT_BERTHS", "Berth", "BerthGrant", "QualifierResult", "berth_holders",
-    "check_berth_grant", "series_berths",
+    "check_berth_grant", "check_main_event_entry", "series_berths",
     # Players of another machine's tournament file against the registry (linking.py).
     "CERTAIN", "NEW", "UNCERTAIN", "Candidate", "LinkVerdict", "PlayerKeys", "registry_match",
     # The floor: cabinet sets and the call queue (floor.py).

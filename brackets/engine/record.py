@@ -19,7 +19,7 @@ one lot however many achievements lie behind it (as :func:`~brackets.engine.shur
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from brackets.engine.errors import RuleRefusal
@@ -140,3 +140,78 @@ def highest_card(cards: Sequence[CardRecord]) -> CardRecord | None:
         if best is None or card.q_level > best.q_level:
             best = card
     return best
+
+
+@dataclass(frozen=True)
+class DeskDuties:
+    """An entrant's 修羅 fields and Q level: what the desk typed, or what is in force.
+
+    ``titles`` and ``local_wins`` count the achievements behind 3-a-i and 3-a-ii (one lot
+    each ground however many, as :func:`~brackets.engine.shura.lots_owed` counts);
+    ``past_win_lots`` is 6-c-iii's L_past; ``q_level`` keys 2-d's mode.
+    """
+
+    titles: int = 0
+    local_wins: int = 0
+    invited: bool = False
+    volunteer: bool = False
+    extra_lots: int = 0
+    past_win_lots: int = 0
+    q_level: int = 0
+
+    def declaration(self) -> ShuraDeclaration:
+        """The 3-a / 3-b / 6-c-ii declaration these fields make."""
+        return ShuraDeclaration(national_title=self.titles > 0,
+                                shiga_winner=self.local_wins > 0,
+                                seed_or_invitation=self.invited, volunteer=self.volunteer,
+                                extra_lots=self.extra_lots)
+
+
+@dataclass(frozen=True)
+class RecordGives:
+    """What a player's record gives at this event: the 3-a grounds with the achievements
+    behind each, the highest card (2-d), and L_past from the past wins (6-c-iii)."""
+
+    grounds: ShuraGrounds | None = None
+    highest: CardRecord | None = None
+    past_win_lots: int = 0
+
+
+#: Override grounds (an organiser's recorded decision) beside the three 3-a grounds.
+PAST_WIN_LOTS = "past_win_lots"
+
+
+def duties_in_force(entered: DeskDuties, record: RecordGives | None,
+                    overrides: Mapping[str, int] | None = None) -> DeskDuties:
+    """The one combination rule: what the desk typed, what the record gives, and the
+    organiser's overrides, as every page, document and draw reads an entrant's duties.
+
+    The record only adds: each count, flag, L_past and the Q level is the larger of the
+    typed and the derived value, so a title the registry does not know yet still counts.
+    An override (``ground`` → value) is the organiser's decision with a reason and has the
+    last word on its ground: 0 removes the ground even when typed, 1 or more makes it hold
+    (keeping a larger count); for ``past_win_lots`` its value is L_past.
+    """
+    overrides = overrides or {}
+    gives = record or RecordGives()
+    grounds = gives.grounds
+
+    def behind(ground: str) -> int:
+        return len(grounds.achievements_for(ground)) if grounds is not None else 0
+
+    titles = max(entered.titles, behind("national_title"))
+    local_wins = max(entered.local_wins, behind("shiga_winner"))
+    invited = entered.invited or behind("seed_or_invitation") > 0
+    if "national_title" in overrides:
+        titles = max(titles, 1) if overrides["national_title"] else 0
+    if "shiga_winner" in overrides:
+        local_wins = max(local_wins, 1) if overrides["shiga_winner"] else 0
+    if "seed_or_invitation" in overrides:
+        invited = bool(overrides["seed_or_invitation"])
+    past = max(entered.past_win_lots, gives.past_win_lots)
+    if PAST_WIN_LOTS in overrides:
+        past = overrides[PAST_WIN_LOTS]
+    q_level = max(entered.q_level, gives.highest.q_level if gives.highest else 0)
+    return DeskDuties(titles=titles, local_wins=local_wins, invited=invited,
+                      volunteer=entered.volunteer, extra_lots=entered.extra_lots,
+                      past_win_lots=past, q_level=q_level)

@@ -153,3 +153,15 @@ def check_berth_grant(grant: BerthGrant, *, qualifiers: Sequence[QualifierResult
     if earlier:
         raise RuleRefusal("berth_already_held", "the player already holds a berth",
                           qualifier=earlier[0].qualifier, place=earlier[0].place)
+
+
+def check_main_event_entry(player: str, *, holders: frozenset[str], series: str,
+                           overridden: bool = False) -> None:
+    """The main event is for berth holders: refuse a player who holds none of ``series``'
+    berths (``holders``, from :func:`berth_holders`), unless an organiser admitted them
+    against the record with a reason (``overridden``). ``player`` is "" for someone the
+    registry does not know yet, who holds no berth."""
+    if overridden or (player and player in holders):
+        return
+    raise RuleRefusal("no_main_event_berth", "the player holds no berth of the series",
+                      series=series)

@@ -108,8 +108,15 @@ class EntrantForm(forms.Form):
         "opt_up",
     )
 
-    def __init__(self, *args: Any, tournament: Tournament | None = None, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, tournament: Tournament | None = None,
+                 berth_override: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        if berth_override:
+            # At a series' main event the organiser may admit a player without a berth,
+            # with the reason (recorded with the registration).
+            self.fields["berth_override"] = forms.CharField(
+                label=gettext_lazy("出場権なしで本戦に登録する理由（主催者のみ）"), required=False,
+                help_text=gettext_lazy("出場権を持たない選手を例外として認めるときだけ入力"))
         for name, field in self.fields.items():
             widget = field.widget
             if isinstance(widget, forms.CheckboxInput):
@@ -168,7 +175,7 @@ class WalkInForm(EntrantForm):
     """The desk page's fast form: what a walk-in tells you at the counter."""
 
     KEEP = ("name", "reading", "card_name", "q_level", "home_store", "fee_paid", "checked_in",
-            "player")
+            "player", "berth_override")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

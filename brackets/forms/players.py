@@ -82,10 +82,6 @@ class DutyOverrideForm(_Styled):
                                  "変更の理由を入力してください。")})
 
 
-class EntrantRefForm(forms.Form):
-    entrant = forms.IntegerField(min_value=1, max_value=ID_MAX)
-
-
 class PlayerLinkDecisionForm(_Styled):
     """An organiser's answer about an uncertain link: the same person as a candidate, or a
     different person."""

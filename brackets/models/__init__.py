@@ -27,6 +27,7 @@ from brackets.models.entrants import Entrant, EntrantImport, EntrantRevision
 from brackets.models.floor import CabinetSet, FloorFact
 from brackets.models.players import (
     Achievement,
+    BerthOverride,
     DutyOverride,
     GameVersion,
     Player,
@@ -56,6 +57,7 @@ from brackets.models.tournament import Membership, Role, Tournament
 
 __all__ = [
     "Achievement",
+    "BerthOverride",
     "DutyOverride",
     "GameVersion",
     "Player",

@@ -140,7 +140,8 @@ class PlayerMerge(models.Model):
 
 class DutyOverride(models.Model):
     """An organiser's decision against what the record gives (a 3-a ground, the 6-c-iii
-    allowance), with the reason. The newest per entrant and ground is in force."""
+    allowance), with the reason. The newest per entrant and ground is in force and has the
+    last word on its ground (``brackets.engine.duties_in_force``)."""
 
     class Ground(models.TextChoices):
         NATIONAL_TITLE = "national_title", _("3-a-i 全国大会称号")
@@ -161,6 +162,23 @@ class DutyOverride(models.Model):
         ordering = ["entrant", "id"]
         verbose_name = _("修羅の判定の変更")
         verbose_name_plural = _("修羅の判定の変更")
+
+
+class BerthOverride(models.Model):
+    """An organiser's decision to register a player at a series' main event without a
+    berth, with the reason; recorded with the registration the desk would otherwise refuse."""
+
+    entrant = models.OneToOneField(Entrant, on_delete=models.CASCADE,
+                                   related_name="berth_override", verbose_name=_("参加者"))
+    reason = models.CharField(_("理由"), max_length=bounds.REASON.max_length)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
+                           related_name="+", verbose_name=_("判断した主催者"))
+    at = models.DateTimeField(_("日時"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["entrant", "id"]
+        verbose_name = _("出場権なしでの本戦登録")
+        verbose_name_plural = _("出場権なしでの本戦登録")
 
 
 class PlayerLink(models.Model):

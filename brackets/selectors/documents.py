@@ -18,6 +18,7 @@ from brackets.engine import RoundSpec, seeds_play_round_1, seeds_round
 from brackets.labels import COUNTING_LABELS, MODE_LABELS
 from brackets.models import Entrant, Genre, Rank, Tournament
 from brackets.selectors.checkin_codes import checkin_url
+from brackets.selectors.duties import in_force_for
 
 #: 修羅 lot reasons (entry sheets, 修羅くじ記録 translate them when they print).
 LOT_REASON_TEXT = {
@@ -140,14 +141,14 @@ def lots_apply(tournament: Tournament) -> bool:
 
 
 def player_rules_of(tournament: Tournament, restriction: str, entrant: Entrant,
-                    lots: dict[str, Any] | None) -> Any:
+                    lots: dict[str, Any] | None, duties: Any = None) -> Any:
     """The engine's standing rules for one entrant (the round adapter decides: K1 fixed,
-    or H2–H5 by rank with 修羅 lots); a desk error in the declarations falls back to the
-    rank alone so a sheet still prints."""
+    or H2–H5 by rank with 修羅 lots) from their ``duties`` in force; a desk error in the
+    declarations falls back to the rank alone so a sheet still prints."""
     from brackets import engine_adapter as ea
     from brackets.engine import EngineBug, EngineError
 
-    rules_input = ea.rules_input_from_entrant(entrant, lots)
+    rules_input = ea.rules_input_from_entrant(entrant, lots, duties)
     try:
         try:
             return ea.player_rules(restriction, rules_input, tournament)
@@ -183,26 +184,20 @@ def mode_label(rules: Any, *, shura: bool, opt_up: bool) -> str:
 
 
 def _restriction(tournament: Tournament, kind: str, entrant: Entrant,
-                 lots: dict[str, Any] | None, with_lots: bool
+                 lots: dict[str, Any] | None, with_lots: bool, duties: Any
                  ) -> tuple[str, int, tuple[str, ...], str]:
-    """(mode text, lots owed, lot reasons, error) for one entrant, from the engine."""
-    from brackets.engine import RuleRefusal, ShuraDeclaration, lots_owed
+    """(mode text, lots owed, lot reasons, error) for one entrant, from the engine, with
+    their ``duties`` in force (``brackets.selectors.duties``)."""
+    from brackets.engine import RuleRefusal, lots_owed
 
     count, reasons, error = 0, (), ""
     if with_lots:
-        declaration = ShuraDeclaration(
-            national_title=entrant.shura_titles > 0,
-            shiga_winner=entrant.shura_local_wins > 0,
-            seed_or_invitation=entrant.shura_invited,
-            volunteer=entrant.shura_voluntary,
-            extra_lots=entrant.shura_extra_lots,
-        )
         try:
-            owed = lots_owed(declaration)
+            owed = lots_owed(duties.declaration())
             count, reasons = owed.genre_lots, owed.reasons
         except RuleRefusal:
             error = gettext("くじ数が上限を超えています（受付で確認）")
-    rules = player_rules_of(tournament, kind, entrant, lots)
+    rules = player_rules_of(tournament, kind, entrant, lots, duties)
     mode = mode_label(rules, shura=bool(count or error), opt_up=bool(entrant.opt_up))
     return mode, count, tuple(gettext(LOT_REASON_TEXT[r]) if r in LOT_REASON_TEXT else r
                                  for r in reasons), error
@@ -252,10 +247,13 @@ def entrant_documents(tournament: Tournament, *, base_url: str = "") -> EntrantD
     base = base_url or "http://localhost:8000"
     # One reverse() for the whole list: the address differs only in the id.
     url_pattern = player_public_url(tournament, _URL_SENTINEL, base)
-    for number, entrant in enumerate(
-            Entrant.objects.filter(tournament=tournament).order_by("id"), start=1):
+    entrants = list(Entrant.objects.filter(tournament=tournament).order_by("id"))
+    in_force = in_force_for(tournament=tournament, entrants=entrants, past_wins=False)
+    for number, entrant in enumerate(entrants, start=1):
         lots = drawn.get(entrant.id)
-        mode, owed, reasons, error = _restriction(tournament, kind, entrant, lots, with_lots)
+        duties = in_force[entrant.id].duties
+        mode, owed, reasons, error = _restriction(tournament, kind, entrant, lots, with_lots,
+                                                  duties)
         lots_drawn: tuple[str, ...] | None = None
         if lots is not None:
             lots_drawn = tuple(str(g) for g in lots.get("genres", ()) if str(g) in genre_names)
@@ -264,7 +262,7 @@ def entrant_documents(tournament: Tournament, *, base_url: str = "") -> EntrantD
         rows.append(EntrantDoc(
             id=entrant.id, number=number, name=entrant.name, reading=entrant.reading,
             card_name=entrant.card_name, home_store=entrant.home_store,
-            q_level=entrant.q_level, rank=rank_name(ranks, entrant.q_level), seed=entrant.seed,
+            q_level=duties.q_level, rank=rank_name(ranks, duties.q_level), seed=entrant.seed,
             mode=mode, lots_owed=owed, lot_reasons=reasons, lots_drawn=lots_drawn,
             lot_error=error, round1_group=seat[0] if seat else "",
             round1_seat=seat[1] if seat else None,
@@ -310,9 +308,11 @@ def shura_records(tournament: Tournament) -> list[ShuraRow]:
     rows = []
     kind = first_round_restriction(tournament)
     with_lots = lots_apply(tournament)
-    for number, entrant in enumerate(
-            Entrant.objects.filter(tournament=tournament).order_by("id"), start=1):
-        _mode, owed, reasons, error = _restriction(tournament, kind, entrant, None, with_lots)
+    entrants = list(Entrant.objects.filter(tournament=tournament).order_by("id"))
+    in_force = in_force_for(tournament=tournament, entrants=entrants, past_wins=False)
+    for number, entrant in enumerate(entrants, start=1):
+        _mode, owed, reasons, error = _restriction(tournament, kind, entrant, None, with_lots,
+                                                   in_force[entrant.id].duties)
         fact = facts.get(entrant.id)
         if not owed and not error and fact is None:
             continue

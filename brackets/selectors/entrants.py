@@ -85,27 +85,25 @@ def shura_lots_pending(*, tournament: Tournament) -> list[Entrant]:
 
     Lots can only be drawn before round 1 is drawn (the service refuses after), and a
     selection saved without them is judged as if the player had no lots: the round page
-    warns and holds the draw back while anyone is left. Two queries, whatever the field."""
+    warns and holds the draw back while anyone is left. A fixed number of queries, whatever
+    the field."""
     if not _draws_shura_lots(tournament):
         return []
-    from brackets import engine_adapter as ea
-    from brackets.engine import RuleRefusal, lots_owed
     from brackets.models import SpecialFact
+    from brackets.selectors.duties import in_force_for
 
-    declared = (Q(shura_titles__gt=0) | Q(shura_local_wins__gt=0) | Q(shura_invited=True)
-                | Q(shura_voluntary=True) | Q(shura_extra_lots__gt=0))
     drawn = SpecialFact.objects.filter(tournament=tournament,
                                        kind=SpecialFact.Kind.SHURA_LOTS,
                                        entrant_id=OuterRef("pk"))
+    waiting = list(Entrant.objects.filter(tournament=tournament, checked_in=True)
+                   .exclude(Exists(drawn)).order_by("search_key", "id"))
+    # Duties in force: what the desk typed combined with the registry's (derived now).
+    found = in_force_for(tournament=tournament, entrants=waiting, past_wins=False)
     pending = []
-    for entrant in (Entrant.objects.filter(tournament=tournament, checked_in=True)
-                    .filter(declared).exclude(Exists(drawn)).order_by("search_key", "id")):
-        try:
-            owed = lots_owed(ea.declaration_of(ea.rules_input_from_entrant(entrant, None)))
-        except RuleRefusal:  # over the cap: the 修羅くじ page shows it as an error row
-            pending.append(entrant)
-            continue
-        if owed.shura:
+    for entrant in waiting:
+        owed = found[entrant.pk].owed
+        # Over the cap of 4 (owed None): the 修羅くじ page shows it as an error row.
+        if owed is None or owed.shura:
             pending.append(entrant)
     return pending
 

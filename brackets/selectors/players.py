@@ -21,6 +21,7 @@ from brackets.adapters.rounds import round_rules
 from brackets.engine import Catalog, ChoicesSummary, cards_pending, contenders, seeds_join
 from brackets.models import Entrant, Round, Seat, SpecialFact, Tournament
 from brackets.selectors import rounds as sel
+from brackets.selectors.duties import rules_input
 
 
 @dataclass
@@ -82,7 +83,7 @@ def standing_rules(entrant: Entrant, rounds: Sequence[Round],
     if not rounds:
         return None
     first = round_rules(rounds[0])
-    return ea.player_rules("preset", ea.rules_input_from_entrant(entrant, lots),
+    return ea.player_rules("preset", rules_input(entrant, lots),
                            first.preset_slug, settings=first.settings)
 
 
@@ -102,7 +103,7 @@ def _unseated(rnd: Round, entrant: Entrant, catalog: Catalog,
     seat of that round, from the round's stored spec, without match facts (no group yet:
     a K6 round's top-level pieces, since the A/B assignment is made by the draw)."""
     of_round = round_rules(rnd)
-    rules = ea.player_rules("preset", ea.rules_input_from_entrant(entrant, lots),
+    rules = ea.player_rules("preset", rules_input(entrant, lots),
                             of_round.preset_slug, settings=of_round.settings)
     hist = ea.history_of((h.selection, h.round_name, h.window, h.recorded) for h in history
                          if h.round_number < rnd.number)

@@ -24,16 +24,12 @@ from brackets.engine import (
     LotsOwed,
     PastWin,
     RuleRefusal,
-    ShuraDeclaration,
     Violation,
     check_eligibility,
     format_lots_allowed,
     highest_card,
     holds_berth,
-    lots_owed,
     mode_for_q,
-    past_win_total,
-    shura_grounds,
 )
 from brackets.labels import MODE_LABELS, label
 from brackets.messages import violation_text
@@ -49,6 +45,7 @@ from brackets.models import (
 )
 from brackets.selectors import rounds as sel
 from brackets.selectors.documents import LOT_REASONS
+from brackets.selectors.duties import InForce, PastWinRow, in_force_of
 from brackets.selectors.series import earlier_qualifier_ids, holds_series_berth, series_of
 
 GROUNDS = ("national_title", "shiga_winner", "seed_or_invitation")
@@ -166,22 +163,22 @@ def player_list(*, query: str = "") -> list[Player]:
 
 @dataclass
 class GroundLine:
-    """One 3-a ground: what the record gives, the achievements behind it, any override."""
+    """One 3-a ground: what the record gives, the achievements behind it, what the desk
+    typed, any override; ``holds`` is the ground as in force."""
 
     ground: str
     label: str
     derived: bool
     behind: list[Achievement]
     override: DutyOverride | None
-
-    @property
-    def holds(self) -> bool:
-        return bool(self.override.value) if self.override else self.derived
+    holds: bool = False
+    typed: bool = False
 
 
 @dataclass
 class Duties:
-    """What the registry gives an entrant at this event, as the engine derives it."""
+    """What an entrant owes at this event, as the engine combines the desk's typing, the
+    registry and the overrides (``in_force``), with the why behind each duty."""
 
     entrant: Entrant
     player: Player
@@ -190,107 +187,85 @@ class Duties:
     grounds: list[GroundLine]
     owed: LotsOwed | None
     owed_error: str
-    past_wins: list[ResultRow]
+    past_wins: list[PastWinRow]
     l_past: int
     l_past_override: DutyOverride | None
     format_lots: int | None
     refusals: list[str]
+    in_force: InForce
     overrides: list[DutyOverride] = field(default_factory=list)
 
     @property
     def past_win_lots(self) -> int:
-        return self.l_past_override.value if self.l_past_override else self.l_past
+        return self.in_force.duties.past_win_lots
 
-    def declaration_fields(self) -> dict[str, Any]:
-        """The entrant's 修羅 fields and Q level as the registry gives them: the values the
-        rest of the app (lots, restrictions, documents) reads for this event."""
-        by = {g.ground: g for g in self.grounds}
-        fields: dict[str, Any] = {
-            "shura_titles": _count(by["national_title"]),
-            "shura_local_wins": _count(by["shiga_winner"]),
-            "shura_invited": by["seed_or_invitation"].holds,
-            "past_win_lots": self.past_win_lots,
-        }
-        if self.highest is not None:
-            fields["q_level"] = self.highest.q_level
-        return fields
+    @property
+    def q_level(self) -> int:
+        return self.in_force.duties.q_level
+
+    @property
+    def warning(self) -> str:
+        """A duty the record gives only after the lottery, for staff (never applied)."""
+        return self.in_force.warning()
 
     def reasons(self) -> list[str]:
         return [str(LOT_REASONS.get(r, r)) for r in (self.owed.reasons if self.owed else ())]
-
-
-def _count(line: GroundLine) -> int:
-    return (len(line.behind) or 1) if line.holds else 0
 
 
 GROUND_LABELS = {"national_title": "3-a-i", "shiga_winner": "3-a-ii",
                  "seed_or_invitation": "3-a-iii"}
 
 
-def _newest_overrides(entrant: Entrant) -> dict[str, DutyOverride]:
-    out: dict[str, DutyOverride] = {}
-    if entrant.pk is None:  # a desk preview before registering: nothing overridden yet
-        return out
-    for row in DutyOverride.objects.filter(entrant=entrant).select_related("by").order_by("id"):
-        out[row.ground] = row
-    return out
+def entrant_duties(*, entrant: Entrant, in_force: InForce | None = None) -> Duties | None:
+    """The duties of a linked entrant, with the why (None for one without a player).
 
-
-def entrant_duties(*, entrant: Entrant) -> Duties | None:
-    """The duties the registry gives a linked entrant (None for one without a player)."""
+    ``in_force`` is the entrant's :func:`~brackets.selectors.duties.in_force_for` result
+    when a page has read it for many entrants at once."""
     if entrant.player_id is None:
         return None
     tournament = entrant.tournament
     player = ad.canonical(entrant.player)
-    ids = ad.family_ids(player)
-    cards = ad.current_cards(ids)
-    highest = highest_card([ad.card_of(c) for c in cards])
-    rows = list(Achievement.objects.filter(player_id__in=ids))
-    engine_rows = [ad.achievement_of(r) for r in rows]
-    by_key = {ad.achievement_key(r): r for r in rows}
-    grounds = shura_grounds(engine_rows, volunteer=entrant.shura_voluntary,
-                            extra_lots=entrant.shura_extra_lots)
-    overrides = _newest_overrides(entrant)
-    lines = [GroundLine(g, GROUND_LABELS[g] + " " + str(LOT_REASONS[g]),
-                        bool(grounds.achievements_for(g)),
-                        [by_key[a.key] for a in grounds.achievements_for(g)], overrides.get(g))
-             for g in GROUNDS]
-    held = {line.ground: line.holds for line in lines}
-    declaration = ShuraDeclaration(
-        national_title=held["national_title"], shiga_winner=held["shiga_winner"],
-        seed_or_invitation=held["seed_or_invitation"], volunteer=entrant.shura_voluntary,
-        extra_lots=entrant.shura_extra_lots)
-    owed: LotsOwed | None
-    owed_error = ""
-    try:
-        owed = lots_owed(declaration)
-    except RuleRefusal:
-        owed, owed_error = None, _("修羅くじは1人4本までです。申告を見直してください。")
+    item = in_force if in_force is not None else in_force_of(entrant)
+    duties = item.duties
+    grounds = item.gives.grounds if item.gives is not None else None
+    typed = {"national_title": item.entered.titles > 0,
+             "shiga_winner": item.entered.local_wins > 0,
+             "seed_or_invitation": item.entered.invited}
+    held = {"national_title": duties.titles > 0, "shiga_winner": duties.local_wins > 0,
+            "seed_or_invitation": duties.invited}
+    lines = []
+    for g in GROUNDS:
+        behind = grounds.achievements_for(g) if grounds is not None else ()
+        lines.append(GroundLine(g, GROUND_LABELS[g] + " " + str(LOT_REASONS[g]), bool(behind),
+                                [item.achievements[a.key] for a in behind
+                                 if a.key in item.achievements],
+                                item.overrides.get(g), held[g], typed[g]))
+    owed = item.owed
+    owed_error = "" if owed is not None else _("修羅くじは1人4本までです。申告を見直してください。")
     mode = ""
     try:
         preset = ea.preset_for(tournament)
-        if preset.mode_source != "fixed" and highest is not None:
-            mode = label(MODE_LABELS, mode_for_q(highest.q_level, preset.thresholds).value)
+        if preset.mode_source != "fixed":
+            mode = label(MODE_LABELS, mode_for_q(duties.q_level, preset.thresholds).value)
     except RuleRefusal:
         preset = None
-    results = [r for r in player_results(player=player) if r.tournament.pk != tournament.pk]
-    same_event = [r for r in results if r.tournament.preset == tournament.preset
-                  and _before(r.tournament, tournament)]
-    past_wins = [r for r in same_event if r.champion]
-    l_past = past_win_total([ad.past_win_of(r.lots) for r in past_wins])
-    l_override = overrides.get("past_win_lots")
     format_lots = None
     first = Round.objects.filter(tournament=tournament, number=1).first()
-    if first is not None and owed is not None and highest is not None:
-        past = ([PastWin(l_override.value)] if l_override
-                else [ad.past_win_of(r.lots) for r in past_wins])
-        format_lots = format_lots_allowed(past, q_level=highest.q_level,
+    if first is not None and owed is not None:
+        format_lots = format_lots_allowed([PastWin(duties.past_win_lots)],
+                                          q_level=duties.q_level,
                                           genre_lots_now=owed.genre_lots,
                                           max_matches=round_rules(first).max_matches)
-    refusals = _eligibility(entrant, player, engine_rows, results, tournament) if (
-        preset is not None and preset.shura) else []
-    return Duties(entrant, player, highest, mode, lines, owed, owed_error, past_wins, l_past,
-                  l_override, format_lots, refusals, list(overrides.values()))
+    refusals: list[str] = []
+    if preset is not None and preset.shura:
+        ids = ad.family_ids(player)
+        engine_rows = [ad.achievement_of(r) for r in Achievement.objects.filter(player_id__in=ids)]
+        results = [r for r in player_results(player=player) if r.tournament.pk != tournament.pk]
+        refusals = _eligibility(entrant, player, engine_rows, results, tournament)
+    l_past = item.gives.past_win_lots if item.gives is not None else 0
+    return Duties(entrant, player, item.gives.highest if item.gives else None, mode, lines,
+                  owed, owed_error, item.past_wins, l_past, item.overrides.get("past_win_lots"),
+                  format_lots, refusals, item, list(item.overrides.values()))
 
 
 def _before(t: Tournament, now: Tournament) -> bool:

@@ -116,6 +116,41 @@ def holds_series_berth(*, tournament: Tournament, player: Player) -> bool:
     return sa.player_key(player) in berth_holders(derived.berths)
 
 
+def main_event_series(*, tournament: Tournament) -> Series | None:
+    """The series whose main event this tournament is (None otherwise)."""
+    member = series_of(tournament=tournament)
+    return member.series if member is not None and not member.is_qualifier else None
+
+
+@dataclass(frozen=True)
+class HeldBerth:
+    """A berth a player holds for a main event, in the desk's words."""
+
+    qualifier: str
+    place: int
+    by_hand: bool
+
+
+def main_event_berth(*, tournament: Tournament, player: Player | None) -> HeldBerth | None:
+    """The berth ``player`` holds for the main event ``tournament`` (None when none, or
+    when the tournament is no series' main event): berths of qualifiers held before it
+    and grants dated before it, as the engine derives them."""
+    series = main_event_series(tournament=tournament)
+    if series is None or player is None:
+        return None
+    derived = series_berths_of(series=series, upto=tournament)
+    key = sa.player_key(ad.canonical(player))
+    berth = next((b for b in derived.berths if b.player == key), None)
+    if berth is None:
+        return None
+    return HeldBerth(derived.name(berth.qualifier), berth.place, berth.by_hand)
+
+
+def main_event_holders(*, series: Series, tournament: Tournament) -> frozenset[str]:
+    """0-a at the main event: the player keys holding a berth of ``series`` before it."""
+    return berth_holders(series_berths_of(series=series, upto=tournament).berths)
+
+
 def earlier_qualifier_ids(*, tournament: Tournament) -> set[int]:
     """H0-b: the other qualifiers of the tournament's series held before it."""
     member = series_of(tournament=tournament)

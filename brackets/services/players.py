@@ -15,24 +15,27 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from brackets import engine_adapter as ea
 from brackets.adapters import players as ad
-from brackets.adapters.entrants import kana_fold, snapshot
-from brackets.engine import RuleRefusal, bounds, check_achievement
+from brackets.adapters import series as sa
+from brackets.adapters.entrants import kana_fold
+from brackets.engine import RuleRefusal, bounds, check_achievement, check_main_event_entry
 from brackets.messages import error_text
 from brackets.models import (
     Achievement,
+    BerthOverride,
     DutyOverride,
     Entrant,
-    EntrantRevision,
     Player,
     PlayerCard,
     PlayerMerge,
+    Role,
     Round,
     SpecialFact,
     Tournament,
 )
-from brackets.selectors.registry import eligibility_for, entrant_duties
+from brackets.permissions import has_role
+from brackets.selectors.registry import eligibility_for
+from brackets.selectors.series import main_event_holders, main_event_series
 from brackets.services.entrants import entrant_register
 
 
@@ -146,47 +149,42 @@ def _lots_drawn(entrant: Entrant) -> bool:
     return SpecialFact.objects.filter(entrant=entrant, kind=SpecialFact.Kind.SHURA_LOTS).exists()
 
 
-def _shura_event(tournament: Tournament) -> bool:
+def _main_event_admits(tournament: Tournament, player: Player | None, reason: str,
+                       by: Any) -> bool:
+    """0-a at a series' main event: refuse a player holding no berth of the series (the
+    engine decides from the derived berths) unless an organiser gives a reason; True when
+    the entry stands on such a reason (to be recorded with it)."""
+    series = main_event_series(tournament=tournament)
+    if series is None:
+        return False
+    if reason and not has_role(by, tournament, Role.ORGANISER):
+        raise ValidationError({"berth_override": [
+            _("出場権のない選手を本戦に登録する判断は主催者だけが記録できます。")]})
+    if len(reason) > bounds.REASON.max_length:
+        raise ValidationError({"berth_override": [
+            _("理由は%(max)d文字以内で入力してください。") % {"max": bounds.REASON.max_length}]})
+    key = sa.player_key(player) if player is not None else ""
+    holders = main_event_holders(series=series, tournament=tournament)
     try:
-        return bool(ea.preset_for(tournament).shura)
-    except RuleRefusal:
-        return False
-
-
-def _apply_duties(entrant: Entrant, by: Any, *, keep_entered: bool = False) -> bool:
-    """Put what the registry gives (2-d's Q level, 3-a's grounds, 6-c-iii's L_past) into
-    the entrant's fields, the ones lots, restrictions and documents read; kept as a
-    revision ("登録簿から反映") so the desk's history says where the values came from.
-
-    ``keep_entered``: at registration the registry only adds to what the desk typed (a
-    title the registry does not know yet is still declared), it never lowers it."""
-    duties = entrant_duties(entrant=entrant)
-    if duties is None:
-        return False
-    fields = duties.declaration_fields()
-    if keep_entered:
-        fields = {k: (getattr(entrant, k) or v) if isinstance(v, bool)
-                  else max(getattr(entrant, k) or 0, v or 0) for k, v in fields.items()}
-    if all(getattr(entrant, k) == v for k, v in fields.items()):
-        return False
-    for k, v in fields.items():
-        setattr(entrant, k, v)
-    entrant.revision += 1
-    entrant.save(update_fields=[*fields, "revision", "updated_at"])
-    EntrantRevision.objects.create(entrant=entrant, number=entrant.revision,
-                                   data=snapshot(entrant), action="registry", by=_who(by))
-    return True
+        check_main_event_entry(key, holders=holders, series=series.name, overridden=bool(reason))
+    except RuleRefusal as exc:
+        raise ValidationError({"__all__": [error_text(exc)]}) from exc
+    return bool(reason) and key not in holders
 
 
 @transaction.atomic
 def entrant_register_linked(*, tournament: Tournament, by: Any, data: Mapping[str, Any],
-                            player_id: int | None = None, action: str = "register") -> Entrant:
+                            player_id: int | None = None, action: str = "register",
+                            berth_override: str = "") -> Entrant:
     """Register an entrant and link the registry player the desk chose, or a new one.
 
     For a returning player H0 is checked first (a berth holder, or a card other than the
-    first appearance's, is refused with the reason); at a 修羅 event the registry's duties
-    then fill the entrant's 修羅 fields.
+    first appearance's, is refused with the reason). At a series' main event a player
+    without a berth is refused unless an organiser records ``berth_override``, the reason.
+    Nothing of the registry is copied into the entrant: its duties are derived whenever
+    they are read (``brackets.selectors.duties``).
     """
+    berth_override = berth_override.strip()
     player: Player | None = None
     if player_id:
         player = Player.objects.select_for_update().filter(pk=player_id).first()
@@ -202,7 +200,10 @@ def entrant_register_linked(*, tournament: Tournament, by: Any, data: Mapping[st
                                   player_id__in=ad.family_ids(player)).exists():
             raise ValidationError({"__all__": [
                 _("%(name)s さんはこの大会に既に登録されています。") % {"name": player.name}]})
+    admitted = _main_event_admits(tournament, player, berth_override, by)
     entrant = entrant_register(tournament=tournament, by=by, data=data, action=action)
+    if admitted:
+        BerthOverride.objects.create(entrant=entrant, reason=berth_override, by=_who(by))
     if player is None:
         player = player_create(name=entrant.name, reading=entrant.reading,
                                card_name=entrant.card_name, q_level=entrant.q_level, by=by)
@@ -211,8 +212,6 @@ def entrant_register_linked(*, tournament: Tournament, by: Any, data: Mapping[st
                            q_level=_card_q(player, entrant), by=by)
     entrant.player = player
     entrant.save(update_fields=["player", "updated_at"])
-    if _shura_event(tournament):
-        _apply_duties(entrant, by, keep_entered=True)
     return entrant
 
 
@@ -234,20 +233,11 @@ def _refuse_after_lots(entrant: Entrant) -> None:
 
 
 @transaction.atomic
-def entrant_duties_apply(*, tournament: Tournament, entrant_id: int, by: Any) -> bool:
-    """Derive the entrant's duties from the registry again (after an achievement was added
-    or players merged); True when a field changed. Refused once their lots are drawn."""
-    entrant = Entrant.objects.select_for_update().get(tournament=tournament, pk=entrant_id)
-    if entrant.player_id is None:
-        raise ValidationError({"__all__": [_("登録簿の選手と結び付いていない参加者です。")]})
-    _refuse_after_lots(entrant)
-    return _apply_duties(entrant, by)
-
-
-@transaction.atomic
 def duty_override_record(*, tournament: Tournament, entrant_id: int, ground: str, value: int,
                          reason: str, by: Any) -> DutyOverride:
-    """An organiser's decision against the record, with its reason; then applied."""
+    """An organiser's decision against the record, with its reason. Nothing is copied:
+    every reader combines it with the record and the desk's typing
+    (``brackets.selectors.duties``)."""
     entrant = Entrant.objects.select_for_update().get(tournament=tournament, pk=entrant_id)
     if entrant.player_id is None:
         raise ValidationError({"__all__": [_("登録簿の選手と結び付いていない参加者です。")]})
@@ -263,7 +253,5 @@ def duty_override_record(*, tournament: Tournament, entrant_id: int, ground: str
         raise ValidationError({"reason": [
             _("理由は%(max)d文字以内で入力してください。") % {"max": bounds.REASON.max_length}]})
     _refuse_after_lots(entrant)
-    row = DutyOverride.objects.create(entrant=entrant, ground=ground, value=value,
-                                      reason=reason, by=_who(by))
-    _apply_duties(entrant, by)
-    return row
+    return DutyOverride.objects.create(entrant=entrant, ground=ground, value=value,
+                                       reason=reason, by=_who(by))

@@ -16,6 +16,7 @@ from brackets import engine_adapter as ea
 from brackets.adapters.rounds import round_rules
 from brackets.models import Entrant, Tournament
 from brackets.selectors import rounds as sel
+from brackets.selectors.duties import duties_by_id
 
 
 def _dec(value: Decimal | None) -> str | None:
@@ -83,6 +84,7 @@ def _remaining(tournament: Tournament, entrants: Mapping[int, Entrant],
     """Every player's remaining options for the main window (the engine's summary)."""
     history = sel.selection_history(tournament, list(entrants))
     lots = sel.lots_of(tournament, list(entrants))
+    duties = duties_by_id(tournament, list(entrants), entrants=dict(entrants))
     restriction, preset, settings = "basic", tournament.preset, tournament.preset_settings
     rounds = sel.tournament_rounds(tournament)
     if rounds:
@@ -90,7 +92,8 @@ def _remaining(tournament: Tournament, entrants: Mapping[int, Entrant],
         restriction, preset, settings = "preset", first.preset_slug, dict(first.settings)
     out = {}
     for eid, e in sorted(entrants.items()):
-        rules = ea.player_rules(restriction, ea.rules_input_from_entrant(e, lots.get(eid)),
+        rules = ea.player_rules(restriction, ea.rules_input_from_entrant(e, lots.get(eid),
+                                                                         duties.get(eid)),
                                 preset, settings=settings)
         hist = ea.history_of((h.selection, h.round_name, h.window, h.recorded)
                              for h in history.get(eid, []))

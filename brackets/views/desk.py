@@ -27,8 +27,9 @@ from brackets.adapters.entrant_files import IGNORE, ImportRefused, mapping_choic
 from brackets.adapters.entrant_rows import preview_rows
 from brackets.exporters import entrants_xlsx
 from brackets.forms.desk import EntrantForm, UploadForm, WalkInForm
-from brackets.models import Entrant, EntrantImport, Role, Tournament
+from brackets.models import BerthOverride, Entrant, EntrantImport, Role, Tournament
 from brackets.permissions import role_required
+from brackets.selectors.duties import duties_by_id, weighs_record
 from brackets.selectors.entrants import (
     desk_counts,
     entrant_history,
@@ -38,6 +39,7 @@ from brackets.selectors.entrants import (
     revision_by,
 )
 from brackets.selectors.registry import entrant_duties
+from brackets.selectors.series import main_event_berth, main_event_series
 from brackets.services.entrant_imports import (
     entrant_import_cancel,
     entrant_import_confirm,
@@ -68,16 +70,26 @@ def _apply_service_errors(form: forms.Form, error: ValidationError) -> None:
 
 
 def _table(request: HttpRequest, tournament: Tournament, query: str) -> EntrantTable:
+    rows = entrant_list(tournament=tournament, query=query)
     table = EntrantTable(
-        entrant_list(tournament=tournament, query=query),
+        rows,
         slug=tournament.slug,
         rank_name=rank_namer(tournament=tournament),
         csrf_token=get_token(request),
+        duties=(duties_by_id(tournament, [e.pk for e in rows if e.player_id],
+                             entrants={e.pk: e for e in rows})
+                if weighs_record(tournament) else None),
         request=request,
     )
     RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
     return table
 
+
+
+def _may_admit_without_berth(request: HttpRequest, tournament: Tournament) -> bool:
+    """The form offers the organiser's reason field at a series' main event only."""
+    return (Role.ORGANISER in getattr(request, "roles", ())
+            and main_event_series(tournament=tournament) is not None)
 
 
 def _is_htmx(request: HttpRequest) -> bool:
@@ -102,12 +114,14 @@ def desk(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     A POST is the walk-in form; on error the page comes back with messages beside the
     fields and what was typed kept.
     """
-    walk_in = WalkInForm(request.POST or None, prefix="walkin", tournament=tournament)
+    walk_in = WalkInForm(request.POST or None, prefix="walkin", tournament=tournament,
+                         berth_override=_may_admit_without_berth(request, tournament))
     if request.method == "POST" and walk_in.is_valid():
         try:
             entrant = entrant_register_linked(
                 tournament=tournament, by=request.user, data=walk_in.data_for_service(),
                 player_id=walk_in.cleaned_data.get("player"), action="walk_in",
+                berth_override=walk_in.cleaned_data.get("berth_override", ""),
             )
         except ValidationError as error:
             _apply_service_errors(walk_in, error)
@@ -189,12 +203,15 @@ def _form_page(
 @role_required(*DESK_ROLES)
 def desk_entrant_new(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """Register an entrant with every field (seeds, 修羅 declarations, notes)."""
-    form = EntrantForm(request.POST or None, tournament=tournament)
+    form = EntrantForm(request.POST or None, tournament=tournament,
+                       berth_override=_may_admit_without_berth(request, tournament))
     if request.method == "POST" and form.is_valid():
         try:
             entrant = entrant_register_linked(tournament=tournament, by=request.user,
                                               data=form.data_for_service(),
-                                              player_id=form.cleaned_data.get("player"))
+                                              player_id=form.cleaned_data.get("player"),
+                                              berth_override=form.cleaned_data.get(
+                                                  "berth_override", ""))
         except ValidationError as error:
             _apply_service_errors(form, error)
         else:
@@ -277,6 +294,9 @@ def desk_entrant_edit(request: HttpRequest, tournament: Tournament, entrant_id: 
         conflict=conflict,
         history=entrant_history(entrant=entrant),
         duties=entrant_duties(entrant=entrant),
+        berth=main_event_berth(tournament=tournament, player=entrant.player),
+        main_event=main_event_series(tournament=tournament),
+        berth_override=BerthOverride.objects.filter(entrant=entrant).select_related("by").first(),
         rank_name=rank_namer(tournament=tournament)(entrant.q_level),
     )
 

@@ -21,7 +21,6 @@ from django.views.decorators.http import require_GET, require_POST
 from brackets.forms.players import (
     AchievementForm,
     DutyOverrideForm,
-    EntrantRefForm,
     PlayerCardForm,
     PlayerLookupForm,
     PlayerMergeForm,
@@ -36,10 +35,10 @@ from brackets.selectors.registry import (
     player_record,
 )
 from brackets.selectors.registry_sheets import registry_rows
+from brackets.selectors.series import main_event_berth, main_event_series
 from brackets.services.players import (
     achievement_add,
     duty_override_record,
-    entrant_duties_apply,
     player_card_record,
     player_merge,
 )
@@ -72,10 +71,13 @@ def desk_player_lookup(request: HttpRequest, tournament: Tournament) -> HttpResp
             probe = Entrant(tournament=tournament, player=match.player,
                             card_name=fill["card_name"], q_level=fill["q_level"])
             matches.append({"match": match, "fill": fill, "first_card": first_card,
-                            "duties": entrant_duties(entrant=probe)})
+                            "duties": entrant_duties(entrant=probe),
+                            "berth": main_event_berth(tournament=tournament,
+                                                      player=match.player)})
     prefix = form.cleaned_data.get("prefix", "") if form.is_valid() else ""
     return render(request, "brackets/players/_lookup.html",
-                  {"tournament": tournament, "matches": matches, "prefix": prefix})
+                  {"tournament": tournament, "matches": matches, "prefix": prefix,
+                   "main_event": main_event_series(tournament=tournament)})
 
 
 @require_GET
@@ -192,25 +194,4 @@ def shura_override(request: HttpRequest, tournament: Tournament) -> HttpResponse
             messages.success(request, _("判定の変更を理由とともに記録しました。"))
     else:
         messages.error(request, " ".join(str(e) for errs in form.errors.values() for e in errs))
-    return _back_to_shura(tournament)
-
-
-@require_POST
-@role_required(*DESK_ROLES)
-def shura_registry_refresh(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    """Derive an entrant's duties from the registry again (after a new achievement)."""
-    form = EntrantRefForm(request.POST)
-    if form.is_valid():
-        get_object_or_404(Entrant, tournament=tournament, pk=form.cleaned_data["entrant"])
-        try:
-            changed = entrant_duties_apply(tournament=tournament,
-                                           entrant_id=form.cleaned_data["entrant"],
-                                           by=request.user)
-        except ValidationError as error:
-            messages.error(request, " ".join(error.messages))
-        else:
-            messages.success(request, _("登録簿から反映しました。") if changed
-                             else _("登録簿との違いはありません。"))
-    else:
-        messages.error(request, _("参加者を選んでください。"))
     return _back_to_shura(tournament)

@@ -309,7 +309,7 @@ AREAS = {
                "buzzer_questions_confirm", "buzzer_round_settings"],
     "players": ["desk_player_lookup", "registry_list", "registry_player",
                 "registry_achievement_add", "registry_card_record", "registry_merge",
-                "shura_override", "shura_registry_refresh", "player_links_review",
+                "shura_override", "player_links_review",
                 "player_link_decide"],
     "series": ["public_series", "series_index", "series_edit", "series_attach",
                "series_berth_grant"],

@@ -33,6 +33,4 @@ def players_matrix() -> dict[str, Any]:
         "shura_override": Entry(ORGANISER, method="POST", data=lambda w: {
             "entrant": str(w["entrant"].id), "ground": "national_title", "value": "0",
             "reason": "称号は別人のもの"}),
-        "shura_registry_refresh": Entry(DESK, method="POST", data=lambda w: {
-            "entrant": str(w["entrant"].id)}),
     }

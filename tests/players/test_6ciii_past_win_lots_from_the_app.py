@@ -10,6 +10,7 @@ from typing import Any
 from brackets.adapters.rounds import round_rules
 from brackets.engine import PastWin, format_lots_allowed
 from brackets.models import Achievement, QmaVersion, Round, Tournament
+from brackets.selectors.duties import in_force_of
 from brackets.selectors.registry import entrant_duties, player_record
 from brackets.services import rounds as svc
 from tests.players.helpers import katata, katata_won_with_four_lots, register
@@ -31,8 +32,7 @@ def test_past_champion_lots_give_l_past_and_the_allowance(
                        shura_extra_lots=3)
     for i in range(8):
         register(second, cast["desk"], name=f"他{i}", card=f"S{i}", q=40)
-    entrant.refresh_from_db()
-    assert entrant.past_win_lots == 4
+    assert in_force_of(entrant).duties.past_win_lots == 4
     svc.rounds_configure(tournament=second, by=cast["organiser"])
     duties = entrant_duties(entrant=entrant)
     assert duties is not None and duties.l_past == 4

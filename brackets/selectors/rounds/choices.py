@@ -100,7 +100,8 @@ def seat_choices(gv: GroupView, catalog: Catalog,
                  ctx: Mapping[str, Any] | None = None, *,
                  history: Mapping[int, list[HistoryRow]] | None = None,
                  lots: Mapping[int, Mapping[str, Any]] | None = None,
-                 entrants: Mapping[int, Entrant] | None = None) -> dict[int, SeatChoices]:
+                 entrants: Mapping[int, Entrant] | None = None,
+                 duties: Mapping[int, Any] | None = None) -> dict[int, SeatChoices]:
     """Each real seat's legal choices for this match (the engine decides).
 
     ``history`` and ``lots`` (per entrant) are read for the seated entrants unless given:
@@ -115,6 +116,10 @@ def seat_choices(gv: GroupView, catalog: Catalog,
         history = selection_history(tournament, ids)
     if lots is None:
         lots = lots_of(tournament, ids)
+    if duties is None:
+        from brackets.selectors.duties import duties_by_id
+
+        duties = duties_by_id(tournament, ids)
     rules_of_round = round_rules(rnd)
     conf = rules_of_round.restrictions(group.rule)
     card_genres = card_groups = None
@@ -137,7 +142,8 @@ def seat_choices(gv: GroupView, catalog: Catalog,
         if seat.entrant_id is None:
             continue
         entrant = entrants[seat.entrant_id] if entrants is not None else seat.entrant
-        rows_input = ea.rules_input_from_entrant(entrant, lots.get(entrant.id))
+        rows_input = ea.rules_input_from_entrant(entrant, lots.get(entrant.id),
+                                                 duties.get(entrant.id))
         rules = ea.player_rules("preset", rows_input, rules_of_round.preset_slug,
                                 settings=rules_of_round.settings)
         own = [h for h in history.get(entrant.id, []) if (h.round_number, h.group_label) !=
@@ -194,11 +200,14 @@ def selection_penalties(views: Sequence[GroupView]) -> dict[int, dict[int, Decim
         contexts = match_contexts(judged)
         history, lots = selection_history(tournament, ids), lots_of(tournament, ids)
         entrants = Entrant.objects.in_bulk(ids)
+        from brackets.selectors.duties import duties_by_id
+
+        duties = duties_by_id(tournament, ids, entrants=entrants)
         for gv in judged:
             points = selection_penalty(gv.group.round)
             try:
                 choices = seat_choices(gv, catalog, contexts[gv.group.id], history=history,
-                                       lots=lots, entrants=entrants)
+                                       lots=lots, entrants=entrants, duties=duties)
             except RuleRefusal:
                 choices = {}
             for n in accepted[gv.group.id]:

@@ -110,7 +110,8 @@ class MatchSnapshot:
         """Each seated player's engine choices (seat number → :class:`SeatChoices`)."""
         catalog = self.catalog or ea.catalog_for(self.group.round.tournament.version_id)
         return seat_choices(self.view, catalog, self.context,
-                            history=self.inputs.history, lots=self.inputs.lots)
+                            history=self.inputs.history, lots=self.inputs.lots,
+                            duties=self.inputs.duties)
 
     @property
     def seats(self) -> list[Seat]:
@@ -215,6 +216,14 @@ class _PlayerInputs:
     @cached_property
     def lots(self) -> dict[int, dict[str, Any]]:
         return lots_of(self.tournament, self.ids)
+
+    @cached_property
+    def duties(self) -> dict[int, Any]:
+        """Each player's 修羅 duties and Q level in force (the desk's typing with the
+        registry's), read once for all the groups; empty where the preset weighs no record."""
+        from brackets.selectors.duties import duties_by_id
+
+        return duties_by_id(self.tournament, self.ids)
 
 
 def _snapshot(gv: GroupView, catalog: Catalog | None, ctx: Mapping[str, Any] | None,

@@ -17,6 +17,7 @@ from brackets import engine_adapter as ea
 from brackets.adapters.rounds import round_rules
 from brackets.engine import (
     Card,
+    DeskDuties,
     DrawnLots,
     EngineError,
     Lottery,
@@ -43,6 +44,7 @@ from brackets.models import (
     Tournament,
 )
 from brackets.selectors import rounds as sel
+from brackets.selectors.duties import in_force_of
 from brackets.services.rounds._write import RoundError, _engine_text, match_write
 from brackets.services.rounds.lifecycle import round_players
 
@@ -61,12 +63,15 @@ def _special(tournament: Tournament, kind: str, by: Any, data: dict[str, Any], *
 
 
 def shura_format_lots_allowed(*, tournament: Tournament, entrant: Entrant,
-                              genre_lots: int) -> int:
-    """H5: the most format lots this entrant may draw (0 when none, or no rounds yet)."""
+                              genre_lots: int, duties: DeskDuties | None = None) -> int:
+    """H5: the most format lots this entrant may draw (0 when none, or no rounds yet), from
+    their L_past and Q level in force (``duties``, read here when not given)."""
     first = Round.objects.filter(tournament=tournament, number=1).first()
-    if first is None or not entrant.past_win_lots:
+    if duties is None:
+        duties = in_force_of(entrant).duties
+    if first is None or not duties.past_win_lots:
         return 0
-    return format_lots_allowed([PastWin(entrant.past_win_lots)], q_level=entrant.q_level,
+    return format_lots_allowed([PastWin(duties.past_win_lots)], q_level=duties.q_level,
                                genre_lots_now=genre_lots,
                                max_matches=round_rules(first).max_matches)
 
@@ -86,9 +91,11 @@ def shura_lots_draw(*, tournament: Tournament, entrant: Entrant, by: Any,
             status=Round.Status.CONFIGURED).exists():
         raise RoundError(_("1回戦の抽選後は修羅くじを引けません。"))
     catalog = ea.catalog_for(tournament.version_id)
-    decl = ea.declaration_of(ea.rules_input_from_entrant(entrant, None))
+    # The duties in force: the desk's typing with the registry's (derived now, or as they
+    # stood at this entrant's first draw, so a correction draws the same number).
+    duties = in_force_of(entrant).duties
     try:
-        owed = lots_owed(decl)
+        owed = lots_owed(duties.declaration())
     except RuleRefusal as exc:
         raise RoundError(_("くじは1人4本までです。申告を確認してください。")) from exc
     if not owed.shura:
@@ -96,7 +103,7 @@ def shura_lots_draw(*, tournament: Tournament, entrant: Entrant, by: Any,
     if not Round.objects.filter(tournament=tournament, number=1).exists():
         raise RoundError(_("先に回戦を作成してください（最大試合数がくじの本数に関わります）。"))
     k = shura_format_lots_allowed(tournament=tournament, entrant=entrant,
-                                  genre_lots=owed.genre_lots)
+                                  genre_lots=owed.genre_lots, duties=duties)
     if format_lots is None:
         format_lots = k if genres is None else len(formats or ())
     try:

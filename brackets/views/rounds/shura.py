@@ -9,12 +9,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
 from brackets import engine_adapter as ea
-from brackets.engine import lots_owed
 from brackets.forms.players import DutyOverrideForm
 from brackets.forms.special import ShuraLotsForm
 from brackets.models import Entrant, Role, Round, Tournament
 from brackets.permissions import role_required
 from brackets.selectors import rounds as sel
+from brackets.selectors.duties import in_force_for
 from brackets.selectors.registry import entrant_duties
 from brackets.services import rounds as svc
 
@@ -57,13 +57,21 @@ def shura_desk(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     entrants = list(Entrant.objects.filter(tournament=tournament).select_related("tournament")
                     .order_by("id"))
     lots = sel.lots_of(tournament, [e.id for e in entrants])
+    # Each entrant's duties in force: the desk's typing with the registry's, derived now
+    # (or as they stood when the entrant's lots were drawn).
+    found = in_force_for(tournament=tournament, entrants=entrants)
     rows = []
     row_error = False
     for e in entrants:
-        try:
-            owed = lots_owed(ea.declaration_of(ea.rules_input_from_entrant(e, None)))
-        except Exception:  # noqa: BLE001 - an over-cap declaration is shown as an error row
-            rows.append({"entrant": e, "owed": None, "lots": lots.get(e.id)})
+        owed = found[e.id].owed
+        if owed is None:  # over the cap of 4: shown as an error row
+            rows.append({"entrant": e, "owed": None, "lots": lots.get(e.id),
+                         "warning": found[e.id].warning()})
+            continue
+        if not owed.shura and found[e.id].warning():
+            # A duty the record gives only after the lottery: shown, never drawn.
+            rows.append({"entrant": e, "owed": owed, "lots": lots.get(e.id),
+                         "warning": found[e.id].warning()})
             continue
         if owed.shura:
             from brackets.selectors.documents import LOT_REASONS
@@ -72,10 +80,12 @@ def shura_desk(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             reasons = [LOT_REASONS.get(str(r), str(r)) for r in owed.reasons]
             # H5: a past champion may add up to k format lots; the desk asks how many.
             k = svc.shura_format_lots_allowed(tournament=tournament, entrant=e,
-                                              genre_lots=owed.genre_lots)
+                                              genre_lots=owed.genre_lots,
+                                              duties=found[e.id].duties)
             mine = error and posted.get("entrant") == str(e.id)
             row_error = row_error or bool(mine)
             rows.append({"entrant": e, "owed": owed, "lots": lots.get(e.id), "reasons": reasons,
+                         "warning": found[e.id].warning(),
                          "format_lots_allowed": k, "format_lot_choices": range(k + 1),
                          "error": error if mine else "",
                          "format_lots_chosen": (posted["format_lots"] if mine else str(k)),
@@ -84,12 +94,24 @@ def shura_desk(request: HttpRequest, tournament: Tournament) -> HttpResponse:
                          "format_selects": _selects(posted["formats"] if mine else [], k)})
     catalog = ea.catalog_for(tournament.version_id)
     # What the registry gives each linked entrant, derived by the engine, with the why.
-    registry = [d for d in (entrant_duties(entrant=e) for e in entrants if e.player_id)
-                if d is not None]
+    # What the registry gives each linked entrant, with the why: those whose record gives
+    # something (a ground, past wins, an override, a later duty, an H0 refusal), the rest
+    # named in one line so the page stays short.
+    registry, plain = [], []
+    for e in entrants:
+        d = entrant_duties(entrant=e, in_force=found[e.id]) if e.player_id else None
+        if d is None:
+            continue
+        if (any(g.derived or g.override for g in d.grounds) or d.past_wins or d.overrides
+                or d.warning or d.refusals):
+            registry.append(d)
+        else:
+            plain.append(d)
     return render(request, "brackets/rounds/shura.html",
                   {"tournament": tournament, "rows": rows, "error": "" if row_error else error,
                    "lot_genres": catalog.lot_genres,
                    "format_lot_pool": svc.shura_format_lot_pool(tournament=tournament),
                    "has_rounds": Round.objects.filter(tournament=tournament, number=1).exists(),
-                   "registry": registry, "override_form": DutyOverrideForm()},
+                   "registry": registry, "registry_plain": plain,
+                   "override_form": DutyOverrideForm()},
                   status=400 if error else 200)

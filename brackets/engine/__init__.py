@@ -126,6 +126,16 @@ from brackets.engine.presets import (
     shimonoseki_deck,
 )
 from brackets.engine.ratio import DISQUALIFIED, UNDEFINED, Ratio, group_ratios
+from brackets.engine.corrections import (
+    check_achievement_correction,
+    check_entrant_link,
+    check_entrant_unlink,
+    check_reason,
+    check_rename,
+    check_still_in_force,
+    distinct_facts,
+    fact_key,
+)
 from brackets.engine.record import (
     ACHIEVEMENT_KINDS,
     SHIGA_EXCLUSIONS,
@@ -224,6 +234,9 @@ __all__ = [
     # A player's record across events (record.py): 2-d, 3-a, H0-a.
     "ACHIEVEMENT_KINDS", "SHIGA_EXCLUSIONS", "Achievement", "CardRecord", "ShuraGrounds",
     "check_achievement", "highest_card", "holds_berth", "past_win_total", "shura_grounds",
+    # Corrections to a record (corrections.py): withdrawals, corrections, relinks, one fact.
+    "check_achievement_correction", "check_entrant_link", "check_entrant_unlink",
+    "check_reason", "check_rename", "check_still_in_force", "distinct_facts", "fact_key",
     # Main-event berths of a qualifier series (series.py): 0-a.
     "DEFAULT_BERTHS", "Berth", "BerthGrant", "QualifierResult", "berth_holders",
     "check_berth_grant", "series_berths",

@@ -16,6 +16,12 @@ from brackets.models.catalog import (
     Rank,
     SubGenre,
 )
+from brackets.models.corrections import (
+    AchievementCorrection,
+    BerthWithdrawal,
+    EntrantPlayerChange,
+    PlayerRename,
+)
 from brackets.models.entrants import Entrant, EntrantImport, EntrantRevision
 from brackets.models.floor import CabinetSet, FloorFact
 from brackets.models.players import (
@@ -49,6 +55,10 @@ from brackets.models.tournament import Membership, Role, Tournament
 
 __all__ = [
     "Achievement",
+    "AchievementCorrection",
+    "BerthWithdrawal",
+    "EntrantPlayerChange",
+    "PlayerRename",
     "DutyOverride",
     "GameVersion",
     "Player",

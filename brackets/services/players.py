@@ -153,17 +153,22 @@ def _shura_event(tournament: Tournament) -> bool:
         return False
 
 
-def _apply_duties(entrant: Entrant, by: Any, *, keep_entered: bool = False) -> bool:
+def _apply_duties(entrant: Entrant, by: Any, *, keep_entered: bool = False,
+                  was: Mapping[str, Any] | None = None) -> bool:
     """Put what the registry gives (2-d's Q level, 3-a's grounds, 6-c-iii's L_past) into
     the entrant's fields, the ones lots, restrictions and documents read; kept as a
     revision ("登録簿から反映") so the desk's history says where the values came from.
 
     ``keep_entered``: at registration the registry only adds to what the desk typed (a
-    title the registry does not know yet is still declared), it never lowers it."""
+    title the registry does not know yet is still declared), it never lowers it.
+    ``was``: what the registry gave before a correction; only a field still holding that
+    value follows the record (a value the desk typed over it stays)."""
     duties = entrant_duties(entrant=entrant)
     if duties is None:
         return False
     fields = duties.declaration_fields()
+    if was is not None:
+        fields = {k: v for k, v in fields.items() if k in was and getattr(entrant, k) == was[k]}
     if keep_entered:
         fields = {k: (getattr(entrant, k) or v) if isinstance(v, bool)
                   else max(getattr(entrant, k) or 0, v or 0) for k, v in fields.items()}

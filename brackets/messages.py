@@ -133,6 +133,9 @@ ERROR_TEXT: dict[str, Any] = {
     "correction_already_withdrawn": _("この記録は既に取り下げられています。取り下げた記録は変更できません"
                                       "（必要なら新しく記録してください）。"),
     "correction_already_corrected": _("この記録は既に訂正されています。訂正後の記録を取り下げ・訂正してください。"),
+    "correction_not_found": _("この記録は見つかりません（別の選手の記録か、既に変わっています）。"
+                              "ページを読み込み直してください。"),
+    "correction_no_title": _("内容（称号名・大会名など）を入力してください。"),
     "correction_unchanged": _("訂正の内容が元の記録と同じです。変える項目を入力してください。"),
     "rename_no_name": _("名前を入力してください。"),
     "rename_too_long": _("名前・よみがなは{max}文字以内で入力してください。"),
@@ -140,6 +143,7 @@ ERROR_TEXT: dict[str, Any] = {
     "link_unchanged": _("この参加者は既にこの選手と結び付いています。"),
     "link_player_entered": _("この選手はこの大会に別の参加者（{entrant}）として登録されています。"
                              "同じ大会の2人の参加者を1人の選手に結び付けることはできません。"),
+    "link_entrant_elsewhere": _("この大会の参加者から選んでください。"),
     "unlink_not_linked": _("この参加者は登録簿の選手と結び付いていません。"),
     # Main-event berths granted by hand (engine/series.py check_berth_grant).
     "berth_place_taken": _("{qualifier}の{place}位の出場権は既に付与されています。同じ順位に"

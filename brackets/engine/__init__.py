@@ -130,6 +130,7 @@ from brackets.engine.corrections import (
     check_achievement_correction,
     check_entrant_link,
     check_entrant_unlink,
+    check_found,
     check_reason,
     check_rename,
     check_still_in_force,
@@ -236,7 +237,7 @@ __all__ = [
     "check_achievement", "highest_card", "holds_berth", "past_win_total", "shura_grounds",
     # Corrections to a record (corrections.py): withdrawals, corrections, relinks, one fact.
     "check_achievement_correction", "check_entrant_link", "check_entrant_unlink",
-    "check_reason", "check_rename", "check_still_in_force", "distinct_facts", "fact_key",
+    "check_found", "check_reason", "check_rename", "check_still_in_force", "distinct_facts", "fact_key",
     # Main-event berths of a qualifier series (series.py): 0-a.
     "DEFAULT_BERTHS", "Berth", "BerthGrant", "QualifierResult", "berth_holders",
     "check_berth_grant", "series_berths",

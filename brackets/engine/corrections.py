@@ -41,6 +41,13 @@ def distinct_facts(achievements: Iterable[Achievement]) -> tuple[Achievement, ..
     return tuple(out)
 
 
+def check_found(*, found: bool) -> None:
+    """The achievement or berth named is this player's (or this series'): a stale page
+    or a hand-made post names another."""
+    if not found:
+        raise RuleRefusal("correction_not_found", "no such record here")
+
+
 def check_reason(reason: str) -> None:
     """A withdrawal, a correction or a relink is an organiser's decision: it says why."""
     if not reason.strip():
@@ -66,6 +73,8 @@ def check_achievement_correction(old: Achievement, new: Achievement, *, reason: 
     check_reason(reason)
     check_still_in_force(withdrawn=withdrawn, corrected=corrected)
     check_achievement(new)
+    if not new.title.strip():
+        raise RuleRefusal("correction_no_title", "a corrected achievement needs its title")
     if fact_key(old) == fact_key(new) and old.limited == new.limited:
         raise RuleRefusal("correction_unchanged", "the correction changes nothing")
 
@@ -82,10 +91,13 @@ def check_rename(*, name: str, reading: str, was_name: str, was_reading: str) ->
         raise RuleRefusal("rename_unchanged", "the name and reading did not change")
 
 
-def check_entrant_link(*, linked_to: int | None, player: int, other_entrant: str = "") -> None:
-    """Link an entrant to registry player ``player``: not the player it is linked to
-    already, and not a player who has another entrant in the same tournament
-    (``other_entrant`` names that entrant; two entries there mean two people)."""
+def check_entrant_link(*, here: bool, linked_to: int | None, player: int,
+                       other_entrant: str = "") -> None:
+    """Link an entrant of this tournament (``here``) to registry player ``player``: not the
+    player it is linked to already, and not a player who has another entrant in the same
+    tournament (``other_entrant`` names that entrant; two entries there mean two people)."""
+    if not here:
+        raise RuleRefusal("link_entrant_elsewhere", "the entrant is not of this tournament")
     if linked_to == player:
         raise RuleRefusal("link_unchanged", "the entrant is linked to this player already")
     if other_entrant:
@@ -93,6 +105,8 @@ def check_entrant_link(*, linked_to: int | None, player: int, other_entrant: str
                           entrant=other_entrant)
 
 
-def check_entrant_unlink(*, linked_to: int | None) -> None:
+def check_entrant_unlink(*, here: bool, linked_to: int | None) -> None:
+    if not here:
+        raise RuleRefusal("link_entrant_elsewhere", "the entrant is not of this tournament")
     if linked_to is None:
         raise RuleRefusal("unlink_not_linked", "the entrant is linked to no player")

@@ -39,7 +39,7 @@ class AchievementCorrection(models.Model):
     at = models.DateTimeField(_("日時"), auto_now_add=True)
 
     class Meta:
-        ordering = ["id"]
+        ordering = ["id"]  # noqa: RUF012 - Django Meta convention
         verbose_name = _("実績の取り下げ・訂正")
         verbose_name_plural = _("実績の取り下げ・訂正")
 
@@ -63,7 +63,7 @@ class PlayerRename(models.Model):
     at = models.DateTimeField(_("日時"), auto_now_add=True)
 
     class Meta:
-        ordering = ["player", "id"]
+        ordering = ["player", "id"]  # noqa: RUF012 - Django Meta convention
         verbose_name = _("選手名の変更")
         verbose_name_plural = _("選手名の変更")
 
@@ -81,7 +81,7 @@ class EntrantPlayerChange(models.Model):
     at = models.DateTimeField(_("日時"), auto_now_add=True)
 
     class Meta:
-        ordering = ["entrant", "id"]
+        ordering = ["entrant", "id"]  # noqa: RUF012 - Django Meta convention
         verbose_name = _("参加者と選手の結び付け")
         verbose_name_plural = _("参加者と選手の結び付け")
 
@@ -95,6 +95,6 @@ class BerthWithdrawal(models.Model):
     at = models.DateTimeField(_("日時"), auto_now_add=True)
 
     class Meta:
-        ordering = ["id"]
+        ordering = ["id"]  # noqa: RUF012 - Django Meta convention
         verbose_name = _("出場権の取り下げ")
         verbose_name_plural = _("出場権の取り下げ")

@@ -19,7 +19,6 @@ from typing import Any, TypeVar
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.utils.translation import gettext as _
 
 from brackets.adapters import players as ad
 from brackets.adapters.entrants import kana_fold
@@ -28,6 +27,7 @@ from brackets.engine import (
     check_achievement_correction,
     check_entrant_link,
     check_entrant_unlink,
+    check_found,
     check_reason,
     check_rename,
     check_still_in_force,
@@ -56,7 +56,8 @@ FIELDS = {**ACHIEVEMENT_FIELDS, "correction_no_reason": "reason",
           "correction_already_withdrawn": "__all__", "correction_already_corrected": "__all__",
           "rename_no_name": "name", "rename_too_long": "name", "rename_unchanged": "__all__",
           "link_unchanged": "entrant", "link_player_entered": "entrant",
-          "unlink_not_linked": "entrant"}
+          "unlink_not_linked": "entrant", "link_entrant_elsewhere": "entrant",
+          "correction_not_found": "__all__", "correction_no_title": "title"}
 
 
 def _who(by: Any) -> Any:
@@ -108,8 +109,8 @@ def _live_row(player: Player, achievement_id: int) -> Achievement:
     ids = ad.family_ids(ad.canonical(player))
     row = (Achievement.objects.select_for_update(of=("self",))
            .filter(player_id__in=ids, pk=achievement_id).first())
-    if row is None:
-        raise ValidationError({"__all__": [_("この実績が見つかりません。ページを読み込み直してください。")]})
+    _checked(lambda: check_found(found=row is not None))
+    assert row is not None
     return row
 
 
@@ -161,8 +162,6 @@ def achievement_correct(*, player: Player, achievement_id: int, data: Mapping[st
     state = _state(old)
     _checked(lambda: check_achievement_correction(
         ad.achievement_of(old), ad.achievement_of(new), reason=reason, **state))
-    if not new.title:
-        raise ValidationError({"title": [_("内容（称号名・大会名など）を入力してください。")]})
     new.full_clean()
 
     def change() -> Achievement:
@@ -209,14 +208,13 @@ def entrant_link(*, tournament: Tournament, entrant_id: int, player: Player, rea
     registration: the registry only adds to what the desk typed)."""
     entrant = (Entrant.objects.select_for_update(of=("self",))
                .filter(tournament=tournament, pk=entrant_id).first())
-    if entrant is None:
-        raise ValidationError({"entrant": [_("この大会の参加者から選んでください。")]})
     kept = ad.canonical(Player.objects.select_for_update().get(pk=player.pk))
-    linked = ad.canonical(entrant.player).pk if entrant.player_id else None
+    linked = ad.canonical(entrant.player).pk if entrant and entrant.player_id else None
     other = (Entrant.objects.filter(tournament=tournament, player_id__in=ad.family_ids(kept))
-             .exclude(pk=entrant.pk).first())
-    _checked(lambda: check_entrant_link(linked_to=linked, player=kept.pk,
-                                        other_entrant=other.name if other else ""))
+             .exclude(pk=getattr(entrant, "pk", None)).first())
+    _checked(lambda: check_entrant_link(here=entrant is not None, linked_to=linked,
+                                        player=kept.pk, other_entrant=other.name if other else ""))
+    assert entrant is not None
     if reason.strip():
         _checked(lambda: check_reason(reason))
     row = EntrantPlayerChange.objects.create(entrant=entrant, player=kept,
@@ -236,9 +234,9 @@ def entrant_unlink(*, tournament: Tournament, entrant_id: int, reason: str,
     fields stay as they are, and the player's record no longer lists this tournament."""
     entrant = (Entrant.objects.select_for_update(of=("self",))
                .filter(tournament=tournament, pk=entrant_id).first())
-    if entrant is None:
-        raise ValidationError({"entrant": [_("この大会の参加者から選んでください。")]})
-    _checked(lambda: check_entrant_unlink(linked_to=entrant.player_id))
+    _checked(lambda: check_entrant_unlink(here=entrant is not None,
+                                          linked_to=getattr(entrant, "player_id", None)))
+    assert entrant is not None
     if reason.strip():
         _checked(lambda: check_reason(reason))
     row = EntrantPlayerChange.objects.create(entrant=entrant, player=None,

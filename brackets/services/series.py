@@ -18,7 +18,13 @@ from django.utils.translation import gettext as _
 
 from brackets.adapters import players as ad
 from brackets.adapters import series as sa
-from brackets.engine import RuleRefusal, check_berth_grant, check_reason, check_still_in_force
+from brackets.engine import (
+    RuleRefusal,
+    check_berth_grant,
+    check_found,
+    check_reason,
+    check_still_in_force,
+)
 from brackets.messages import engine_message, error_text
 from brackets.models import (
     BerthWithdrawal,
@@ -178,12 +184,12 @@ def berth_withdraw(*, series: Series, grant_id: int, reason: str, by: Any) -> Be
     series = Series.objects.select_for_update().get(pk=series.pk)
     grant = (SeriesBerthGrant.objects.select_for_update(of=("self",))
              .filter(series=series, pk=grant_id).first())
-    if grant is None:
-        raise ValidationError({"grant": [_("この出場権が見つかりません。ページを読み込み直してください。")]})
     try:
+        check_found(found=grant is not None)
         check_reason(reason)
         check_still_in_force(withdrawn=BerthWithdrawal.objects.filter(grant=grant).exists(),
                              corrected=False)
+        assert grant is not None
     except RuleRefusal as exc:
         field = "reason" if exc.code.startswith("correction_reason") or \
             exc.code == "correction_no_reason" else "grant"

@@ -24,13 +24,13 @@ from brackets.forms.players import (
     AchievementCorrectForm,
     AchievementForm,
     CorrectionReasonForm,
-    EntrantLinkForm,
-    PlayerRenameForm,
     DutyOverrideForm,
+    EntrantLinkForm,
     EntrantRefForm,
     PlayerCardForm,
     PlayerLookupForm,
     PlayerMergeForm,
+    PlayerRenameForm,
 )
 from brackets.models import Entrant, Player, Role, Tournament
 from brackets.permissions import role_required

@@ -13,9 +13,9 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from brackets.messages import ERROR_TEXT
 from brackets.adapters.rounds import round_rules
 from brackets.engine import PastWin, format_lots_allowed
+from brackets.messages import ERROR_TEXT
 from brackets.models import (
     Achievement,
     AchievementCorrection,

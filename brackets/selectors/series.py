@@ -96,7 +96,7 @@ def series_berths_of(*, series: Series, upto: Tournament | None = None) -> Serie
                 players.setdefault(key, ad.canonical(e.player))
         results.append(sa.qualifier_result(t, podium))
         names[results[-1].key] = t.name
-    # A withdrawn grant (BerthWithdrawal) is history: it no longer counts anywhere.
+    # A withdrawn grant (BerthWithdrawal) counts nowhere; the series page lists it apart.
     grant_rows = list(SeriesBerthGrant.objects.filter(series=series, withdrawal__isnull=True)
                       .select_related("player", "by"))
     if upto is not None and upto.date:

@@ -191,7 +191,7 @@ def berth_withdraw(*, series: Series, grant_id: int, reason: str, by: Any) -> Be
                              corrected=False)
         assert grant is not None
     except RuleRefusal as exc:
-        field = "reason" if exc.code.startswith("correction_reason") or \
-            exc.code == "correction_no_reason" else "grant"
+        field = "reason" if exc.code in ("correction_no_reason", "correction_reason_long") \
+            else "__all__"
         raise ValidationError({field: [error_text(exc)]}) from exc
     return BerthWithdrawal.objects.create(grant=grant, reason=reason.strip(), by=_who(by))

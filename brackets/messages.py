@@ -133,6 +133,25 @@ ERROR_TEXT: dict[str, Any] = {
                                "確かめられる出典を入力してください。"),
     "achievement_kind": _("実績の種類を選んでください。"),
     "achievement_limited": _("大会の条件を選択肢から選んでください。"),
+    # Corrections to a player's record (engine/corrections.py): a withdrawal or a
+    # correction supersedes what was entered, a relink moves an entrant between players.
+    "correction_no_reason": _("取り下げ・訂正の理由を入力してください。記録に残り、選手のページに表示されます。"),
+    "correction_reason_long": _("理由は{max}文字以内で入力してください。"),
+    "correction_already_withdrawn": _("この記録は既に取り下げられています。取り下げた記録は変更できません"
+                                      "（必要なら新しく記録してください）。"),
+    "correction_already_corrected": _("この記録は既に訂正されています。訂正後の記録を取り下げ・訂正してください。"),
+    "correction_not_found": _("この記録は見つかりません（別の選手の記録か、既に変わっています）。"
+                              "ページを読み込み直してください。"),
+    "correction_no_title": _("内容（称号名・大会名など）を入力してください。"),
+    "correction_unchanged": _("訂正の内容が元の記録と同じです。変える項目を入力してください。"),
+    "rename_no_name": _("名前を入力してください。"),
+    "rename_too_long": _("名前・よみがなは{max}文字以内で入力してください。"),
+    "rename_unchanged": _("名前もよみがなも今と同じです。変える内容を入力してください。"),
+    "link_unchanged": _("この参加者は既にこの選手と結び付いています。"),
+    "link_player_entered": _("この選手はこの大会に別の参加者（{entrant}）として登録されています。"
+                             "同じ大会の2人の参加者を1人の選手に結び付けることはできません。"),
+    "link_entrant_elsewhere": _("この大会の参加者から選んでください。"),
+    "unlink_not_linked": _("この参加者は登録簿の選手と結び付いていません。"),
     # Main-event berths granted by hand (engine/series.py check_berth_grant).
     "berth_place_taken": _("{qualifier}の{place}位の出場権は既に付与されています。同じ順位に"
                            "二度付与することはできません"),

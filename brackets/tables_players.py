@@ -71,6 +71,7 @@ class RegistryAchievementTable(tables.Table):
     limited = tables.Column(verbose_name=gettext_lazy("大会の条件"))
     by = tables.Column(verbose_name=gettext_lazy("入力者"))
     at = tables.Column(verbose_name=gettext_lazy("日時"))
+    state = tables.Column(verbose_name=gettext_lazy("状態"))
 
     class Meta:
         orderable = False

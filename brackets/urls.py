@@ -213,6 +213,7 @@ urlpatterns += [
 # player, merges, and the organiser's overrides of the 修羅 duties it gives.
 from brackets.views import player_links as link_views
 from brackets.views import players as player_views
+from brackets.views import registry_corrections as correction_views
 
 urlpatterns += [
     path("t/<slug:slug>/desk/players/lookup/", player_views.desk_player_lookup,
@@ -226,6 +227,16 @@ urlpatterns += [
          name="registry_card_record"),
     path("t/<slug:slug>/players/<int:player_id>/merge/", player_views.registry_merge,
          name="registry_merge"),
+    path("t/<slug:slug>/players/<int:player_id>/achievements/<int:achievement_id>/withdraw/",
+         correction_views.registry_achievement_withdraw, name="registry_achievement_withdraw"),
+    path("t/<slug:slug>/players/<int:player_id>/achievements/<int:achievement_id>/correct/",
+         correction_views.registry_achievement_correct, name="registry_achievement_correct"),
+    path("t/<slug:slug>/players/<int:player_id>/rename/",
+         correction_views.registry_player_rename, name="registry_player_rename"),
+    path("t/<slug:slug>/players/<int:player_id>/link/",
+         correction_views.registry_entrant_link, name="registry_entrant_link"),
+    path("t/<slug:slug>/players/<int:player_id>/unlink/",
+         correction_views.registry_entrant_unlink, name="registry_entrant_unlink"),
     path("t/<slug:slug>/players/links/", link_views.player_links_review,
          name="player_links_review"),
     path("t/<slug:slug>/players/links/<int:link_id>/", link_views.player_link_decide,
@@ -245,4 +256,6 @@ urlpatterns += [
          name="series_attach"),
     path("t/<slug:slug>/series/<slug:series_slug>/berths/", series_views.series_berth_grant,
          name="series_berth_grant"),
+    path("t/<slug:slug>/series/<slug:series_slug>/berths/<int:grant_id>/withdraw/",
+         correction_views.series_berth_withdraw, name="series_berth_withdraw"),
 ]

@@ -23,6 +23,7 @@ def build_world(*, tournament: Tournament, cast: dict[str, Any]) -> dict[str, An
     world.update(build_players_world())
     world.update(build_series_world(tournament=tournament))
     world.update(build_player_links_world(world))
+    world.update(build_registry_corrections_world(world))
     return world
 
 
@@ -92,3 +93,27 @@ def build_player_links_world(world: dict[str, Any]) -> dict[str, Any]:
         "candidates": [{"player": world["player"].pk, "reason": "same_name_no_card",
                         "cards": []}]})
     return {"player_link": link}
+
+
+def build_registry_corrections_world(world: dict[str, Any]) -> dict[str, Any]:
+    """An achievement in force and a berth granted by hand, for the withdraw and correct
+    URLs (issue 14): made again once a POST withdrew them."""
+    import datetime
+
+    from brackets.models import Achievement, SeriesBerthGrant
+    from brackets.services.players import achievement_add
+    from brackets.services.series import berth_grant
+
+    player = world["player"]
+    achievement = Achievement.objects.filter(player=player, correction__isnull=True).first()
+    if achievement is None:
+        achievement = achievement_add(player=player, by=world["cast"]["organiser"], data={
+            "kind": "national_title", "title": "賢帝", "game_version": "tg",
+            "held_on": datetime.date(2016, 3, 1), "source": "行列の出典"})
+    grant = SeriesBerthGrant.objects.filter(series=world["series"],
+                                            withdrawal__isnull=True).first()
+    if grant is None:
+        grant = berth_grant(series=world["series"], player=world["player_duplicate"],
+                            qualifier="行列予選", held_on=datetime.date(2019, 1, 5), place=1,
+                            source="行列予選の結果", by=None)
+    return {"achievement": achievement, "berth_grant": grant}

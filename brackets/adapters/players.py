@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from brackets.engine import Achievement, CardRecord, PastWin, QualifierAppearance
+from brackets.engine import Achievement, CardRecord, PastWin, QualifierAppearance, distinct_facts
 from brackets.models import Achievement as AchievementRow
 from brackets.models import Player, PlayerCard, PlayerMerge
 
@@ -23,7 +23,18 @@ def achievement_of(row: AchievementRow) -> Achievement:
     return Achievement(
         key=achievement_key(row), kind=row.kind, version=row.game_version,
         held_on=row.held_on.isoformat() if row.held_on else "",
-        source=row.source or "", limited=row.limited or "")
+        source=row.source or "", limited=row.limited or "", title=row.title or "")
+
+
+def live_achievements(ids: Iterable[int]) -> list[AchievementRow]:
+    """The hand-entered achievements in force of these records (one player and the records
+    merged into them): not withdrawn, not corrected, and each fact once (the first recorded
+    stands for a fact both merged records held). Every rule and page reads these."""
+    rows = list(AchievementRow.objects.filter(player_id__in=list(ids), correction__isnull=True)
+                .select_related("by").order_by("at", "id"))
+    keep = {a.key for a in distinct_facts(achievement_of(r) for r in rows)}
+    return sorted((r for r in rows if achievement_key(r) in keep),
+                  key=lambda r: (r.held_on, r.pk))
 
 
 def card_of(row: PlayerCard) -> CardRecord:

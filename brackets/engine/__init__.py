@@ -128,6 +128,17 @@ from brackets.engine.presets import (
     shimonoseki_deck,
 )
 from brackets.engine.ratio import DISQUALIFIED, UNDEFINED, Ratio, group_ratios
+from brackets.engine.corrections import (
+    check_achievement_correction,
+    check_entrant_link,
+    check_entrant_unlink,
+    check_found,
+    check_reason,
+    check_rename,
+    check_still_in_force,
+    distinct_facts,
+    fact_key,
+)
 from brackets.engine.record import (
     ACHIEVEMENT_KINDS,
     SHIGA_EXCLUSIONS,
@@ -231,6 +242,9 @@ __all__ = [
     "ACHIEVEMENT_KINDS", "SHIGA_EXCLUSIONS", "Achievement", "CardRecord", "ShuraGrounds",
     "check_achievement", "highest_card", "holds_berth", "past_win_total", "shura_grounds",
     "DeskDuties", "RecordGives", "duties_in_force",
+    # Corrections to a record (corrections.py): withdrawals, corrections, relinks, one fact.
+    "check_achievement_correction", "check_entrant_link", "check_entrant_unlink",
+    "check_found", "check_reason", "check_rename", "check_still_in_force", "distinct_facts", "fact_key",
     # Main-event berths of a qualifier series (series.py): 0-a.
     "DEFAULT_BERTHS", "Berth", "BerthGrant", "QualifierResult", "berth_holders",
     "check_berth_grant", "check_main_event_entry", "series_berths",

@@ -49,7 +49,8 @@ class Achievement:
     """One recorded achievement: what, in which game version, when (ISO date), whence.
 
     ``key`` identifies it for the caller (shown beside the lot it causes); ``limited`` names
-    a 3-a-ii exclusion of the event it was won at ("" when none).
+    a 3-a-ii exclusion of the event it was won at ("" when none); ``title`` (the title or
+    event won) tells two facts of one kind and date apart (corrections.distinct_facts).
     """
 
     key: str
@@ -58,6 +59,7 @@ class Achievement:
     held_on: str
     source: str
     limited: str = ""
+    title: str = ""
 
 
 @dataclass(frozen=True)

@@ -97,3 +97,30 @@ class PlayerLinkDecisionForm(_Styled):
         if data.get("decision") == "same" and not data.get("same_as"):
             self.add_error("same_as", gettext_lazy("同一人物とする選手を選んでください。"))
         return data
+
+
+class CorrectionReasonForm(_Styled):
+    """Why an organiser withdraws an achievement or a berth. Left to the service to refuse
+    when empty or too long (the engine's wording, brackets/messages.py)."""
+
+    reason = forms.CharField(label=gettext_lazy("理由"), required=False)
+
+
+class AchievementCorrectForm(AchievementForm):
+    """The corrected values of an achievement, and why."""
+
+    reason = forms.CharField(label=gettext_lazy("訂正の理由"), required=False)
+
+
+class PlayerRenameForm(_Styled):
+    name = forms.CharField(label=gettext_lazy("名前"), required=False)
+    reading = forms.CharField(label=gettext_lazy("よみがな"), required=False)
+    reason = forms.CharField(label=gettext_lazy("理由（任意）"), required=False)
+
+
+class EntrantLinkForm(_Styled):
+    """An entrant of this tournament to link to (or unlink from) a registry player."""
+
+    entrant = forms.IntegerField(label=gettext_lazy("参加者"), min_value=1, max_value=ID_MAX,
+                                 error_messages={"required": gettext_lazy("参加者を選んでください。")})
+    reason = forms.CharField(label=gettext_lazy("理由（任意）"), required=False)

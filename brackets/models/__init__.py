@@ -23,6 +23,12 @@ from brackets.models.catalog import (
     Rank,
     SubGenre,
 )
+from brackets.models.corrections import (
+    AchievementCorrection,
+    BerthWithdrawal,
+    EntrantPlayerChange,
+    PlayerRename,
+)
 from brackets.models.entrants import Entrant, EntrantImport, EntrantRevision
 from brackets.models.floor import CabinetSet, FloorFact
 from brackets.models.players import (
@@ -58,6 +64,10 @@ from brackets.models.tournament import Membership, Role, Tournament
 __all__ = [
     "Achievement",
     "BerthOverride",
+    "AchievementCorrection",
+    "BerthWithdrawal",
+    "EntrantPlayerChange",
+    "PlayerRename",
     "DutyOverride",
     "GameVersion",
     "Player",

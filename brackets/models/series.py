@@ -54,8 +54,9 @@ class Series(models.Model):
 class SeriesBerthGrant(models.Model):
     """A main-event berth won at a qualifier run elsewhere, recorded by hand with its source.
 
-    One place of one qualifier has one berth (the constraint and the service refuse a
-    second); a berth of a qualifier run in the app is derived, never granted here.
+    One place of one qualifier has one berth in force (the constraint and the service
+    refuse a second; a withdrawn grant, :class:`~brackets.models.corrections.BerthWithdrawal`,
+    no longer counts); a berth of a qualifier run in the app is derived, never granted here.
     """
 
     series = models.ForeignKey(Series, on_delete=models.PROTECT, related_name="berth_grants",
@@ -67,6 +68,12 @@ class SeriesBerthGrant(models.Model):
     place = models.PositiveIntegerField(_("順位"), validators=[MinValueValidator(PLACE_MIN),
                                                              MaxValueValidator(PLACE_MAX)])
     source = models.CharField(_("出典"), max_length=300)
+    # A grant of a place whose earlier grant was withdrawn names that withdrawal: one
+    # withdrawal is followed at most once, and only a first grant may lack it, so the
+    # database holds one grant in force per place however often it is withdrawn.
+    follows = models.OneToOneField("brackets.BerthWithdrawal", null=True, blank=True,
+                                   on_delete=models.PROTECT, related_name="followed_by",
+                                   verbose_name=_("取り下げ後の再付与"))
     by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
                            on_delete=models.SET_NULL, related_name="+",
                            verbose_name=_("入力者"))
@@ -77,7 +84,7 @@ class SeriesBerthGrant(models.Model):
         verbose_name = _("本戦出場権（手入力）")
         verbose_name_plural = _("本戦出場権（手入力）")
         constraints = [models.UniqueConstraint(  # noqa: RUF012
-            fields=["series", "qualifier", "place"],
+            fields=["series", "qualifier", "place"], condition=models.Q(follows__isnull=True),
             name="series_berth_once_per_place")]
 
     def __str__(self) -> str:

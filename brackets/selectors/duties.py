@@ -34,6 +34,7 @@ from brackets.engine import (
     RecordGives,
     RuleRefusal,
     ShuraGrounds,
+    distinct_facts,
     duties_in_force,
     highest_card,
     lots_owed,
@@ -42,6 +43,7 @@ from brackets.engine import (
 )
 from brackets.models import (
     Achievement,
+    AchievementCorrection,
     DutyOverride,
     Entrant,
     PlayerCard,
@@ -217,6 +219,20 @@ def _before(t: Tournament, now: Tournament) -> bool:
     return t.pk < now.pk
 
 
+def _in_force(achievements: list[Achievement], ids: Iterable[int],
+              ended: dict[int, datetime.datetime], as_of: datetime.datetime | None,
+              ) -> list[Achievement]:
+    """The achievements of these records in force at ``as_of`` (now when None): recorded by
+    then, not withdrawn or corrected by then (``ended``: when each was), each fact once, as
+    ``adapters.players.live_achievements`` reads the record now."""
+    ids = set(ids)
+    mine = [a for a in achievements if a.player_id in ids
+            and (as_of is None or a.at <= as_of)
+            and (a.pk not in ended or (as_of is not None and ended[a.pk] > as_of))]
+    keep = {f.key for f in distinct_facts(ad.achievement_of(a) for a in mine)}
+    return [a for a in mine if ad.achievement_key(a) in keep]
+
+
 def _gives(achievements: list[Achievement], cards: list[PlayerCard],
            past: list[PastWinRow]) -> tuple[RecordGives, ShuraGrounds]:
     grounds = shura_grounds([ad.achievement_of(a) for a in achievements])
@@ -243,7 +259,9 @@ def in_force_for(*, tournament: Tournament, entrants: Iterable[Entrant],
     family_then = {e.pk: merges.family(e.player_id, frozen[e.pk]) if e.pk in frozen
                    else family_now[e.pk] for e in linked}
     every = {pid for ids in family_now.values() for pid in ids}
-    achievements = list(Achievement.objects.filter(player_id__in=every).order_by("id"))
+    achievements = list(Achievement.objects.filter(player_id__in=every).order_by("at", "id"))
+    ended = dict(AchievementCorrection.objects.filter(achievement__player_id__in=every)
+                 .values_list("achievement_id", "at"))
     cards = list(PlayerCard.objects.filter(player_id__in=every))
     overrides: dict[int, dict[str, DutyOverride]] = {}
     for row in (DutyOverride.objects.filter(entrant_id__in=[e.pk for e in linked if e.pk])
@@ -253,7 +271,7 @@ def in_force_for(*, tournament: Tournament, entrants: Iterable[Entrant],
     for e in linked:
         as_of = frozen.get(e.pk)
         ids = family_then[e.pk]
-        mine = [a for a in achievements if a.player_id in ids and (as_of is None or a.at <= as_of)]
+        mine = _in_force(achievements, ids, ended, as_of)
         own_cards = _newest_cards(cards, ids, as_of)
         past = wins.get(e.pk, [])
         gives, _grounds = _gives(mine, own_cards, past)
@@ -266,13 +284,13 @@ def in_force_for(*, tournament: Tournament, entrants: Iterable[Entrant],
         if as_of is not None:
             item.frozen_at = as_of
             ids_now = family_now[e.pk]
-            now_gives, _g = _gives([a for a in achievements if a.player_id in ids_now],
+            live_now = _in_force(achievements, ids_now, ended, None)
+            now_gives, _g = _gives(live_now,
                                    _newest_cards(cards, ids_now, None), past)
             now = duties_in_force(item.entered, now_gives,
                                   {g: r.value for g, r in overrides.get(e.pk, {}).items()})
             item.later = now if now != item.duties else None
-            item.recorded_later = [a for a in achievements
-                                   if a.player_id in ids_now and a.at > as_of]
+            item.recorded_later = [a for a in live_now if a.at > as_of]
     return out
 
 

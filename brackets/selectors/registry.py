@@ -46,6 +46,7 @@ from brackets.models import (
 from brackets.selectors import rounds as sel
 from brackets.selectors.documents import LOT_REASONS
 from brackets.selectors.duties import InForce, PastWinRow, in_force_of
+from brackets.selectors.registry_history import History, record_history
 from brackets.selectors.series import earlier_qualifier_ids, holds_series_berth, series_of
 
 GROUNDS = ("national_title", "shiga_winner", "seed_or_invitation")
@@ -133,23 +134,27 @@ class Record:
     results: list[ResultRow]
     merges: list[PlayerMerge]
     highest: CardRecord | None
+    history: History | None = None
 
 
 def player_record(*, player: Player) -> Record:
     """A player's whole record: current cards (and the rows they superseded), achievements
-    entered by hand, results derived from the app's tournaments, and the merges."""
+    entered by hand that are in force (each fact once) with the corrections behind them,
+    results derived from the app's tournaments, and the merges."""
     ids = ad.family_ids(player)
     cards = ad.current_cards(ids)
+    live = ad.live_achievements(ids)
     return Record(
         player=player, cards=cards,
         card_history=list(PlayerCard.objects.filter(player_id__in=ids,
                                                     superseded_by__isnull=False)
                           .select_related("by")),
-        achievements=list(Achievement.objects.filter(player_id__in=ids).select_related("by")),
+        achievements=live,
         results=player_results(player=player),
         merges=list(PlayerMerge.objects.filter(Q(kept_id__in=ids) | Q(merged_id__in=ids))
                     .select_related("kept", "merged", "by")),
-        highest=highest_card([ad.card_of(c) for c in cards]))
+        highest=highest_card([ad.card_of(c) for c in cards]),
+        history=record_history(ids=ids, live=live))
 
 
 def player_list(*, query: str = "") -> list[Player]:
@@ -259,7 +264,7 @@ def entrant_duties(*, entrant: Entrant, in_force: InForce | None = None) -> Duti
     refusals: list[str] = []
     if preset is not None and preset.shura:
         ids = ad.family_ids(player)
-        engine_rows = [ad.achievement_of(r) for r in Achievement.objects.filter(player_id__in=ids)]
+        engine_rows = [ad.achievement_of(r) for r in ad.live_achievements(ids)]
         results = [r for r in player_results(player=player) if r.tournament.pk != tournament.pk]
         refusals = _eligibility(entrant, player, engine_rows, results, tournament)
     l_past = item.gives.past_win_lots if item.gives is not None else 0
@@ -324,6 +329,6 @@ def eligibility_for(*, tournament: Tournament, player: Player, card_name: str) -
         return []
     kept = ad.canonical(player)
     ids = ad.family_ids(kept)
-    rows = [ad.achievement_of(r) for r in Achievement.objects.filter(player_id__in=ids)]
+    rows = [ad.achievement_of(r) for r in ad.live_achievements(ids)]
     probe = Entrant(tournament=tournament, card_name=card_name)
     return _eligibility(probe, kept, rows, player_results(player=kept), tournament)

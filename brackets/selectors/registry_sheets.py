@@ -11,7 +11,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
+from brackets.adapters import players as ad
 from brackets.engine import CardRecord, highest_card
 from brackets.models import Achievement, Player, PlayerCard, PlayerMerge
 
@@ -41,6 +43,13 @@ def _when(at: Any) -> str:
     return timezone.localtime(at).strftime("%Y-%m-%d %H:%M") if at else ""
 
 
+def _state(a: Achievement, live: set[int]) -> str:
+    correction = getattr(a, "correction", None)
+    if correction is not None:
+        return str(_("取り下げ") if correction.withdrawn else _("訂正済み"))
+    return str(_("記録中") if a.pk in live else _("重複（統合した記録）"))
+
+
 def registry_rows(*, players: list[Player] | None = None) -> RegistrySheets:
     """Players (or the given ones) with their cards, current and superseded, and their
     achievements; who entered each fact and when."""
@@ -53,7 +62,10 @@ def registry_rows(*, players: list[Player] | None = None) -> RegistrySheets:
     cards = list(PlayerCard.objects.filter(player_id__in=list(family))
                  .select_related("by", "superseded_by").order_by("player_id", "card_key", "id"))
     achievements = list(Achievement.objects.filter(player_id__in=list(family))
-                        .select_related("by").order_by("held_on", "id"))
+                        .select_related("by", "correction").order_by("held_on", "id"))
+    # In force: not withdrawn or corrected, each fact once (ad.live_achievements); the rest
+    # stay on the sheet as history, with the state that says why they do not count.
+    live = {a.pk for a in ad.live_achievements(list(family))}
     card_rows = [{
         "player_id": family[c.player_id], "player": by_id[family[c.player_id]].name,
         "card_name": c.card_name, "q_level": c.q_level, "rank": c.rank,
@@ -66,7 +78,8 @@ def registry_rows(*, players: list[Player] | None = None) -> RegistrySheets:
             current.setdefault(row["player_id"], []).append(row)
     counts: dict[int, int] = {}
     for a in achievements:
-        counts[family[a.player_id]] = counts.get(family[a.player_id], 0) + 1
+        if a.pk in live:
+            counts[family[a.player_id]] = counts.get(family[a.player_id], 0) + 1
     player_rows = []
     for p in chosen:
         mine = current.get(p.pk, [])
@@ -81,5 +94,6 @@ def registry_rows(*, players: list[Player] | None = None) -> RegistrySheets:
         "kind": a.get_kind_display(), "title": a.title,
         "game_version": a.get_game_version_display(), "held_on": a.held_on,
         "source": a.source, "limited": a.get_limited_display() if a.limited else "",
-        "by": a.by.get_username() if a.by else "", "at": _when(a.at)} for a in achievements]
+        "by": a.by.get_username() if a.by else "", "at": _when(a.at),
+        "state": _state(a, live)} for a in achievements]
     return RegistrySheets(player_rows, card_rows, achievement_rows)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from brackets.adapters import players as ad
 from brackets.adapters import series as sa
 from brackets.engine import Berth, QualifierResult, berth_holders, series_berths
-from brackets.models import Entrant, Player, Series, SeriesBerthGrant, Tournament
+from brackets.models import BerthWithdrawal, Entrant, Player, Series, SeriesBerthGrant, Tournament
 from brackets.selectors import rounds as sel
 
 QUALIFIER, MAIN_EVENT = "qualifier", "main"
@@ -96,7 +96,9 @@ def series_berths_of(*, series: Series, upto: Tournament | None = None) -> Serie
                 players.setdefault(key, ad.canonical(e.player))
         results.append(sa.qualifier_result(t, podium))
         names[results[-1].key] = t.name
-    grant_rows = list(SeriesBerthGrant.objects.filter(series=series).select_related("player"))
+    # A withdrawn grant (BerthWithdrawal) counts nowhere; the series page lists it apart.
+    grant_rows = list(SeriesBerthGrant.objects.filter(series=series, withdrawal__isnull=True)
+                      .select_related("player", "by"))
     if upto is not None and upto.date:
         grant_rows = [g for g in grant_rows if g.held_on < upto.date]
     grants = {}
@@ -188,6 +190,7 @@ class SeriesView:
     main_events: list[Tournament]
     holders: int
     eligible: list[Player]
+    withdrawn: list[BerthWithdrawal] = field(default_factory=list)
 
 
 def series_view(*, series: Series) -> SeriesView:
@@ -213,9 +216,11 @@ def series_view(*, series: Series) -> SeriesView:
         kept = ad.canonical(e.player)
         if sa.player_key(kept) not in holders:
             eligible.setdefault(kept.pk, kept)
+    withdrawn = list(BerthWithdrawal.objects.filter(grant__series=series)
+                     .select_related("grant__player", "grant__by", "by").order_by("-at", "-id"))
     return SeriesView(series, lines, list(series.main_events.order_by("date", "id")),
                       len(holders), sorted(eligible.values(),
-                                           key=lambda p: (p.reading or p.name, p.pk)))
+                                           key=lambda p: (p.reading or p.name, p.pk)), withdrawn)
 
 
 def series_list() -> list[Series]:

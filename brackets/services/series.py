@@ -1,5 +1,6 @@
 """Series writes: a series and its details, a tournament's link to a series (as qualifier or
-main event), and a main-event berth granted by hand for a qualifier run elsewhere.
+main event), and a main-event berth granted by hand for a qualifier run elsewhere (and its
+withdrawal, recorded with the reason).
 
 Each function is one transaction; a refusal raises ``ValidationError`` with a Japanese
 message per field and changes nothing. Berths of qualifiers run in the app are never
@@ -17,9 +18,22 @@ from django.utils.translation import gettext as _
 
 from brackets.adapters import players as ad
 from brackets.adapters import series as sa
-from brackets.engine import RuleRefusal, check_berth_grant
-from brackets.messages import engine_message
-from brackets.models import GameVersion, Player, Series, SeriesBerthGrant, Tournament
+from brackets.engine import (
+    RuleRefusal,
+    check_berth_grant,
+    check_found,
+    check_reason,
+    check_still_in_force,
+)
+from brackets.messages import engine_message, error_text
+from brackets.models import (
+    BerthWithdrawal,
+    GameVersion,
+    Player,
+    Series,
+    SeriesBerthGrant,
+    Tournament,
+)
 from brackets.models.series import PLACE_MAX, PLACE_MIN
 from brackets.perf import revision
 from brackets.selectors.series import MAIN_EVENT, QUALIFIER, qualifiers, series_berths_of
@@ -150,8 +164,14 @@ def berth_grant(*, series: Series, player: Player, qualifier: str,
         raise ValidationError({"qualifier": [
             _("「%(q)s」はこのアプリで行った予選です。出場権は結果から決まるため手入力できません。")
             % {"q": qualifier}]})
+    # Granting a place again after its grant was withdrawn: the new grant follows that
+    # withdrawal (the constraint's one grant in force per place).
+    follows = (BerthWithdrawal.objects.filter(grant__series=series, grant__qualifier=qualifier,
+                                              grant__place=place, followed_by__isnull=True)
+               .order_by("-id").first())
     row = SeriesBerthGrant(series=series, player=ad.canonical(player), qualifier=qualifier,
-                           held_on=held_on, place=place, source=source, by=_who(by))
+                           held_on=held_on, place=place, source=source, follows=follows,
+                           by=_who(by))
     derived = series_berths_of(series=series)
     try:
         check_berth_grant(sa.grant_of(row), qualifiers=derived.results,
@@ -166,3 +186,24 @@ def berth_grant(*, series: Series, player: Player, qualifier: str,
     row.save()
     _touch_members(series)
     return row
+
+
+@transaction.atomic
+def berth_withdraw(*, series: Series, grant_id: int, reason: str, by: Any) -> BerthWithdrawal:
+    """A berth granted by hand withdrawn, with who, when and why; the grant stays as it was
+    entered and no longer counts (H0, the series pages). Refused without a reason or for a
+    grant withdrawn already; the place may be granted again afterwards."""
+    series = Series.objects.select_for_update().get(pk=series.pk)
+    grant = (SeriesBerthGrant.objects.select_for_update(of=("self",))
+             .filter(series=series, pk=grant_id).first())
+    try:
+        check_found(found=grant is not None)
+        check_reason(reason)
+        check_still_in_force(withdrawn=BerthWithdrawal.objects.filter(grant=grant).exists(),
+                             corrected=False)
+        assert grant is not None
+    except RuleRefusal as exc:
+        field = "reason" if exc.code in ("correction_no_reason", "correction_reason_long") \
+            else "__all__"
+        raise ValidationError({field: [error_text(exc)]}) from exc
+    return BerthWithdrawal.objects.create(grant=grant, reason=reason.strip(), by=_who(by))

@@ -8,6 +8,7 @@ form with nothing changed.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.contrib import messages
@@ -18,12 +19,17 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from brackets.adapters.players import family_ids
 from brackets.forms.players import (
+    AchievementCorrectForm,
     AchievementForm,
+    CorrectionReasonForm,
     DutyOverrideForm,
+    EntrantLinkForm,
     PlayerCardForm,
     PlayerLookupForm,
     PlayerMergeForm,
+    PlayerRenameForm,
 )
 from brackets.models import Entrant, Player, Role, Tournament
 from brackets.permissions import role_required
@@ -34,6 +40,7 @@ from brackets.selectors.registry import (
     player_lookup,
     player_record,
 )
+from brackets.selectors.registry_history import tournament_links
 from brackets.selectors.registry_sheets import registry_rows
 from brackets.selectors.series import main_event_berth, main_event_series
 from brackets.services.players import (
@@ -90,9 +97,37 @@ def registry_list(request: HttpRequest, tournament: Tournament) -> HttpResponse:
                    "table": RegistryPlayerTable(rows.players, slug=tournament.slug)})
 
 
+def _achievement_rows(record: Any, forms_: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Each achievement in force with its withdraw and correct forms (a refused one comes
+    back bound, its panel open); field ids per achievement so the page's labels hold."""
+    rows = []
+    for a in record.achievements:
+        refused = forms_.get("achievement_id") == a.pk
+        withdraw = forms_.get("withdraw_form") if refused else None
+        correct = forms_.get("correct_form") if refused else None
+        rows.append({
+            "a": a, "copies": record.history.copies.get(a.pk, 1) if record.history else 1,
+            "open": refused,
+            "withdraw_form": withdraw or CorrectionReasonForm(auto_id=f"id_w{a.pk}_%s"),
+            "correct_form": correct or AchievementCorrectForm(auto_id=f"id_c{a.pk}_%s", initial={
+                "kind": a.kind, "title": a.title, "game_version": a.game_version,
+                "held_on": a.held_on, "source": a.source, "limited": a.limited})})
+    return rows
+
+
 def _detail(request: HttpRequest, tournament: Tournament, player: Player, *,
             status: int = 200, **forms_: Any) -> HttpResponse:
-    context = {"tournament": tournament, "record": player_record(player=player),
+    record = player_record(player=player)
+    ids = family_ids(player)
+    links = tournament_links(tournament=tournament, ids=ids)
+    link_form = forms_.get("link_form") or EntrantLinkForm(auto_id="id_lk_%s")
+    context = {"tournament": tournament, "record": record,
+               "achievement_rows": _achievement_rows(record, forms_),
+               "can_correct": Role.ORGANISER in request.roles,  # type: ignore[attr-defined]
+               "rename_form": forms_.get("rename_form") or PlayerRenameForm(auto_id="id_rn_%s", initial={
+                   "name": player.name, "reading": player.reading}),
+               "links": links, "link_form": link_form,
+               "unlink_form": forms_.get("unlink_form") or EntrantLinkForm(auto_id="id_u_%s"),
                "achievement_form": forms_.get("achievement_form") or AchievementForm(),
                "card_form": forms_.get("card_form") or PlayerCardForm(),
                "merge_form": forms_.get("merge_form") or PlayerMergeForm(),

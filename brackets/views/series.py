@@ -94,6 +94,9 @@ def _edit_page(request: HttpRequest, tournament: Tournament, series: Series, *,
         "attach_form": forms_.get("attach_form") or SeriesAttachForm(
             tournaments=_organised(request), initial={"tournament": tournament.pk}),
         "grant_form": forms_.get("grant_form") or BerthGrantForm(),
+        # A refused withdrawal comes back under its grant with the reason's error.
+        "withdraw_form": forms_.get("withdraw_form"),
+        "withdraw_grant": forms_.get("withdraw_grant"),
     }
     return render(request, "brackets/series/edit.html", context, status=status)
 

@@ -53,6 +53,10 @@ FORM_PAGE = {
     "match_action": "match_page", "match_confirm": "match_page",
     "match_special": "match_page",
     "series_attach": "series_edit", "series_berth_grant": "series_edit",
+    "series_berth_withdraw": "series_edit",
+    "registry_achievement_withdraw": "registry_player",
+    "registry_achievement_correct": "registry_player", "registry_player_rename": "registry_player",
+    "registry_entrant_link": "registry_player", "registry_entrant_unlink": "registry_player",
 }
 # Fields a page does not always show (it shows a section only in some states), by URL.
 EXTRA_FIELDS = {
@@ -310,9 +314,11 @@ AREAS = {
     "players": ["desk_player_lookup", "registry_list", "registry_player",
                 "registry_achievement_add", "registry_card_record", "registry_merge",
                 "shura_override", "player_links_review",
-                "player_link_decide"],
+                "player_link_decide", "registry_achievement_withdraw",
+                "registry_achievement_correct", "registry_player_rename",
+                "registry_entrant_link", "registry_entrant_unlink"],
     "series": ["public_series", "series_index", "series_edit", "series_attach",
-               "series_berth_grant"],
+               "series_berth_grant", "series_berth_withdraw"],
     "public": ["public_tournament", "public_bracket", "public_round", "public_round_live",
                "public_projector", "public_player", "public_buzzer_scoreboard",
                "public_buzzer_state", "public_floor_call", "public_timetable",

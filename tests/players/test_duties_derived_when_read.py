@@ -134,3 +134,21 @@ def test_the_combination_rule_only_adds_to_the_desk_and_overrides_have_the_last_
                                                  "past_win_lots": 3})
     assert (overridden.titles, overridden.invited, overridden.past_win_lots) == (0, False, 3)
     assert duties_in_force(DeskDuties(), None, {"shiga_winner": 1}).local_wins == 1
+
+
+def test_a_withdrawal_after_the_lottery_keeps_the_drawn_duty_and_shows_as_a_later_change(
+        tournament: Tournament, cast: dict[str, Any]) -> None:
+    """The lots were drawn while the title was in force: withdrawing it afterwards leaves
+    the duty they were drawn under, and the change reaches staff as the warning."""
+    from brackets.models import Achievement
+    from brackets.services.registry_corrections import achievement_withdraw
+
+    entrant, _late = _field(tournament, cast)
+    title(entrant.player, cast["desk"])
+    svc.shura_lots_draw(tournament=tournament, entrant=entrant, by=cast["desk"])
+
+    achievement_withdraw(player=entrant.player, reason="別人の称号だった", by=cast["organiser"],
+                         achievement_id=Achievement.objects.get(player=entrant.player).pk)
+    now = in_force_of(entrant)
+    assert now.duties.titles == 1 and now.owed is not None and now.owed.genre_lots == 1
+    assert now.later is not None and now.later.titles == 0

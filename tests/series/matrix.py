@@ -24,4 +24,7 @@ def series_matrix() -> dict[str, Any]:
         "series_berth_grant": Entry(ORGANISER, method="POST", kwargs=_series, data=lambda w: {
             "player": str(w["player"].id), "qualifier": "大津予選", "held_on": "2019-01-05",
             "place": "1", "source": "大津予選の結果ページ"}),
+        "series_berth_withdraw": Entry(ORGANISER, method="POST", kwargs=lambda w: {
+            **_series(w), "grant_id": w["berth_grant"].id},
+            data=lambda w: {"reason": "出典の予選は別シリーズ"}),
     }

@@ -38,10 +38,11 @@ CATALOG_MODELS: tuple[type[models.Model], ...] = (
 #: Models that are not facts of the tournament: idempotency tokens of form posts, the
 #: public copy's push bookkeeping (brackets/models/public_copy.py), and this server's
 #: record of how an imported file's players met its registry (the file's ``registry``
-#: section carries the players themselves: registry.py).
+#: section carries the players themselves: registry.py), and who relinked an entrant to a
+#: registry player (the entrant's record carries its link as it stands).
 EXCLUDED_MODEL_NAMES = frozenset({"tournament", "membership", "submission", "qmaversion",
                                   "publiccopypush", "publiccopyreceipt", "playerlink",
-                                  "playerlinkdecision"})
+                                  "playerlinkdecision", "entrantplayerchange"})
 
 
 class TournamentFileError(Refused):

@@ -67,7 +67,10 @@ def registry_section(tournament: Tournament, exporter: Any) -> dict[str, list[di
     rows: dict[str, list[models.Model]] = {
         "player": list(Player.objects.filter(pk__in=ids).order_by("pk")),
         "playercard": list(PlayerCard.objects.filter(player_id__in=ids).order_by("pk")),
-        "achievement": list(Achievement.objects.filter(player_id__in=ids).order_by("pk")),
+        # In force only: a withdrawn or corrected achievement is this server's history and
+        # must not count again where the file is read (the file's format is unchanged).
+        "achievement": list(Achievement.objects.filter(player_id__in=ids,
+                                                       correction__isnull=True).order_by("pk")),
         "playermerge": list(PlayerMerge.objects.filter(merged_id__in=ids).order_by("pk")),
     }
     section: dict[str, list[dict[str, Any]]] = {}

@@ -361,6 +361,33 @@ def play_katata(preset: Preset, seed: str) -> Replay:
             "final": final_result}
 
 
+# -- 店舗大会 -----------------------------------------------------------------------------------
+
+def play_shop(preset: Preset, seed: str, entrants: int) -> Replay:
+    """A shop event under ``preset``: unrestricted sets, top 2 a group, a final of 4."""
+    lot = Lottery(seed, "simulation")
+    remaining = [f"e{i:02d}" for i in range(1, entrants + 1)]
+    rules = {p: preset.player_rules() for p in remaining}
+    history: History = defaultdict(list)
+    results: dict[str, MatchResult] = {}
+    for spec in preset.rounds_for(entrants):
+        assert len(remaining) == spec.size
+        draw = draw_groups(remaining, method=cast(Method, preset.rounds[0].draw),
+                           lottery=lot.child(f"{spec.key}/draw"))
+        round_results: dict[str, MatchResult] = {}
+        for group in draw.groups:
+            glot = lot.child(f"{spec.key}/g{group.number}")
+            chosen = choose_for_group(group, rules, history,
+                                      spec.restrictions.match_rules(spec.name), glot)
+            record(history, chosen, spec.restrictions.history_entry, spec.name)
+            round_results[f"{spec.key}-{group.number}"] = play(group.seats, glot.child("s"))
+        results.update(round_results)
+        if spec.ranks_all:
+            break
+        remaining = advance(round_results, spec.advancement_rule(chain=preset.tie_break)).players
+    return {"history": dict(history), "results": results}
+
+
 # -- the same events under their rule sets (#17) ----------------------------------------------
 
 @pytest.mark.parametrize("seed", ["kyushu-ix-2019", "another-seed"])
@@ -380,3 +407,12 @@ def test_katata_compiled_from_its_rule_set_replays_identically(seed: str) -> Non
     compiled = compile_ruleset(document)
     assert play_katata(compiled, seed) == play_katata(get_preset("katata-kansai5-qualifier"),
                                                       seed)
+
+
+@pytest.mark.parametrize("entrants", [22, 41])
+def test_shop_compiled_from_its_rule_set_replays_identically(entrants: int) -> None:
+    document = RuleSet.from_dict(json.loads(json.dumps(ruleset_of("shop-top2").to_dict())))
+    builtin = play_shop(get_preset("shop-top2"), "shop", entrants)
+    assert play_shop(compile_ruleset(document), "shop", entrants) == builtin
+    results = builtin["results"]
+    assert isinstance(results, dict) and len(results) > 4

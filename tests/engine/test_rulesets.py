@@ -18,6 +18,7 @@ import pytest
 from brackets.engine import (
     NO_RESTRICTION,
     RULESET_VERSION,
+    SPEC_VERSION,
     EngineError,
     LadderRules,
     Mode,
@@ -157,6 +158,12 @@ def test_kyushu_rule_set_reads_like_the_rule_page() -> None:
     assert [r.key for r in ruleset.rounds] == ["r1", "r2", "r3", "r4", "sf", "third", "final"]
     assert ruleset.players.mode is Mode.BOMBER and ruleset.ladder is None
     assert ruleset.selection.dummy == Selection("ノンジャンル", "ランダム", "HARD")
+
+
+def test_a_new_round_spec_layout_needs_a_new_document_version() -> None:
+    """A round inside a document is RoundSpec.to_dict() without its own version, so the two
+    versions move together: bump RULESET_VERSION (and read the old one) with SPEC_VERSION."""
+    assert (SPEC_VERSION, RULESET_VERSION) == (1, 1)
 
 
 # -- composing from empty ---------------------------------------------------------------------

@@ -28,6 +28,8 @@ By module:
   ``check_main_event_entry`` at the main event's desk;
 * special (K6 to K10): rule selection, 下関 cards, bans, partner matches, the final;
 * presets: ``get_preset`` and ``Preset``, ``RoundSpec`` (what a round stores);
+* rulesets (#17): ``RuleSet``, an event's rules as a document; ``compile_ruleset``,
+  ``validate_ruleset``, ``ruleset_of`` (a built-in preset as a document);
 * match: the gates (K5, K7, K8, K9/K10 contenders, K10 series);
 * bounds: the module ``bounds``, the range of every number and text field, stated once.
 """
@@ -187,6 +189,18 @@ from brackets.engine.results import (
     check_rematch,
     match_result,
 )
+from brackets.engine.rulesets import (
+    RULESET_VERSION,
+    CardRules,
+    LadderRules,
+    PlayerPolicy,
+    RuleSet,
+    SelectionPolicy,
+    ShuraPolicy,
+    compile_ruleset,
+    ruleset_of,
+    validate_ruleset,
+)
 from brackets.engine.series import (
     DEFAULT_BERTHS,
     Berth,
@@ -253,6 +267,9 @@ __all__ = [
     # The floor: cabinet sets and the call queue (floor.py).
     "DEFAULT_MATCH_MINUTES", "Estimate", "FloorCall", "FloorGroup", "FloorPlan", "FloorSet",
     "FloorState", "call_check", "estimate_starts", "floor_plan", "match_minutes",
+    # An event's rules as a document: composed, checked, compiled, exchanged (rulesets/): #17.
+    "RULESET_VERSION", "CardRules", "LadderRules", "PlayerPolicy", "RuleSet",
+    "SelectionPolicy", "ShuraPolicy", "compile_ruleset", "ruleset_of", "validate_ruleset",
     "BASIC_RULE", "CATALOG_2016", "CATALOG_LATER", "DEFAULT_SCREEN_TIE_BREAK", "DISQUALIFIED",
     "FORMAT_LOT_POOLS", "MAX_LOTS", "NO_RESTRICTION", "SPEC_VERSION", "TIE_BREAKS",
     "UNDEFINED", "AdvancementOutcome", "AdvancementRule", "Advancer", "Card", "CardDraw",

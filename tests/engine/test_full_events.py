@@ -7,9 +7,11 @@ together only through the presets. Each round's size is asserted against the rul
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from decimal import Decimal
+from typing import cast
 
 import pytest
 
@@ -21,15 +23,19 @@ from brackets.engine import (
     Lottery,
     MatchResult,
     MatchRules,
+    Method,
     PastWin,
     Penalty,
     PlayerRules,
+    Preset,
+    RuleSet,
     SeatEntry,
     Selection,
     ShuraDeclaration,
     advance,
     assign_rules,
     check_pair,
+    compile_ruleset,
     draw_cards,
     draw_groups,
     draw_lots,
@@ -45,6 +51,7 @@ from brackets.engine import (
     processing_order,
     reveal_bans,
     roll_dice,
+    ruleset_of,
     series_state,
     set_order,
     shimonoseki_deck,
@@ -52,6 +59,8 @@ from brackets.engine import (
 
 C = CATALOG_2016
 History = dict[str, list[HistoryEntry]]
+#: What a whole event did: every set played, the podium.
+Replay = dict[str, object]
 
 
 def pick(choices: Choices, lot: Lottery) -> Selection:
@@ -97,6 +106,13 @@ def record(history: History, chosen: Mapping[str, Selection],
 @pytest.mark.parametrize("seed", ["kyushu-ix-2019", "another-seed"])
 def test_kyushu_cup_ix_58_entrants_7_seeds_to_champion(seed: str) -> None:
     preset = get_preset("kyushu-cup-ix")
+    assert preset.settings["r2_draw"] == preset.round("r2").draw
+    play_kyushu_cup_ix(preset, seed)
+
+
+def play_kyushu_cup_ix(preset: Preset, seed: str) -> Replay:
+    """九州杯IX with 58 entrants and 7 seeds under ``preset``, asserting the rule pages'
+    sizes on the way; what happened (every set played, the podium) for comparison."""
     lot = Lottery(seed, "simulation")
     entrants = [f"p{i:02d}" for i in range(1, 59)]
     seeds = [f"s{i}" for i in range(1, 8)]
@@ -144,7 +160,7 @@ def test_kyushu_cup_ix_58_entrants_7_seeds_to_champion(seed: str) -> None:
     # Round 2: 40 with the seeds, never two seeds together (K5).
     r2_players = out1.players + seeds
     assert len(r2_players) == preset.round("r2").size == 40
-    draw2 = draw_groups(r2_players, method=preset.settings["r2_draw"],
+    draw2 = draw_groups(r2_players, method=cast(Method, preset.round("r2").draw),
                         lottery=lot.child("r2/draw"), seeds=seeds)
     assert len(draw2.groups) == 10 and draw2.dummy_count == 0
     assert all(sum(p in seeds for p in g.players) <= 1 for g in draw2.groups)
@@ -241,6 +257,8 @@ def test_kyushu_cup_ix_58_entrants_7_seeds_to_champion(seed: str) -> None:
     for player, entries in history.items():
         nongenre = [e for e in entries if e.recorded and e.selection.genre == C.nongenre]
         assert len(nongenre) <= 1 + nongenre_fallbacks, player
+    return {"history": dict(history), "final_history": pair_history,
+            "third": third_outcome.winner, "games": game_winners, "champion": state.winner}
 
 
 # -- 堅田大会 --------------------------------------------------------------------------------
@@ -248,6 +266,13 @@ def test_kyushu_cup_ix_58_entrants_7_seeds_to_champion(seed: str) -> None:
 @pytest.mark.parametrize("seed", ["katata-2019", "katata-other"])
 def test_katata_13_entrants_with_shura_players_to_champion(seed: str) -> None:
     preset = get_preset("katata-kansai5-qualifier")
+    assert preset.rounds[0].draw == preset.settings["draw"]
+    play_katata(preset, seed)
+
+
+def play_katata(preset: Preset, seed: str) -> Replay:
+    """堅田 with 13 entrants, three 修羅 players and now and then an illegal set under
+    ``preset``; what happened (every set, penalties, the final) for comparison."""
     lot = Lottery(seed, "simulation")
     players = [f"k{i:02d}" for i in range(1, 14)]
     q_levels = {p: lot.child(f"q/{p}").choice([20, 34, 40, 49, 55, 62, 79, 80, 95])
@@ -283,7 +308,7 @@ def test_katata_13_entrants_with_shura_players_to_champion(seed: str) -> None:
     final_result: MatchResult | None = None
     for spec in rounds:
         assert len(remaining) == spec.size
-        draw = draw_groups(remaining, method=preset.settings["draw"],
+        draw = draw_groups(remaining, method=cast(Method, preset.rounds[0].draw),
                            lottery=lot.child(f"{spec.key}/draw"))
         if spec.kind == "final_group":
             assert len(draw.groups) == 1
@@ -332,3 +357,62 @@ def test_katata_13_entrants_with_shura_players_to_champion(seed: str) -> None:
         for entry in history[player]:
             if entry.selection.genre in rules[player].lot_genres:
                 assert (player, entry.round) in penalised
+    return {"history": dict(history), "penalised": sorted(penalised),
+            "final": final_result}
+
+
+# -- 店舗大会 -----------------------------------------------------------------------------------
+
+def play_shop(preset: Preset, seed: str, entrants: int) -> Replay:
+    """A shop event under ``preset``: unrestricted sets, top 2 a group, a final of 4."""
+    lot = Lottery(seed, "simulation")
+    remaining = [f"e{i:02d}" for i in range(1, entrants + 1)]
+    rules = {p: preset.player_rules() for p in remaining}
+    history: History = defaultdict(list)
+    results: dict[str, MatchResult] = {}
+    for spec in preset.rounds_for(entrants):
+        assert len(remaining) == spec.size
+        draw = draw_groups(remaining, method=cast(Method, preset.rounds[0].draw),
+                           lottery=lot.child(f"{spec.key}/draw"))
+        round_results: dict[str, MatchResult] = {}
+        for group in draw.groups:
+            glot = lot.child(f"{spec.key}/g{group.number}")
+            chosen = choose_for_group(group, rules, history,
+                                      spec.restrictions.match_rules(spec.name), glot)
+            record(history, chosen, spec.restrictions.history_entry, spec.name)
+            round_results[f"{spec.key}-{group.number}"] = play(group.seats, glot.child("s"))
+        results.update(round_results)
+        if spec.ranks_all:
+            break
+        remaining = advance(round_results, spec.advancement_rule(chain=preset.tie_break)).players
+    return {"history": dict(history), "results": results}
+
+
+# -- the same events under their rule sets (#17) ----------------------------------------------
+
+@pytest.mark.parametrize("seed", ["kyushu-ix-2019", "another-seed"])
+def test_kyushu_cup_ix_compiled_from_its_rule_set_replays_identically(seed: str) -> None:
+    """The rule set of 九州杯IX, written to JSON and read back, compiles to a preset that
+    plays the whole event exactly as the built-in preset does."""
+    document = RuleSet.from_dict(json.loads(json.dumps(ruleset_of("kyushu-cup-ix").to_dict())))
+    compiled = compile_ruleset(document)
+    assert play_kyushu_cup_ix(compiled, seed) == play_kyushu_cup_ix(
+        get_preset("kyushu-cup-ix"), seed)
+
+
+@pytest.mark.parametrize("seed", ["katata-2019", "katata-other"])
+def test_katata_compiled_from_its_rule_set_replays_identically(seed: str) -> None:
+    document = RuleSet.from_dict(json.loads(json.dumps(
+        ruleset_of("katata-kansai5-qualifier").to_dict())))
+    compiled = compile_ruleset(document)
+    assert play_katata(compiled, seed) == play_katata(get_preset("katata-kansai5-qualifier"),
+                                                      seed)
+
+
+@pytest.mark.parametrize("entrants", [22, 41])
+def test_shop_compiled_from_its_rule_set_replays_identically(entrants: int) -> None:
+    document = RuleSet.from_dict(json.loads(json.dumps(ruleset_of("shop-top2").to_dict())))
+    builtin = play_shop(get_preset("shop-top2"), "shop", entrants)
+    assert play_shop(compile_ruleset(document), "shop", entrants) == builtin
+    results = builtin["results"]
+    assert isinstance(results, dict) and len(results) > 4

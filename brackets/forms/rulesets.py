@@ -24,7 +24,9 @@ from brackets.services.preset_settings import VALUE_LABELS
 
 TIE_BREAK_PLACES = 4
 MAX_PLAYERS = bounds.CAPACITY.high
-SEATS = bounds.SEAT.high
+# Groups, advancers and berths are bounded loosely here: a value the rules cannot use
+# (five seats, three advancers of three) is the validator's to explain beside the field.
+SEATS = 99
 
 MODE_SOURCES = [("fixed", _("全員同じモード")),
                 ("by_q", _("Qレベル別（BOMBER／ピンポイント／フリー）"))]

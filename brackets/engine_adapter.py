@@ -153,7 +153,7 @@ def ruleset_preset(settings: Mapping[str, Any]) -> Any:
 
     A document that cannot be read is refused as the reader refuses it (the key named), as
     a preset refuses a bad setting."""
-    from brackets.engine.rulesets import RuleSet, compile_ruleset
+    from brackets.engine import RuleSet, compile_ruleset
 
     unknown = sorted(set(settings) - {"document"})
     if unknown or "document" not in settings:

@@ -190,6 +190,10 @@ from brackets.engine.results import (
     match_result,
 )
 from brackets.engine.rulesets import (
+    K7_DECKS,
+    K7_DRAW_PER,
+    K7_EXTRA_CARD_RULES,
+    RULESET_PRESETS,
     RULESET_VERSION,
     CardRules,
     LadderRules,
@@ -268,6 +272,7 @@ __all__ = [
     "DEFAULT_MATCH_MINUTES", "Estimate", "FloorCall", "FloorGroup", "FloorPlan", "FloorSet",
     "FloorState", "call_check", "estimate_starts", "floor_plan", "match_minutes",
     # An event's rules as a document: composed, checked, compiled, exchanged (rulesets/): #17.
+    "K7_DECKS", "K7_DRAW_PER", "K7_EXTRA_CARD_RULES", "RULESET_PRESETS",
     "RULESET_VERSION", "CardRules", "LadderRules", "PlayerPolicy", "RuleSet",
     "SelectionPolicy", "ShuraPolicy", "compile_ruleset", "ruleset_of", "validate_ruleset",
     "BASIC_RULE", "CATALOG_2016", "CATALOG_LATER", "DEFAULT_SCREEN_TIE_BREAK", "DISQUALIFIED",

@@ -16,10 +16,18 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from brackets.engine import TIE_BREAKS, bounds
-from brackets.engine.rulesets import RuleSet
-from brackets.engine.rulesets.document import K7_DECKS, K7_DRAW_PER, K7_EXTRA_CARD_RULES
-from brackets.engine.shura import FORMAT_LOT_POOLS
+from brackets.engine import (
+    FORMAT_LOT_POOLS,
+    K7_DECKS,
+    K7_DRAW_PER,
+    K7_EXTRA_CARD_RULES,
+    RULESET_PRESETS,
+    TIE_BREAKS,
+    Counting,
+    Mode,
+    RuleSet,
+    bounds,
+)
 from brackets.services.preset_settings import VALUE_LABELS
 
 TIE_BREAK_PLACES = 4
@@ -74,11 +82,10 @@ class RuleSetStartForm(_Styled):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        from brackets.engine.rulesets.builtin import _BUILTIN
         from brackets.presets import preset_choices
 
         self.fields["preset"].choices = [(slug, name) for slug, name in preset_choices()
-                                         if slug in _BUILTIN]
+                                         if slug in RULESET_PRESETS]
 
 
 class RuleSetImportForm(_Styled):
@@ -231,8 +238,6 @@ def composed(rs: RuleSet, policies: dict[str, Any], ladder: dict[str, Any] | Non
     p = policies
     chain = tuple(p[f"tie_break_{n}"] for n in range(1, TIE_BREAK_PLACES + 1)
                   if p.get(f"tie_break_{n}"))
-    from brackets.engine import Counting, Mode
-
     out = replace(
         rs, name=p["name"], description=p["description"], capacity=p["capacity"],
         max_seeds=p["max_seeds"], berths=p["berths"], tie_break=chain,

@@ -12,8 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from brackets.engine import RuleRefusal
-from brackets.engine.rulesets import RuleSet
+from brackets.engine import RuleRefusal, RuleSet
 from brackets.messages import error_text
 from brackets.models import RuleSetDoc, RuleSetVersion
 from brackets.services.rulesets import current_version, ruleset_problems

@@ -18,8 +18,7 @@ from django.db import transaction
 from django.utils.translation import gettext
 
 from brackets import engine_adapter as ea
-from brackets.engine import RuleRefusal
-from brackets.engine.rulesets import RULESET_VERSION, RuleSet, ruleset_of, validate_ruleset
+from brackets.engine import RULESET_VERSION, RuleRefusal, RuleSet, ruleset_of, validate_ruleset
 from brackets.errors import Refused
 from brackets.messages import error_text
 from brackets.models import PresetSettingChange, RuleSetDoc, RuleSetVersion, Tournament

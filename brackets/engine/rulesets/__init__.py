@@ -7,9 +7,12 @@ running) and :mod:`.builtin` (the built-in presets as rule sets).
 
 from __future__ import annotations
 
-from .builtin import ruleset_of
+from .builtin import RULESET_PRESETS, ruleset_of
 from .compile import compile_ruleset
 from .document import (
+    K7_DECKS,
+    K7_DRAW_PER,
+    K7_EXTRA_CARD_RULES,
     RULESET_VERSION,
     CardRules,
     LadderRules,
@@ -21,6 +24,6 @@ from .document import (
 from .validate import validate_ruleset
 
 __all__ = [
-    "RULESET_VERSION", "CardRules", "LadderRules", "PlayerPolicy", "RuleSet",
+    "K7_DECKS", "K7_DRAW_PER", "K7_EXTRA_CARD_RULES", "RULESET_PRESETS", "RULESET_VERSION", "CardRules", "LadderRules", "PlayerPolicy", "RuleSet",
     "SelectionPolicy", "ShuraPolicy", "compile_ruleset", "ruleset_of", "validate_ruleset",
 ]

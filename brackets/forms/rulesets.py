@@ -121,7 +121,7 @@ class PoliciesForm(_Styled):
     illegal = forms.ChoiceField(label=_("ルール違反の出題"),
                                 choices=_labelled(("refuse", "penalty")))
     penalty = forms.DecimalField(label=_("ペナルティ（点）"), min_value=Decimal(0),
-                                 max_value=Decimal("99999"), decimal_places=2)
+                                 max_value=Decimal(99999), decimal_places=2)
     k7_deck = forms.ChoiceField(label=_("下関カードの山札"), choices=_labelled(K7_DECKS))
     k7_extra_card = forms.ChoiceField(label=_("下関カード：3枚目を引く条件"),
                                       choices=_labelled(K7_EXTRA_CARD_RULES))

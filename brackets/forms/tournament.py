@@ -33,9 +33,8 @@ class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        from brackets.presets import preset_choices
-
         from brackets.engine_adapter import RULESET_PRESET
+        from brackets.presets import preset_choices
 
         choices = preset_choices()
         if self.instance.pk and self.instance.preset == RULESET_PRESET:

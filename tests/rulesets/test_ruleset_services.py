@@ -142,3 +142,21 @@ def test_a_rule_set_tournament_with_an_unreadable_document_is_refused_with_the_k
         ea.ruleset_preset({"document": {**ruleset_of("shop-top2").to_dict(), "extra": 1}})
     assert caught.value.code == "ruleset_key_unknown"
     assert caught.value.params["key"] == "extra"
+
+
+@pytest.mark.django_db
+def test_a_rule_set_tournament_file_carries_its_rules_to_another_server(
+        catalog: Any, cast: dict[str, Any]) -> None:
+    from brackets.exporters.tournament_file import tournament_file_export, tournament_file_import
+
+    ruleset = svc.ruleset_start(by=cast["admin"], preset="shop-top2")
+    t = tournament_create(creator=cast["admin"], ruleset=svc.current_version(ruleset),
+                          slug="shop4", name="店舗大会4", version=catalog)
+    register_entrants(t, cast["admin"], 10, check_in_later=False)
+    rounds_configure(tournament=t, by=cast["admin"])
+    copy = tournament_file_import(data=tournament_file_export(tournament=t), slug="shop4b")
+    RuleSetDoc.objects.all().delete()
+    assert copy.preset_settings == t.preset_settings
+    assert [r.spec for r in copy.rounds.order_by("number")] == [
+        r.spec for r in t.rounds.order_by("number")]
+    assert ea.preset_for(copy).rounds_for(10, 0) == ea.preset_for(t).rounds_for(10, 0)

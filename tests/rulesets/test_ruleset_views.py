@@ -114,3 +114,26 @@ def test_a_started_tournament_offers_to_clone_its_rules_instead_of_applying(
     assert "開始済み" in page and "この大会のルールを複製" in page
     round_1_running.refresh_from_db()
     assert (round_1_running.preset, round_1_running.preset_settings) == before
+
+
+@pytest.mark.django_db
+def test_a_rule_set_tournament_keeps_its_rules_through_the_settings_form(
+        tournament: Tournament, cast: dict[str, Any]) -> None:
+    from brackets.services.rulesets import tournament_ruleset_apply
+
+    ruleset = ruleset_start(by=cast["organiser"], preset="shop-top2")
+    tournament_ruleset_apply(tournament=tournament, version=current_version(ruleset),
+                             by=cast["organiser"])
+    rules = dict(tournament.preset_settings)
+    client = client_for(cast["organiser"])
+    response = client.post(reverse("tournament_edit", args=[tournament.slug]), {
+        "name": "九州杯IX・改", "slug": tournament.slug, "capacity": 64, "seed_slots": 8,
+        "fee": 0, "version": tournament.version_id, "preset": tournament.preset,
+        "status": tournament.status})
+    assert response.status_code == 302
+    tournament.refresh_from_db()
+    assert (tournament.name, tournament.preset_settings) == ("九州杯IX・改", rules)
+    rounds = client.get(reverse("rounds_index", args=[tournament.slug])).content.decode()
+    assert "ルールセット「店舗大会" in rounds
+    settings = client.get(reverse("preset_settings", args=[tournament.slug])).content.decode()
+    assert 'id="settings-ruleset"' in settings

@@ -14,6 +14,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from brackets.engine import (
     REHEARSAL_MAX_ENTRANTS,
@@ -31,7 +32,9 @@ from brackets.perf.page_cache import public_page
 from brackets.permissions import role_required
 from brackets.selectors.rule_page import round_name, rule_page, tournament_ruleset
 
-AXIS_LABELS = {"genre": "ジャンル", "format": "形式", "forced": "ジャンル・形式"}
+#: What a player had none of left (``Shortfall.axis``).
+AXIS_LABELS = {"genre": gettext_noop("ジャンル"), "format": gettext_noop("形式"),
+               "forced": gettext_noop("ジャンル・形式")}
 
 
 @public_page

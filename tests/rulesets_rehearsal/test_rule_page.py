@@ -21,8 +21,11 @@ SHOTS = Path(os.environ.get("RULE_PAGE_SHOTS", "/tmp/shots/rules"))
 
 def _text(slug: str) -> str:
     page = rule_page(ruleset_of(slug))
-    return "\n".join([page.title] + [s.title for s in page.sections]
-                     + [t for s in page.sections for i in s.items for t in (i.text, *i.children)])
+    lines = [page.title]
+    for section in page.sections:
+        lines.append(section.title)
+        lines += [t for item in section.items for t in (item.text, *item.children)]
+    return "\n".join(lines)
 
 
 def test_kyushu_cup_ix_rule_page_reads_in_the_seed_page_order() -> None:

@@ -34,8 +34,24 @@ from .rehearsal_play import Shortfall
 from .validate import validate_ruleset
 
 __all__ = [
-    "RULESET_VERSION", "CardRules", "LadderRules", "PlayerPolicy", "RuleSet",
-    "SelectionPolicy", "ShuraPolicy", "compile_ruleset", "ruleset_of", "validate_ruleset",
-    "REHEARSAL_MAX_ENTRANTS", "REHEARSAL_MAX_PLAYER_RUNS", "REHEARSAL_MAX_RUNS", "Rehearsal",
-    "RoundRehearsal", "Shortfall", "Span", "Spread", "check_rehearsal", "rehearse",
+    "REHEARSAL_MAX_ENTRANTS",
+    "REHEARSAL_MAX_PLAYER_RUNS",
+    "REHEARSAL_MAX_RUNS",
+    "RULESET_VERSION",
+    "CardRules",
+    "LadderRules",
+    "PlayerPolicy",
+    "Rehearsal",
+    "RoundRehearsal",
+    "RuleSet",
+    "SelectionPolicy",
+    "Shortfall",
+    "ShuraPolicy",
+    "Span",
+    "Spread",
+    "check_rehearsal",
+    "compile_ruleset",
+    "rehearse",
+    "ruleset_of",
+    "validate_ruleset",
 ]

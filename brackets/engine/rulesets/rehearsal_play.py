@@ -14,7 +14,6 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import cast
 
 from ..advancement import AdvancementOutcome, TieContext, advance, processing_order
 from ..catalog import Catalog, Selection
@@ -162,12 +161,13 @@ class EventRun:
     # -- group rounds ---------------------------------------------------------------------
 
     def _draw(self, spec: RoundSpec, players: Sequence[str], purpose: str) -> tuple[Group, ...]:
-        method = spec.draw if spec.draw in ("random", "snake", "mod") else "snake"
+        # A final group drawn "fixed" keeps the order it arrives in (snake over one group).
+        method: Method = spec.draw if spec.draw != "fixed" else "snake"
         # Seeds are kept apart where they enter (K5): round 1, or the round they join.
         entering = spec.seeds_enter or spec.key == self.rounds[0].key
         seeds = ([p for p in players if p in set(self.seeds)]
                  if spec.seed_separation and entering else [])
-        draw = draw_groups(players, method=cast(Method, method), lottery=self.lot.child(purpose),
+        draw = draw_groups(players, method=method, lottery=self.lot.child(purpose),
                            seeds=seeds, size=spec.group_size)
         return draw.groups
 

@@ -261,7 +261,7 @@ def _ladder_rounds(rs: RuleSet) -> list[RuleItem]:
             n=lad.single_advance_from))
     if lad.single_advance_rounds:
         lines.append(_("{rounds}は各組1位のみが勝ち抜けます。").format(
-            rounds="・".join(round_name(f"{n}回戦") for n in lad.single_advance_rounds)))
+            rounds=_("、").join(round_name(f"{n}回戦") for n in lad.single_advance_rounds)))
     lines.append(_("勝ち残りが{n}名以下になった時点で決勝とします。").format(n=lad.final_size))
     if lad.seeds_from_round > 1:
         lines.append(_("シード権保持者は{name}からの参加となります。").format(
@@ -316,7 +316,8 @@ def _windows(rs: RuleSet) -> RuleSection:
         windows: dict[str, list[str]] = {}
         free: list[str] = []
         for spec in rs.rounds:
-            parts = [(f"{round_name(spec.name)}（{_(v.name)}）", v.restrictions)
+            parts = [(_("{round}（{rule}）").format(round=round_name(spec.name), rule=_(v.name)),
+                      v.restrictions)
                      for v in spec.variants] or [(round_name(spec.name), spec.restrictions)]
             for shown, r in parts:
                 if r.read_window is None:
@@ -334,11 +335,11 @@ def _windows(rs: RuleSet) -> RuleSection:
             else:
                 text = _("{first}から{last}までの出題履歴を通算します（{last}終了時まで）："
                          "{rounds}").format(first=names[0], last=names[-1],
-                                            rounds="・".join(names))
+                                            rounds=_("、").join(names))
             items.append(RuleItem(text))
         if free:
             items.append(RuleItem(_("出題履歴による制限のない試合：{rounds}").format(
-                rounds="・".join(free))))
+                rounds=_("、").join(free))))
     elif rs.ladder is not None:
         lad = rs.ladder
         if lad.restrictions.read_window is None and lad.final_restrictions.read_window is None:

@@ -152,6 +152,8 @@ PDF_EXPECT: dict[str, Callable[[Tournament, dict[str, Any]], list[str]]] = {
     "final-standings": standings_text,
     "bracket-chart": chart_text,
     "round-batch": batch_text,
+    "rule-page": lambda t, o: ["大会ルール", "【基本ルール】", "【惜敗率と同率の扱い】",
+                               "【各ラウンド・ルール＆勝ち抜け条件】", "【ペナルティと禁止事項】"],
 }
 
 

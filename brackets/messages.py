@@ -375,6 +375,13 @@ ERROR_TEXT: dict[str, Any] = {
                                   "「Qレベル別」にするか、修羅をなしにしてください"),
     "ruleset_lot_pool_unknown": _("形式くじの種類「{pool}」はありません"),
     "ruleset_penalty_range": _("減点（{penalty}）は{low}〜{high}で指定してください"),
+    "rehearsal_entrants_range": _("参加人数は{low}〜{high}人で指定してください（現在 {value}人）"),
+    "rehearsal_seeds_range": _("シードの人数は{low}〜{high}人で指定してください（現在 {value}人）"),
+    "rehearsal_runs_range": _("試行回数は{low}〜{high}回で指定してください（現在 {value}回）"),
+    "rehearsal_minutes_range": _("1試合の時間は{low}〜{high}分で指定してください（現在 {value}分）"),
+    "rehearsal_cabinets_range": _("筐体セット数は{low}〜{high}で指定してください（現在 {value}）"),
+    "rehearsal_too_large": _("{players}人で{runs}回は多すぎます（人数×回数は{most}まで）。"
+                             "この人数なら{runs_allowed}回までにしてください"),
     "seeds_round_not_played": _("参加{entrants}人では{rounds}回戦の後に決勝となり、シード"
                                 "{seeds}人が入る{seeds_round}回戦がありません。シードの入る回戦を"
                                 "見直してください"),

@@ -276,3 +276,11 @@ urlpatterns += [
     path("t/<slug:slug>/rulesets/<int:ruleset_id>/apply/", ruleset_views.ruleset_apply,
          name="ruleset_apply"),
 ]
+
+# A tournament's rules as a rule page, and the organiser's rehearsal (issue 17 items 3, 4).
+from brackets.views import rules as rules_views
+
+urlpatterns += [
+    path("p/<slug:slug>/rules/", rules_views.public_rules, name="public_rules"),
+    path("t/<slug:slug>/rules/rehearsal/", rules_views.rules_rehearsal, name="rules_rehearsal"),
+]

@@ -51,6 +51,9 @@ MATRIX: dict[str, Entry] = {
     "tournament_edit": Entry(ORGANISER),
     "staff_list": Entry(ORGANISER),
     "preset_settings": Entry(ORGANISER),
+    # The rule page (public) and the rehearsal (organiser): issue 17 items 3, 4.
+    "public_rules": Entry(PUBLIC),
+    "rules_rehearsal": Entry(ORGANISER),
     "staff_delete": Entry(
         ORGANISER,
         method="POST",

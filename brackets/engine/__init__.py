@@ -29,7 +29,8 @@ By module:
 * special (K6 to K10): rule selection, 下関 cards, bans, partner matches, the final;
 * presets: ``get_preset`` and ``Preset``, ``RoundSpec`` (what a round stores);
 * rulesets (#17): ``RuleSet``, an event's rules as a document; ``compile_ruleset``,
-  ``validate_ruleset``, ``ruleset_of`` (a built-in preset as a document);
+  ``validate_ruleset``, ``ruleset_of`` (a built-in preset as a document); ``rehearse``
+  (the event played headless several times, per-round figures and shortfalls);
 * match: the gates (K5, K7, K8, K9/K10 contenders, K10 series);
 * bounds: the module ``bounds``, the range of every number and text field, stated once.
 """
@@ -194,14 +195,24 @@ from brackets.engine.rulesets import (
     K7_DRAW_PER,
     K7_EXTRA_CARD_RULES,
     RULESET_PRESETS,
+    REHEARSAL_MAX_ENTRANTS,
+    REHEARSAL_MAX_PLAYER_RUNS,
+    REHEARSAL_MAX_RUNS,
     RULESET_VERSION,
     CardRules,
     LadderRules,
     PlayerPolicy,
+    Rehearsal,
+    RoundRehearsal,
     RuleSet,
     SelectionPolicy,
+    Shortfall,
     ShuraPolicy,
+    Span,
+    Spread,
+    check_rehearsal,
     compile_ruleset,
+    rehearse,
     ruleset_of,
     validate_ruleset,
 )
@@ -275,6 +286,9 @@ __all__ = [
     "K7_DECKS", "K7_DRAW_PER", "K7_EXTRA_CARD_RULES", "RULESET_PRESETS",
     "RULESET_VERSION", "CardRules", "LadderRules", "PlayerPolicy", "RuleSet",
     "SelectionPolicy", "ShuraPolicy", "compile_ruleset", "ruleset_of", "validate_ruleset",
+    # The event played headless before the day (rulesets/rehearsal.py): #17 item 3.
+    "REHEARSAL_MAX_ENTRANTS", "REHEARSAL_MAX_PLAYER_RUNS", "REHEARSAL_MAX_RUNS", "Rehearsal",
+    "RoundRehearsal", "Shortfall", "Span", "Spread", "check_rehearsal", "rehearse",
     "BASIC_RULE", "CATALOG_2016", "CATALOG_LATER", "DEFAULT_SCREEN_TIE_BREAK", "DISQUALIFIED",
     "FORMAT_LOT_POOLS", "MAX_LOTS", "NO_RESTRICTION", "SPEC_VERSION", "TIE_BREAKS",
     "UNDEFINED", "AdvancementOutcome", "AdvancementRule", "Advancer", "Card", "CardDraw",

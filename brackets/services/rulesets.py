@@ -62,10 +62,9 @@ def ruleset_file(version: RuleSetVersion) -> tuple[str, str, bytes]:
 def tournament_document(tournament: Tournament) -> dict[str, Any]:
     """The rules a tournament runs as a rule-set document: its copy when it was created from
     a rule set, else its built-in preset with the settings its organiser changed."""
-    slug, settings = ea.preset_source(tournament)
-    if slug == ea.RULESET_PRESET:
-        return dict(settings["document"])
-    return ruleset_of(slug, settings).to_dict()
+    from brackets.selectors.rule_page import tournament_ruleset
+
+    return tournament_ruleset(tournament).to_dict()
 
 
 # ------------------------------------------------------------------ writing

@@ -295,7 +295,8 @@ def _sweep_long_text(name: str, url: str, client: Client, fields: dict[str, list
 AREAS = {
     "organiser": ["tournament_new", "tournament_edit", "staff_list", "staff_delete",
                   "staff_unlock", "preset_settings", "tournament_import", "document_download",
-                  "document_list", "tournament_dashboard", "home", "public_copy_push"],
+                  "document_list", "tournament_dashboard", "home", "public_copy_push",
+                  "rules_rehearsal"],
     "desk": ["desk", "desk_entrant_new", "desk_entrant_edit", "desk_check_in", "desk_fee",
              "desk_import", "desk_import_preview", "desk_export", "shura_desk",
              "desk_entrant_print", "desk_entrant_qr", "desk_scan"],
@@ -325,7 +326,7 @@ AREAS = {
                  "ruleset_edit", "ruleset_export", "ruleset_apply"],
     "public": ["public_tournament", "public_bracket", "public_round", "public_round_live",
                "public_projector", "public_player", "public_buzzer_scoreboard",
-               "public_buzzer_state", "public_floor_call", "public_timetable",
+               "public_buzzer_state", "public_floor_call", "public_timetable", "public_rules",
                "public_checkin_code", "favicon", "public_buzzer_overlay_lower",
                "public_buzzer_overlay_side"],
 }

@@ -135,6 +135,7 @@ def batch_text(t: Tournament, opts: dict[str, Any]) -> list[str]:
 
 
 PDF_EXPECT: dict[str, Callable[[Tournament, dict[str, Any]], list[str]]] = {
+    "buzzer-scoresheet": lambda t, o: ["選手1", "選手2", "選手3", "選手4"],
     "name-tags": names_all,
     "entry-sheets": entry_sheet_text,
     "desk-batch": lambda t, o: names_all(t, o) + entry_sheet_text(t, o),
@@ -151,6 +152,8 @@ PDF_EXPECT: dict[str, Callable[[Tournament, dict[str, Any]], list[str]]] = {
     "final-standings": standings_text,
     "bracket-chart": chart_text,
     "round-batch": batch_text,
+    "rule-page": lambda t, o: ["大会ルール", "【基本ルール】", "【惜敗率と同率の扱い】",
+                               "【各ラウンド・ルール＆勝ち抜け条件】", "【ペナルティと禁止事項】"],
 }
 
 
@@ -210,9 +213,14 @@ def check_rendered(t: Tournament, rendered: dict[tuple[str, str], tuple[str, str
 
 
 def test_every_document_renders_for_both_seed_tournaments(
-        kyushu_finished: Tournament, katata_drawn: Tournament) -> None:
-    """One build of each state (a full 65-player event takes a few seconds), many checks."""
+        kyushu_finished: Tournament, katata_drawn: Tournament, cast: dict[str, Any]) -> None:
+    """One build of each state (a full 65-player event takes a few seconds), many checks.
+    The finished 九州杯IX also holds a played live buzzer round, so the buzzer files
+    render among the rest."""
+    from tests.buzzer_web.factories import played_round_with_protests
+
     registry_player()
+    played_round_with_protests(kyushu_finished, cast)
     seen = check_rendered(kyushu_finished, render_everything(kyushu_finished))
     seen |= check_rendered(katata_drawn, render_everything(katata_drawn))
     every = {doc.slug for doc in all_documents()}

@@ -11,7 +11,7 @@ from ..catalog import Selection
 from ..errors import RuleRefusal
 from ..restrictions import PlayerRules, QThresholds
 from ..shura import FORMAT_LOT_POOLS, MAX_LOTS
-from .ladder import ladder
+from .plans import LadderRules, ladder_template, plan_ladder
 from .registry import PresetDefinition, register_preset
 from .settings import Setting
 from .spec import NO_RESTRICTION, Preset, RoundRestrictions, RoundSpec
@@ -72,33 +72,24 @@ class KatataKansai5Qualifier(PresetDefinition):
     def build(self, values: Mapping[str, Any]) -> Preset:
         """A ladder of group rounds to a final of 4, planned from the entrant count."""
         restrictions = RoundRestrictions(read_window="main", record_window="main", lots=True)
-        final_restrictions = restrictions if values["final_restricted"] else NO_RESTRICTION
-        final = RoundSpec("final", "決勝", "final_group", advance_per_group=0, draw="fixed",
-                          restrictions=final_restrictions, ranks_all=True)
         if values["pinpoint_min_q"] > values["bomber_min_q"]:
             raise RuleRefusal("setting_invalid", "H2: PINPOINT must start at or below BOMBER",
                               key="pinpoint_min_q", value=values["pinpoint_min_q"],
                               maximum=values["bomber_min_q"])
-        base_k = values["advance_per_group"]
-        single_from = values["single_advance_from"]
-        single_rounds = set(values["single_advance_rounds"])
-        draw = values["draw"]
-
-        def advance(number: int, players: int) -> int:
-            if number in single_rounds or (single_from and players >= single_from):
-                return 1
-            return int(base_k)
+        ladder = LadderRules(
+            advance_per_group=values["advance_per_group"],
+            single_advance_from=values["single_advance_from"],
+            single_advance_rounds=tuple(values["single_advance_rounds"]), draw=values["draw"],
+            restrictions=restrictions,
+            final_restrictions=restrictions if values["final_restricted"] else NO_RESTRICTION)
 
         def plan(entrants: int, seeds: int) -> tuple[RoundSpec, ...]:
-            return ladder(entrants + seeds, advance=advance, final=final,
-                           restrictions=restrictions, draw=draw)
+            return plan_ladder(ladder, entrants, seeds)
 
-        template = (RoundSpec("r1", "1回戦", "groups", advance_per_group=base_k,
-                              draw=draw, draw_in_advance=True, restrictions=restrictions),
-                    final)
         return Preset(
             slug=self.slug, name=self.name, description=self.description,
-            catalog_version=values["catalog_version"], rounds=template, mode_source="by_q",
+            catalog_version=values["catalog_version"], rounds=ladder_template(ladder),
+            mode_source="by_q",
             fixed_rules=PlayerRules(),
             thresholds=QThresholds(values["bomber_min_q"], values["pinpoint_min_q"],
                                    values["grouped_min_q"]),

@@ -12,11 +12,10 @@ from typing import Any
 
 from ..bounds import PENALTY
 from ..catalog import Catalog, Selection
-from ..draws import group_count
 from ..errors import RuleRefusal
 from ..restrictions import BASIC_RULE, QThresholds
 from ..special import Card, share_genre_and_group, share_genre_or_group
-from .ladder import require_drawable
+from .plans import plan_fixed
 from .registry import PresetDefinition, register_preset
 from .settings import Setting
 from .spec import NO_RESTRICTION, Preset, RoundRestrictions, RoundSpec, RuleVariant
@@ -119,26 +118,7 @@ class KyushuCupIX(PresetDefinition):
         max_seeds = values["max_seeds"]
 
         def plan(entrants: int, seeds: int) -> tuple[RoundSpec, ...]:
-            if seeds > max_seeds:
-                raise RuleRefusal("too_many_seeds", f"at most {max_seeds} seeds",
-                                  seeds=seeds, max_seeds=max_seeds)
-            first = replace(rounds[0], size=entrants)
-            require_drawable(first, entrants)
-            # K4 wildcards only fill round 2 up to its size; nothing cuts it down. More
-            # round-1 players than that size allows would make round 2 (and round 3, whose
-            # K6 capacities add up to its size) too big to play, so refuse now, before the
-            # first draw, naming the most round 1 can take (64 with the rule page's 40).
-            r2 = rounds[1]
-            r2_players = first.advance_per_group * group_count(entrants, first.group_size) + seeds
-            if r2.size is not None and r2_players > r2.size:
-                most = first.group_size * ((r2.size - seeds) // first.advance_per_group)
-                raise RuleRefusal(
-                    "round_overfull",
-                    f"{entrants} round-1 players and {seeds} seeds make {r2_players} in "
-                    f"{r2.name}, more than its {r2.size}",
-                    round=r2.name, players=r2_players, size=r2.size, entrants=entrants,
-                    seeds=seeds, most=most)
-            return (first,) + rounds[1:]
+            return plan_fixed(rounds, max_seeds, entrants, seeds)
 
         return Preset(
             slug=self.slug, name=self.name, description=self.description, plan=plan,

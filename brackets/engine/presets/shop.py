@@ -8,7 +8,7 @@ from typing import Any
 
 from ..catalog import Selection
 from ..restrictions import Mode, PlayerRules, QThresholds
-from .ladder import ladder
+from .plans import LadderRules, ladder_template, plan_ladder
 from .registry import PresetDefinition, register_preset
 from .settings import Setting
 from .spec import NO_RESTRICTION, Preset, RoundSpec
@@ -31,19 +31,15 @@ class ShopTop2(PresetDefinition):
 
     def build(self, values: Mapping[str, Any]) -> Preset:
         """A ladder of unrestricted group rounds to a final of 4."""
-        final = RoundSpec("final", "決勝", "final_group", advance_per_group=0, draw="fixed",
-                          restrictions=NO_RESTRICTION, ranks_all=True)
-        draw = values["draw"]
+        ladder = LadderRules(draw=values["draw"], restrictions=NO_RESTRICTION,
+                             final_restrictions=NO_RESTRICTION)
 
         def plan(entrants: int, seeds: int) -> tuple[RoundSpec, ...]:
-            return ladder(entrants + seeds, advance=lambda n, p: 2, final=final,
-                           restrictions=NO_RESTRICTION, draw=draw)
+            return plan_ladder(ladder, entrants, seeds)
 
-        template = (RoundSpec("r1", "1回戦", "groups", draw=draw, draw_in_advance=True,
-                              restrictions=NO_RESTRICTION), final)
         return Preset(
             slug=self.slug, name=self.name, description=self.description,
-            catalog_version=values["catalog_version"], rounds=template, mode_source="fixed",
+            catalog_version=values["catalog_version"], rounds=ladder_template(ladder), mode_source="fixed",
             fixed_rules=PlayerRules(mode=Mode.FREE), thresholds=QThresholds(), shura=False,
             illegal_selection="refuse", penalty=Decimal(0),
             tie_break=tuple(values["tie_break"]),

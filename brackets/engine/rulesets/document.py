@@ -24,9 +24,9 @@ from typing import Any, TypeVar
 
 from ..catalog import Selection
 from ..errors import EngineBug, RuleRefusal
+from ..presets.plans import LadderRules
 from ..presets.spec import (
     SPEC_VERSION,
-    DrawMethod,
     IllegalSelection,
     ModeSource,
     RoundRestrictions,
@@ -47,33 +47,11 @@ RULESET_VERSION = 1
 T = TypeVar("T")
 
 # Defaults of the parts below, held once: a dataclass default is built at import time.
-_RESTRICTED = RoundRestrictions()
 _DUMMY = Selection("ノンジャンル", "ランダム", "HARD")
 
 K7_DECKS = ("lot_genres_x_format_groups", "all")
 K7_EXTRA_CARD_RULES = ("share_genre_or_group", "identical")
 K7_DRAW_PER = ("match", "round")
-
-
-@dataclass(frozen=True)
-class LadderRules:
-    """Group rounds until one final group is left (堅田 H1, the shop event).
-
-    ``advance_per_group`` per group, except the group winner alone in rounds of at least
-    ``single_advance_from`` players (0: never) and in ``single_advance_rounds`` (1-based).
-    The ladder stops when at most ``final_size`` players remain; they play the final, which
-    ranks them all. Seeds play from round ``seeds_from_round`` (1: with everyone).
-    """
-
-    group_size: int = 4
-    advance_per_group: int = 2
-    single_advance_from: int = 0
-    single_advance_rounds: tuple[int, ...] = ()
-    final_size: int = 4
-    seeds_from_round: int = 1
-    draw: DrawMethod = "random"
-    restrictions: RoundRestrictions = _RESTRICTED
-    final_restrictions: RoundRestrictions = _RESTRICTED
 
 
 @dataclass(frozen=True)

@@ -24,10 +24,10 @@ from .. import bounds
 from ..advancement import TIE_BREAKS
 from ..catalog import BUILTIN_CATALOGS
 from ..errors import RuleRefusal
+from ..presets.plans import ladder_template, plan_fixed, plan_ladder
 from ..presets.spec import RoundRestrictions, RoundSpec
 from ..restrictions import Mode
 from ..shura import FORMAT_LOT_POOLS, MAX_LOTS
-from .compile import ladder_template, plan_fixed, plan_ladder
 from .document import LadderRules, RuleSet
 
 
@@ -196,7 +196,7 @@ def _fixed(rs: RuleSet) -> Iterator[RuleRefusal]:
     yield from _windows(rs, [rounds[i] for i in [0, *sorted(arrivals)]])
     if rs.capacity is not None:
         try:
-            plan_fixed(rs, rs.capacity, rs.max_seeds or 0)
+            plan_fixed(rs.rounds, rs.max_seeds, rs.capacity, rs.max_seeds or 0)
         except RuleRefusal as refusal:
             yield refusal
 

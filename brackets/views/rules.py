@@ -1,0 +1,110 @@
+"""A tournament's rules as players read them, and the organiser's rehearsal (#17 items 3, 4).
+
+Both read the tournament's rules as a :class:`~brackets.engine.RuleSet` through
+:func:`brackets.selectors.rule_page.tournament_ruleset`, so a composed rule set shows and
+rehearses the same way as a built-in preset. The rehearsal writes nothing: it plays the
+event headless in the engine and shows the report.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
+
+from brackets.engine import (
+    REHEARSAL_MAX_ENTRANTS,
+    EngineError,
+    Rehearsal,
+    RoundRehearsal,
+    rehearse,
+    validate_ruleset,
+)
+from brackets.forms.rehearsal import RehearsalForm
+from brackets.labels import MODE_LABELS, label
+from brackets.messages import error_text
+from brackets.models import CabinetSet, Role, Tournament
+from brackets.perf.page_cache import public_page
+from brackets.permissions import role_required
+from brackets.selectors.rule_page import round_name, rule_page, tournament_ruleset
+
+#: What a player had none of left (``Shortfall.axis``).
+AXIS_LABELS = {"genre": gettext_noop("ジャンル"), "format": gettext_noop("形式"),
+               "forced": gettext_noop("ジャンル・形式")}
+
+
+@public_page
+def public_rules(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """The rule page of the tournament, as the PDF prints it."""
+    try:
+        page = rule_page(tournament_ruleset(tournament), tournament.name)
+    except EngineError as exc:
+        return render(request, "brackets/public/rules.html",
+                      {"tournament": tournament, "page": None, "error": error_text(exc)})
+    return render(request, "brackets/public/rules.html",
+                  {"tournament": tournament, "page": page, "error": ""})
+
+
+@dataclass(frozen=True)
+class RoundRow:
+    """One round of the report as the table shows it."""
+
+    round: RoundRehearsal
+    name: str
+    minutes: str
+    shortfalls: list[dict[str, Any]]
+
+
+def _minutes(value: float) -> str:
+    hours, minutes = divmod(round(value), 60)
+    return _("{h}時間{m}分").format(h=hours, m=minutes) if hours else _("{m}分").format(m=minutes)
+
+
+def _rows(report: Rehearsal) -> list[RoundRow]:
+    rows = []
+    for r in report.rounds:
+        shortfalls = [{"s": s, "round": round_name(s.round), "mode": label(MODE_LABELS, s.mode),
+                       "axis": _(AXIS_LABELS.get(s.axis, s.axis))} for s in r.shortfalls]
+        rows.append(RoundRow(r, round_name(r.name), _minutes(r.minutes), shortfalls))
+    return rows
+
+
+@role_required(Role.ORGANISER)
+def rules_rehearsal(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """GET: the form; POST: the event played headless with the typed field, and the report."""
+    cabinets = CabinetSet.objects.filter(tournament=tournament, in_service=True).count()
+    field_size = tournament.entrants.count() or tournament.capacity or 40
+    initial = {"entrants": min(max(field_size, 2), REHEARSAL_MAX_ENTRANTS)}
+    form = RehearsalForm(request.POST if request.method == "POST" else None, initial=initial)
+    report: Rehearsal | None = None
+    error = ""
+    problems: list[str] = []
+    status = 200
+    try:
+        document = tournament_ruleset(tournament)
+        problems = [error_text(p) for p in validate_ruleset(document)]
+    except EngineError as exc:
+        document = None
+        error = error_text(exc)
+    if request.method == "POST" and document is not None:
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                report = rehearse(document, data["entrants"], data["seeds"], data["runs"],
+                                  seed=data["seed"], minutes_per_match=data["minutes"],
+                                  cabinets=cabinets or None)
+            except EngineError as exc:
+                error = error_text(exc)
+                status = 400
+        else:
+            status = 400
+    return render(request, "brackets/rules/rehearsal.html", {
+        "tournament": tournament, "form": form, "report": report, "error": error,
+        "problems": problems, "cabinets": cabinets,
+        "rows": _rows(report) if report is not None else [],
+        "total": _minutes(report.minutes) if report is not None else "",
+    }, status=status)

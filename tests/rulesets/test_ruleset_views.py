@@ -137,3 +137,22 @@ def test_a_rule_set_tournament_keeps_its_rules_through_the_settings_form(
     assert "ルールセット「店舗大会" in rounds
     settings = client.get(reverse("preset_settings", args=[tournament.slug])).content.decode()
     assert 'id="settings-ruleset"' in settings
+
+
+@pytest.mark.django_db
+def test_a_rule_set_tournament_has_its_rule_page_and_rehearsal_from_its_own_copy(
+        tournament: Tournament, cast: dict[str, Any]) -> None:
+    from brackets.services.rulesets import tournament_ruleset_apply
+
+    client = client_for(cast["organiser"])
+    ruleset = ruleset_start(by=cast["organiser"], preset="shop-top2")
+    tournament_ruleset_apply(tournament=tournament, version=current_version(ruleset),
+                             by=cast["organiser"])
+    post_composer(client, tournament.slug, ruleset.pk,
+                  **{"p-illegal": "penalty", "p-penalty": "300"})
+    page = client_for(None).get(reverse("public_rules", args=[tournament.slug])).content
+    assert "基本ルール" in page.decode() and "300点" not in page.decode()
+    rehearsal = client.post(reverse("rules_rehearsal", args=[tournament.slug]), {
+        "entrants": 12, "seeds": 0, "runs": 1, "seed": 1, "minutes": 10})
+    assert rehearsal.status_code == 200
+    assert "1回戦" in rehearsal.content.decode()

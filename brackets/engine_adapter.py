@@ -100,6 +100,11 @@ def _load_catalog(version_id: int) -> Catalog:
 
 PRESET_ALIASES = {"kyushu-ix": "kyushu-cup-ix"}
 
+#: The preset slug of a tournament created from a composed rule set (#17): its settings
+#: are ``{"document": RuleSet.to_dict()}``, the exact rules it was created with, so each
+#: round's stored spec rebuilds the same preset without reading the rule set's rows.
+RULESET_PRESET = "ruleset"
+
 
 def preset_source(source: Any, settings: Mapping[str, Any] | None = None
                   ) -> tuple[str, dict[str, Any]]:
@@ -110,6 +115,8 @@ def preset_source(source: Any, settings: Mapping[str, Any] | None = None
     if settings is not None:
         return slug, dict(settings)
     stored = dict(getattr(source, "preset_settings", None) or {})
+    if slug == RULESET_PRESET:
+        return slug, stored
     # Values typed for another preset (the tournament's preset was switched since, or the
     # row was imported) do not apply: only keys this preset declares are passed on.
     from brackets.engine import preset_settings
@@ -136,7 +143,24 @@ def preset_for(source: Any, settings: Mapping[str, Any] | None = None) -> Any:
 def _preset_cached(slug: str, settings_json: str) -> Any:
     from brackets.engine import get_preset
 
+    if slug == RULESET_PRESET:
+        return ruleset_preset(json.loads(settings_json))
     return get_preset(slug, json.loads(settings_json))
+
+
+def ruleset_preset(settings: Mapping[str, Any]) -> Any:
+    """The preset compiled from a rule-set tournament's settings (``{"document": …}``).
+
+    A document that cannot be read is refused as the reader refuses it (the key named), as
+    a preset refuses a bad setting."""
+    from brackets.engine import RuleSet, compile_ruleset
+
+    unknown = sorted(set(settings) - {"document"})
+    if unknown or "document" not in settings:
+        raise RuleRefusal("ruleset_key_unknown" if unknown else "ruleset_key_missing",
+                          f"rule-set settings: {sorted(settings)}",
+                          key=unknown[0] if unknown else "document")
+    return compile_ruleset(RuleSet.from_dict(settings["document"]))
 
 
 # ---------------------------------------------------------------- match snapshots

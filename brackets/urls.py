@@ -260,6 +260,23 @@ urlpatterns += [
          correction_views.series_berth_withdraw, name="series_berth_withdraw"),
 ]
 
+# Composed rule sets (issue 17): organisers only, under a tournament they organise.
+from brackets.views import rulesets as ruleset_views  # noqa: E402
+
+urlpatterns += [
+    path("t/<slug:slug>/rulesets/", ruleset_views.ruleset_list, name="rulesets"),
+    path("t/<slug:slug>/rulesets/start/", ruleset_views.ruleset_start, name="ruleset_start"),
+    path("t/<slug:slug>/rulesets/import/", ruleset_views.ruleset_import,
+         name="ruleset_import"),
+    path("t/<slug:slug>/rulesets/clone/", ruleset_views.ruleset_clone, name="ruleset_clone"),
+    path("t/<slug:slug>/rulesets/<int:ruleset_id>/", ruleset_views.ruleset_edit,
+         name="ruleset_edit"),
+    path("t/<slug:slug>/rulesets/<int:ruleset_id>/export/", ruleset_views.ruleset_export,
+         name="ruleset_export"),
+    path("t/<slug:slug>/rulesets/<int:ruleset_id>/apply/", ruleset_views.ruleset_apply,
+         name="ruleset_apply"),
+]
+
 # A tournament's rules as a rule page, and the organiser's rehearsal (issue 17 items 3, 4).
 from brackets.views import rules as rules_views
 

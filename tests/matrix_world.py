@@ -24,7 +24,19 @@ def build_world(*, tournament: Tournament, cast: dict[str, Any]) -> dict[str, An
     world.update(build_series_world(tournament=tournament))
     world.update(build_player_links_world(world))
     world.update(build_registry_corrections_world(world))
+    world.update(build_rulesets_world(cast))
     return world
+
+
+def build_rulesets_world(cast: dict[str, Any]) -> dict[str, Any]:
+    """One rule set (the shop event's), for the rule-set pages (issue 17)."""
+    from brackets.models import RuleSetDoc
+    from brackets.services.rulesets import ruleset_start
+
+    ruleset = RuleSetDoc.objects.order_by("pk").first()
+    if ruleset is None:
+        ruleset = ruleset_start(by=cast["organiser"], preset="shop-top2")
+    return {"ruleset": ruleset}
 
 
 def build_buzzer_world(*, tournament: Tournament) -> dict[str, Any]:

@@ -158,6 +158,11 @@ from tests.series.matrix import series_matrix
 
 MATRIX.update(series_matrix())
 
+# Composed rule sets (issue 17): the organiser's composer, files in and out.
+from tests.rulesets.matrix import rulesets_matrix
+
+MATRIX.update(rulesets_matrix())
+
 
 def _event(world: dict[str, Any], round_slug: str = "") -> dict[str, Any]:
     kwargs = {"slug": world["tournament"].slug, "preset": "abc-the25th-004"}

@@ -191,6 +191,10 @@ from brackets.engine.results import (
     match_result,
 )
 from brackets.engine.rulesets import (
+    K7_DECKS,
+    K7_DRAW_PER,
+    K7_EXTRA_CARD_RULES,
+    RULESET_PRESETS,
     REHEARSAL_MAX_ENTRANTS,
     REHEARSAL_MAX_PLAYER_RUNS,
     REHEARSAL_MAX_RUNS,
@@ -279,6 +283,7 @@ __all__ = [
     "DEFAULT_MATCH_MINUTES", "Estimate", "FloorCall", "FloorGroup", "FloorPlan", "FloorSet",
     "FloorState", "call_check", "estimate_starts", "floor_plan", "match_minutes",
     # An event's rules as a document: composed, checked, compiled, exchanged (rulesets/): #17.
+    "K7_DECKS", "K7_DRAW_PER", "K7_EXTRA_CARD_RULES", "RULESET_PRESETS",
     "RULESET_VERSION", "CardRules", "LadderRules", "PlayerPolicy", "RuleSet",
     "SelectionPolicy", "ShuraPolicy", "compile_ruleset", "ruleset_of", "validate_ruleset",
     # The event played headless before the day (rulesets/rehearsal.py): #17 item 3.

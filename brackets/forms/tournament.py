@@ -33,11 +33,25 @@ class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        from brackets.engine_adapter import RULESET_PRESET
         from brackets.presets import preset_choices
 
+        choices = preset_choices()
+        if self.instance.pk and self.instance.preset == RULESET_PRESET:
+            # Its rules are a rule set's copy (rule-set page); the form keeps them.
+            choices = [(RULESET_PRESET, str(_("ルールセットのルール"))), *choices]
         self.fields["preset"] = forms.ChoiceField(
-            label=_("ルールプリセット"), choices=preset_choices()
+            label=_("ルールプリセット"), choices=choices
         )
+        if not self.instance.pk:
+            # A new tournament may run a composed rule set instead of a preset (#17).
+            from brackets.models import RuleSetDoc
+
+            self.fields["ruleset"] = forms.ModelChoiceField(
+                label=_("ルールセット（作成したルール）"), queryset=RuleSetDoc.objects.all(),
+                required=False, help_text=_("選ぶとプリセットの代わりにこのルールセットの最新版で大会を作成します。"),
+                error_messages={"invalid_choice": _("ルールセットを選択肢から選んでください。")})
+            self.fields["ruleset"].label_from_instance = _ruleset_label
         # The series the event belongs to (at most one), and its part in it (H0 reads it).
         from brackets.forms.series import ROLE_CHOICES, series_choices
         from brackets.selectors.series import series_of
@@ -59,8 +73,29 @@ class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
                 css = "form-select"
             field.widget.attrs.setdefault("class", css)
 
+    def clean_ruleset(self) -> Any:
+        """A rule set is used only while its newest version has no problems (要修正)."""
+        ruleset = self.cleaned_data.get("ruleset")
+        if ruleset is None:
+            return None
+        from brackets.services.rulesets import RuleSetError, current_version, usable_document
 
-SERIES_FIELDS = ("series", "series_role")
+        version = current_version(ruleset)
+        try:
+            usable_document(version)
+        except RuleSetError as exc:
+            raise forms.ValidationError(exc.message) from None
+        return version
+
+
+def _ruleset_label(ruleset: Any) -> str:
+    from brackets.services.rulesets import current_version
+
+    version = current_version(ruleset)
+    return str(version.document.get("name", "")) if version else str(ruleset)
+
+
+SERIES_FIELDS = ("series", "series_role", "ruleset")
 
 
 def without_series(data: dict[str, Any]) -> dict[str, Any]:

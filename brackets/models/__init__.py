@@ -58,10 +58,13 @@ from brackets.models.rounds import (
     SpecialFact,
     Submission,
 )
+from brackets.models.rulesets import RuleSetDoc, RuleSetVersion
 from brackets.models.series import Series, SeriesBerthGrant
 from brackets.models.tournament import Membership, Role, Tournament
 
 __all__ = [
+    "RuleSetDoc",
+    "RuleSetVersion",
     "Achievement",
     "BerthOverride",
     "AchievementCorrection",

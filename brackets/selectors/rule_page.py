@@ -59,8 +59,11 @@ class RulePage:
 
 
 def tournament_ruleset(tournament: Any) -> RuleSet:
-    """The rules a tournament runs under, as a document (its preset and settings)."""
+    """The rules a tournament runs under, as a document: the copy it took of a composed
+    rule set (#17), else its built-in preset with the settings its organiser changed."""
     slug, values = ea.preset_source(tournament)
+    if slug == ea.RULESET_PRESET:
+        return RuleSet.from_dict(values["document"])
     return ruleset_of(slug, values)
 
 

@@ -290,7 +290,7 @@ def settings_save(*, tournament: Tournament, by: Any, values: Mapping[str, Any] 
     t.preset_settings = stored
     t.save(update_fields=["preset_settings"])
     tournament.preset_settings = stored
-    _replan(t, by)
+    replan(t, by)
     return changes
 
 
@@ -321,6 +321,8 @@ def settings_check(*, tournament: Tournament | None, preset: str, stored: Any
         raise SettingsError(gettext('ルール設定は {"設定名": 値, …} の形（JSONのオブジェクト）で'
                                     "入力してください。"))
     slug = ea.PRESET_ALIASES.get(preset, preset)
+    if slug == ea.RULESET_PRESET:
+        return _ruleset_check(tournament, stored)
     try:
         specs = {s.key: s for s in preset_settings(slug)}
     except RuleRefusal as exc:
@@ -348,6 +350,22 @@ def settings_check(*, tournament: Tournament | None, preset: str, stored: Any
     return normalized
 
 
+def _ruleset_check(tournament: Tournament | None, stored: Mapping[str, Any]) -> dict[str, Any]:
+    """A rule-set tournament's settings (its document) typed in the admin: readable by the
+    engine, and unchanged once a round is drawn."""
+    try:
+        ea.ruleset_preset(stored)
+    except EngineError as exc:
+        raise SettingsError(error_text(exc)) from exc
+    if tournament is not None and tournament.pk is not None and settings_locked(tournament):
+        current = Tournament.objects.filter(pk=tournament.pk).values_list(
+            "preset_settings", flat=True).first()
+        if (current or {}) != dict(stored):
+            raise SettingsError(gettext("1回戦の抽選後はルール設定を変更できません。"
+                                        "変更が必要なら、抽選を取り消してから変更してください。"))
+    return dict(stored)
+
+
 @transaction.atomic
 def settings_preset_changed(*, tournament: Tournament, by: Any, old_preset: str
                             ) -> list[PresetSettingChange]:
@@ -366,7 +384,7 @@ def settings_preset_changed(*, tournament: Tournament, by: Any, old_preset: str
     return changes
 
 
-def _replan(tournament: Tournament, by: Any) -> None:
+def replan(tournament: Tournament, by: Any) -> None:
     """Rounds configured (not drawn) from the old settings are re-created from the new.
 
     Facts recorded against those rounds (K6 forms written before round 1, say) would be

@@ -14,8 +14,15 @@ from brackets.models import Membership, Role, Tournament
 
 
 @transaction.atomic
-def tournament_create(*, creator: Any, **fields: Any) -> Tournament:
-    """Create a tournament; its creator becomes its organiser."""
+def tournament_create(*, creator: Any, ruleset: Any = None, **fields: Any) -> Tournament:
+    """Create a tournament; its creator becomes its organiser.
+
+    ``ruleset`` (a :class:`RuleSetVersion` without problems) makes it run that version's
+    rules, copied into the tournament (``services.rulesets``) instead of ``preset``."""
+    if ruleset is not None:
+        from brackets.services.rulesets import tournament_rule_fields
+
+        fields.update(tournament_rule_fields(ruleset))
     tournament = Tournament(**fields)
     tournament.full_clean()
     tournament.save()

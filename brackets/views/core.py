@@ -41,6 +41,7 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
         try:
             with transaction.atomic():
                 tournament = tournament_create(creator=request.user,
+                                               ruleset=form.cleaned_data.get("ruleset"),
                                                **without_series(form.cleaned_data))
                 _series_save(tournament, form.cleaned_data)
         except ValidationError as error:

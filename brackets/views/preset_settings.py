@@ -17,6 +17,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
 from brackets.engine import RuleRefusal
+from brackets.engine_adapter import RULESET_PRESET
 from brackets.models import Role, Tournament
 from brackets.permissions import role_required
 from brackets.presets import preset_choices
@@ -82,6 +83,11 @@ def preset_settings_page(request: HttpRequest, tournament: Tournament) -> HttpRe
     errors: dict[str, str] = {}
     posted: dict[str, Any] | None = None
     error = ""
+    if tournament.preset == RULESET_PRESET:
+        # A rule set's copy has no preset settings: its rules are edited as a rule set.
+        return render(request, "brackets/preset_settings.html", {
+            "tournament": tournament, "items": [], "ruleset": True,
+            "locked": svc.settings_locked(tournament), "error": "", "history": []})
     try:
         rows = svc.setting_rows(tournament)
     except RuleRefusal:

@@ -8,9 +8,12 @@ event played headless before the day).
 
 from __future__ import annotations
 
-from .builtin import ruleset_of
+from .builtin import RULESET_PRESETS, ruleset_of
 from .compile import compile_ruleset
 from .document import (
+    K7_DECKS,
+    K7_DRAW_PER,
+    K7_EXTRA_CARD_RULES,
     RULESET_VERSION,
     CardRules,
     LadderRules,
@@ -34,9 +37,13 @@ from .rehearsal_play import Shortfall
 from .validate import validate_ruleset
 
 __all__ = [
+    "K7_DECKS",
+    "K7_DRAW_PER",
+    "K7_EXTRA_CARD_RULES",
     "REHEARSAL_MAX_ENTRANTS",
     "REHEARSAL_MAX_PLAYER_RUNS",
     "REHEARSAL_MAX_RUNS",
+    "RULESET_PRESETS",
     "RULESET_VERSION",
     "CardRules",
     "LadderRules",

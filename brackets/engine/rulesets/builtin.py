@@ -67,6 +67,9 @@ _BUILTIN: dict[str, Callable[[Preset, Mapping[str, Any]], RuleSet]] = {
     "shop-top2": _shop,
 }
 
+#: The built-in presets :func:`ruleset_of` describes: where a composer can start from.
+RULESET_PRESETS: tuple[str, ...] = tuple(_BUILTIN)
+
 
 def ruleset_of(slug: str, settings: Mapping[str, Any] | None = None) -> RuleSet:
     """The rule set of the built-in preset ``slug`` with ``settings`` (the composer's start).

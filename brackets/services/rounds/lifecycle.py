@@ -68,14 +68,16 @@ def rounds_configure(*, tournament: Tournament, by: Any) -> list[Round]:
     except EngineError as exc:
         raise RoundError(_("ルールプリセット {preset} で回戦を作れません：{error}").format(
             preset=tournament.preset, error=_engine_text(exc))) from exc
-    _slug, changed = ea.preset_source(tournament)
+    # The tournament's slug, not the preset's: a rule-set tournament's preset carries the
+    # document's own slug, and its rounds rebuild it from ``ruleset`` and the document.
+    slug, changed = ea.preset_source(tournament)
     rounds = []
     for number, spec in enumerate(specs, start=1):
         rounds.append(Round.objects.create(
             tournament=tournament, number=number, name=spec.name, kind=spec.kind,
             advance_per_group=spec.advance_per_group or spec.group_size,
             target_size=spec.target, created_by=by,
-            spec=stored_form(spec, preset_slug=preset.slug, settings=changed,
+            spec=stored_form(spec, preset_slug=slug, settings=changed,
                              planned_for=(entrants, seeds))))
     return rounds
 

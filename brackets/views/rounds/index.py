@@ -35,7 +35,7 @@ from brackets.views.rounds._common import STAFF, _round, round_summary
 @role_required(*STAFF)
 def rounds_index(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     rounds = sel.tournament_rounds(tournament)
-    from brackets.presets import preset_choices
+    from brackets.presets import preset_label
 
     # Staff read the preset's and the round kinds' names, not their code slugs.
     kinds = translated(KIND_LABELS)
@@ -46,8 +46,7 @@ def rounds_index(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 
     return render(request, "brackets/rounds/index.html",
                   {"tournament": tournament, "rounds": [(r, kind_label(r)) for r in rounds],
-                   "preset_name": dict(preset_choices()).get(tournament.preset,
-                                                             tournament.preset)})
+                   "preset_name": preset_label(tournament)})
 
 
 @require_POST

@@ -1,0 +1,193 @@
+"""The rule-set composer's pages (#17), organiser only, under a tournament they organise.
+
+The list starts a rule set from a built-in preset, from a rule file or from this
+tournament's rules (この大会のルールを複製). The edit page shows the policies, the ladder or
+the rounds in forms; every save is a new version, then the page shows each problem
+``validate_ruleset`` finds beside its field (a draft with problems is kept, marked 要修正).
+A rule set is exported as a file, and applied to this tournament while it has not started.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from brackets import engine_adapter as ea
+from brackets.forms.rulesets import (
+    KINDS,
+    LadderForm,
+    PoliciesForm,
+    RoundForm,
+    RoundFormSet,
+    RuleSetImportForm,
+    RuleSetStartForm,
+    composed,
+)
+from brackets.models import Role, RuleSetDoc, Tournament
+from brackets.permissions import role_required
+from brackets.selectors import rulesets as sel
+from brackets.services import rulesets as svc
+from brackets.services.preset_settings import settings_locked
+
+
+def _list(request: HttpRequest, tournament: Tournament, *, start: Any = None,
+          upload: Any = None, status: int = 200) -> HttpResponse:
+    return render(request, "brackets/rulesets/index.html", {
+        "tournament": tournament, "rows": sel.ruleset_rows(),
+        "start_form": start or RuleSetStartForm(), "import_form": upload or RuleSetImportForm(),
+        "uses_ruleset": tournament.preset == ea.RULESET_PRESET,
+        "started": settings_locked(tournament)}, status=status)
+
+
+@require_GET
+@role_required(Role.ORGANISER)
+def ruleset_list(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """Every rule set with its state (使用可 / 要修正), and the ways to start one."""
+    return _list(request, tournament)
+
+
+@require_POST
+@role_required(Role.ORGANISER)
+def ruleset_start(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    form = RuleSetStartForm(request.POST)
+    if form.is_valid():
+        try:
+            ruleset = svc.ruleset_start(by=request.user, preset=form.cleaned_data["preset"])
+        except svc.RuleSetError as exc:
+            form.add_error("preset", exc.message)
+        else:
+            messages.success(request, _("ルールセットを作成しました。"))
+            return redirect("ruleset_edit", slug=tournament.slug, ruleset_id=ruleset.pk)
+    return _list(request, tournament, start=form, status=400)
+
+
+@require_POST
+@role_required(Role.ORGANISER)
+def ruleset_import(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    form = RuleSetImportForm(request.POST, request.FILES)
+    if form.is_valid():
+        upload = form.cleaned_data["file"]
+        try:
+            ruleset = svc.ruleset_import(by=request.user, content=upload.read(),
+                                         filename=upload.name or "")
+        except svc.RuleSetError as exc:
+            form.add_error("file", exc.message)
+        else:
+            messages.success(request, _("ルールファイルを読み込みました。"))
+            return redirect("ruleset_edit", slug=tournament.slug, ruleset_id=ruleset.pk)
+    return _list(request, tournament, upload=form, status=400)
+
+
+@require_POST
+@role_required(Role.ORGANISER)
+def ruleset_clone(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """この大会のルールを複製: the tournament's rules as a new rule set to edit."""
+    try:
+        ruleset = svc.ruleset_clone_tournament(by=request.user, tournament=tournament)
+    except svc.RuleSetError as exc:
+        messages.error(request, exc.message)
+        return redirect("rulesets", slug=tournament.slug)
+    messages.success(request, _("この大会のルールを新しいルールセットに複製しました。"))
+    return redirect("ruleset_edit", slug=tournament.slug, ruleset_id=ruleset.pk)
+
+
+def _forms(rs: Any, data: Any = None) -> tuple[PoliciesForm, LadderForm | None, Any]:
+    policies = PoliciesForm(data, prefix="p", initial=PoliciesForm.initial_of(rs))
+    ladder = (LadderForm(data, prefix="l", initial=LadderForm.initial_of(rs))
+              if rs.ladder is not None else None)
+    rounds = (RoundFormSet(data, prefix="r", initial=RoundForm.initial_of(rs))
+              if rs.rounds else None)
+    return policies, ladder, rounds
+
+
+def _rows(form: Any, problems: dict[str, list[str]]) -> list[tuple[Any, list[str]]]:
+    """(bound field, problem texts) per visible field of a form."""
+    return [(form[name], problems.get(name, [])) for name in form.fields
+            if not form[name].is_hidden and name != "DELETE"]
+
+
+@role_required(Role.ORGANISER)
+def ruleset_edit(request: HttpRequest, tournament: Tournament, ruleset_id: int) -> HttpResponse:
+    """GET: the newest version in forms with its problems; POST: save the next version."""
+    ruleset = get_object_or_404(RuleSetDoc, pk=ruleset_id)
+    version = svc.current_version(ruleset)
+    rs, refusal = sel.parsed(version)
+    if rs is None:
+        raise Http404(str(refusal))
+    policies, ladder, rounds = _forms(rs, request.POST if request.method == "POST" else None)
+    status = 200
+    if request.method == "POST":
+        valid = [f.is_valid() for f in (policies, ladder, rounds) if f is not None]
+        if all(valid):
+            new = composed(rs, policies.cleaned_data,
+                           ladder.cleaned_data if ladder is not None else None,
+                           [f.cleaned_data for f in rounds.forms] if rounds is not None
+                           else None)
+            try:
+                saved = svc.ruleset_save(ruleset=ruleset, document=new.to_dict(),
+                                         by=request.user, note=_("フォームで編集"))
+            except svc.RuleSetError as exc:
+                messages.error(request, exc.message)
+            else:
+                if saved is None:
+                    messages.info(request, _("変更はありません。"))
+                else:
+                    count = len(svc.ruleset_problems(saved.document))
+                    if count:
+                        messages.warning(request, _(
+                            "第%(n)d版として保存しました（要修正：問題%(c)d件）。") % {
+                                "n": saved.number, "c": count})
+                    else:
+                        messages.success(request, _("第%(n)d版として保存しました。")
+                                         % {"n": saved.number})
+                return redirect("ruleset_edit", slug=tournament.slug, ruleset_id=ruleset.pk)
+        status = 400
+    places = sel.problem_places(svc.ruleset_problems(version.document), rs)
+    round_rows = []
+    if rounds is not None:
+        for i, (form, spec) in enumerate(zip(rounds.forms, rs.rounds, strict=False)):
+            problems = places.rounds.get(i, {})
+            round_rows.append({"form": form, "spec": spec, "kind": KINDS.get(spec.kind, ""),
+                               "rows": _rows(form, problems), "problems": problems.get("", []),
+                               "variants": spec.variants})
+    return render(request, "brackets/rulesets/edit.html", {
+        "tournament": tournament, "ruleset": ruleset, "version": version, "rs": rs,
+        "places": places, "policies": policies, "policy_rows": _rows(policies, places.policies),
+        "ladder": ladder,
+        "ladder_rows": _rows(ladder, places.ladder) if ladder is not None else [],
+        "rounds": rounds, "round_rows": round_rows,
+        "history": sel.ruleset_history(ruleset),
+        "started": settings_locked(tournament)}, status=status)
+
+
+@require_GET
+@role_required(Role.ORGANISER)
+def ruleset_export(request: HttpRequest, tournament: Tournament, ruleset_id: int
+                   ) -> HttpResponse:
+    """The newest version as a rule file (JSON) another server imports."""
+    ruleset = get_object_or_404(RuleSetDoc, pk=ruleset_id)
+    filename, content_type, body = svc.ruleset_file(svc.current_version(ruleset))
+    response = HttpResponse(body, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@require_POST
+@role_required(Role.ORGANISER)
+def ruleset_apply(request: HttpRequest, tournament: Tournament, ruleset_id: int
+                  ) -> HttpResponse:
+    """Run this rule set's newest version in this tournament (refused once it started)."""
+    ruleset = get_object_or_404(RuleSetDoc, pk=ruleset_id)
+    try:
+        svc.tournament_ruleset_apply(tournament=tournament,
+                                     version=svc.current_version(ruleset), by=request.user)
+    except svc.RuleSetError as exc:
+        messages.error(request, exc.message)
+        return redirect("ruleset_edit", slug=tournament.slug, ruleset_id=ruleset.pk)
+    messages.success(request, _("この大会のルールをルールセットに変更しました。"))
+    return redirect("rulesets", slug=tournament.slug)

@@ -9,8 +9,10 @@ why, that supersedes what was entered without touching it.
   ``reading`` are the newest rename's values, kept on the row because every page, sheet
   and search reads them there.
 * :class:`EntrantPlayerChange` — an entrant linked to a registry player by hand, or
-  unlinked; ``Entrant.player`` holds the newest. This server's record of who relinked:
-  the tournament file carries the entrant's link itself.
+  unlinked; ``Entrant.player`` holds the newest. A link the entry rule refused (H0, no
+  berth at the main event) keeps the refusal and the organiser's reason for making it.
+
+Every one travels in the tournament file (version 4), and applies where it is read.
 * :class:`BerthWithdrawal` — a berth granted by hand no longer in force. A place granted
   again afterwards is a new :class:`~brackets.models.series.SeriesBerthGrant` that
   ``follows`` this withdrawal, so the database still holds one grant in force per place.

@@ -147,8 +147,7 @@ def _corrections_record(registry: FileRegistry, rows_of: dict[int, list[Achievem
     for file_id, row in sorted(registry.rows.get("achievementcorrection", {}).items()):
         if row["achievement"] not in rows_of:
             continue  # another player's
-        replacement = (rows_of.get(row["replacement"]) or [None])[0] \
-            if row.get("replacement") else None
+        replacement = next(iter(rows_of.get(row.get("replacement") or 0, [])), None)
         for achievement in rows_of[row["achievement"]]:
             if AchievementCorrection.objects.filter(achievement=achievement).exists():
                 continue

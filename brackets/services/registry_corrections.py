@@ -170,24 +170,26 @@ def player_rename(*, player: Player, name: str, reading: str, reason: str,
     return row
 
 
-def _entry_refusal(tournament: Tournament, entrant: Entrant, player: Player) -> str:
-    """What the desk would refuse about registering ``player`` as this entrant, in words
-    ("" when nothing): H0 at a qualifier (a berth of the series, or a card other than the
-    first appearance's), or no berth at the series' main event unless the entrant was
-    already admitted without one (``BerthOverride``)."""
+def _entry_refusal(tournament: Tournament, entrant: Entrant, player: Player) -> tuple[str, str]:
+    """What the desk would refuse about registering ``player`` as this entrant: the
+    refusal as the desk words it and as the link's history keeps it (both "" when
+    nothing). H0 at a qualifier (a berth of the series, or a card other than the first
+    appearance's), or no berth at the series' main event unless the entrant was already
+    admitted without one (``BerthOverride``)."""
     refusals = eligibility_for(tournament=tournament, player=player,
                                card_name=entrant.card_name)
     if refusals:
-        return _("この大会に出場できません（H0）: %(why)s") % {"why": "、".join(refusals)}
+        text = _("この大会に出場できません（H0）: %(why)s") % {"why": "、".join(refusals)}
+        return text, text
     series = main_event_series(tournament=tournament)
     if series is None or BerthOverride.objects.filter(entrant=entrant).exists():
-        return ""
+        return "", ""
     try:
         check_main_event_entry(sa.player_key(player), series=series.name,
                                holders=main_event_holders(series=series, tournament=tournament))
     except RuleRefusal as exc:
-        return error_text(exc)
-    return ""
+        return error_text(exc), _("%(series)sの本戦出場権なし") % {"series": series.name}
+    return "", ""
 
 
 def _override_checked(tournament: Tournament, refusal: str, override: str, by: Any) -> None:
@@ -223,14 +225,14 @@ def entrant_link(*, tournament: Tournament, entrant_id: int, player: Player, rea
     if reason.strip():
         _checked(lambda: check_reason(reason))
     override = override.strip()
-    refusal = _entry_refusal(tournament, entrant, kept)
+    refusal, kept_words = _entry_refusal(tournament, entrant, kept)
     if refusal:
         _override_checked(tournament, refusal, override, by)
     if refusal and main_event_series(tournament=tournament) is not None:
         BerthOverride.objects.create(entrant=entrant, reason=override, by=_who(by))
     row = EntrantPlayerChange.objects.create(
         entrant=entrant, player=kept, was_player=entrant.player, reason=reason.strip(),
-        overridden=refusal[:500] if override else "",
+        overridden=kept_words[:500] if refusal else "",
         override_reason=override if refusal else "", by=_who(by))
     entrant.player = kept
     entrant.save(update_fields=["player", "updated_at"])

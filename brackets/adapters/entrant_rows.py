@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,7 +19,15 @@ from django.utils.translation import gettext as _
 
 from brackets.adapters.entrant_files import IGNORE, NOTES_APPEND, field_label
 from brackets.adapters.entrants import Owner, Roster, entrant_validate, kana_fold
-from brackets.models import EntrantImport, Tournament
+from brackets.adapters.series import player_key
+from brackets.engine import RuleRefusal, check_main_event_entry
+from brackets.messages import error_text
+from brackets.models import EntrantImport, Series, Tournament
+from brackets.selectors.series import (
+    main_event_holders,
+    main_event_series,
+    registry_player_certain,
+)
 from brackets.text import looks_like_formula
 
 _TRUE = {"1", "true", "yes", "y", "はい", "済", "済み", "支払済", "支払い済み", "支払済み", "入金済",
@@ -103,6 +111,12 @@ class PreviewRow:
     #: The seed number the import gives a yes-word seed cell (None: not such a row).
     assigned_seed: int | None = None
     seed_column: int | None = None
+    #: At a series' main event: the registry player the row is with certainty (linked on
+    #: confirmation), whether the berth check refused the row, and the organiser's reason
+    #: for admitting it without a berth.
+    player_id: int | None = None
+    berth_refused: bool = False
+    override: str = ""
 
     @property
     def status(self) -> str:
@@ -152,6 +166,10 @@ class Preview:
         return [row for row in self.rows if row.errors]
 
     @property
+    def berth_refused_count(self) -> int:
+        return sum(1 for row in self.rows if row.berth_refused)
+
+    @property
     def assigned_seed_rows(self) -> list[PreviewRow]:
         return [row for row in self.rows if row.assigned_seed is not None and not row.errors]
 
@@ -184,13 +202,18 @@ def check_mapping(headers: Sequence[str], mapping: Sequence[str]) -> list[str]:
     return problems
 
 
-def preview_rows(*, tournament: Tournament, batch: EntrantImport) -> Preview:
+def preview_rows(*, tournament: Tournament, batch: EntrantImport,
+                 overrides: Mapping[int, str] | None = None) -> Preview:
     """Judge every row against the tournament as it is now and against earlier rows.
 
     A row whose card name (folded) and name are already registered is "already" (skipped,
     not an error), which makes importing the same file twice add nothing. Yes-word seeds
-    are numbered here, so the preview and the confirmation agree on the numbers.
+    are numbered here, so the preview and the confirmation agree on the numbers. At a
+    series' main event a row whose player holds no berth is refused with the reason, as
+    at the desk, unless ``overrides`` (row number → the organiser's reason) admits it.
     """
+    overrides = overrides or {}
+    berths = _BerthCheck.of(tournament)
     headers: list[str] = list(batch.headers)
     mapping: list[str] = list(batch.mapping)
     preview = Preview(headers=headers, mapping=mapping, rows=[])
@@ -227,10 +250,45 @@ def preview_rows(*, tournament: Tournament, batch: EntrantImport) -> Preview:
                 column = column_of.get(name, _("行全体") if name == "__all__" else field_label(name))
                 row.errors.extend((column, message) for message in messages)
             continue
+        if berths is not None and not berths.admits(row, clean, overrides.get(row.number, "")):
+            continue
         row.data = data
         seeds.use(row.assigned_seed)
         roster.add(clean, Owner(None, clean["name"], clean["card_name"], row=row.number))
     return preview
+
+
+@dataclass
+class _BerthCheck:
+    """0-a at a series' main event, row by row: the engine's ``check_main_event_entry``
+    on the registry player the row is with certainty ("" for one the registry does not
+    know, who holds no berth)."""
+
+    series: Series
+    holders: frozenset[str]
+
+    @classmethod
+    def of(cls, tournament: Tournament) -> _BerthCheck | None:
+        series = main_event_series(tournament=tournament)
+        if series is None:
+            return None
+        return cls(series, main_event_holders(series=series, tournament=tournament))
+
+    def admits(self, row: PreviewRow, clean: Mapping[str, Any], override: str) -> bool:
+        player = registry_player_certain(name=str(clean.get("name") or ""),
+                                         reading=str(clean.get("reading") or ""),
+                                         card_name=str(clean.get("card_name") or ""))
+        key = player_key(player) if player is not None else ""
+        try:
+            check_main_event_entry(key, holders=self.holders, series=self.series.name,
+                                   overridden=bool(override))
+        except RuleRefusal as exc:
+            row.errors.append((_("本戦出場権"), error_text(exc)))
+            row.berth_refused = True
+            return False
+        row.player_id = player.pk if player is not None else None
+        row.override = override if key not in self.holders else ""
+        return True
 
 
 def _read_row(raw: Sequence[Any], headers: Sequence[str], mapping: Sequence[str]) -> PreviewRow:

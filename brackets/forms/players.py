@@ -124,3 +124,8 @@ class EntrantLinkForm(_Styled):
     entrant = forms.IntegerField(label=gettext_lazy("参加者"), min_value=1, max_value=ID_MAX,
                                  error_messages={"required": gettext_lazy("参加者を選んでください。")})
     reason = forms.CharField(label=gettext_lazy("理由（任意）"), required=False)
+    # The desk's rule: an entry the rule refuses (H0, no berth at the main event) stands
+    # only on the organiser's recorded reason.
+    override = forms.CharField(
+        label=gettext_lazy("参加資格（H0・本戦出場権）を越えて結び付ける理由（主催者の判断）"),
+        required=False, help_text=gettext_lazy("参加資格で断られた選手を例外として認めるときだけ入力"))

@@ -12,7 +12,9 @@ tournament through the one importer the app has, plus what only a copy needs:
 
 What the public never sees stays at the venue: staff memberships, entrant notes, every
 entrant's revision history, the entry spreadsheets imported at the desk, the player
-registry (cards, achievements, merges) and the sources of hand-granted berths.
+registry (cards, achievements, merges, renames, corrections, relinks), an admission to a
+main event without a berth, and the sources of hand-granted berths and the reasons of their
+withdrawals.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ from brackets.models import Tournament
 FORMAT = "kyushu-public-copy"
 VERSION = 1
 #: Lists of the tournament file that never leave the venue.
-PRIVATE_LISTS = ("entrantrevision", "entrantimport")
+PRIVATE_LISTS = ("entrantrevision", "entrantimport", "entrantplayerchange", "berthoverride")
 #: Fields blanked in every record of a list before it leaves the venue (the registry link
 #: too: the player registry, cards and achievements, stays with the staff).
 PRIVATE_FIELDS: dict[str, dict[str, Any]] = {"entrant": {"notes": "", "player": None}}

@@ -9,8 +9,10 @@ why, that supersedes what was entered without touching it.
   ``reading`` are the newest rename's values, kept on the row because every page, sheet
   and search reads them there.
 * :class:`EntrantPlayerChange` — an entrant linked to a registry player by hand, or
-  unlinked; ``Entrant.player`` holds the newest. This server's record of who relinked:
-  the tournament file carries the entrant's link itself.
+  unlinked; ``Entrant.player`` holds the newest. A link the entry rule refused (H0, no
+  berth at the main event) keeps the refusal and the organiser's reason for making it.
+
+Every one travels in the tournament file (version 4), and applies where it is read.
 * :class:`BerthWithdrawal` — a berth granted by hand no longer in force. A place granted
   again afterwards is a new :class:`~brackets.models.series.SeriesBerthGrant` that
   ``follows`` this withdrawal, so the database still holds one grant in force per place.
@@ -76,6 +78,11 @@ class EntrantPlayerChange(models.Model):
     was_player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT,
                                    related_name="+", verbose_name=_("前の選手"))
     reason = models.CharField(_("理由"), max_length=bounds.REASON.max_length, blank=True)
+    # A link the entry rule refused (H0 at a qualifier, no berth at the main event) that an
+    # organiser made all the same: the refusal as it read then, and the organiser's reason.
+    overridden = models.CharField(_("越えた参加資格の判定"), max_length=500, blank=True)
+    override_reason = models.CharField(_("主催者の判断の理由"),
+                                       max_length=bounds.REASON.max_length, blank=True)
     by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
                            related_name="+", verbose_name=_("記録者"))
     at = models.DateTimeField(_("日時"), auto_now_add=True)

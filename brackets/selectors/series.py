@@ -11,8 +11,25 @@ from dataclasses import dataclass, field
 
 from brackets.adapters import players as ad
 from brackets.adapters import series as sa
-from brackets.engine import Berth, QualifierResult, berth_holders, series_berths
-from brackets.models import BerthWithdrawal, Entrant, Player, Series, SeriesBerthGrant, Tournament
+from brackets.adapters.entrants import kana_fold
+from brackets.engine import (
+    CERTAIN,
+    Berth,
+    PlayerKeys,
+    QualifierResult,
+    berth_holders,
+    registry_match,
+    series_berths,
+)
+from brackets.models import (
+    BerthWithdrawal,
+    Entrant,
+    Player,
+    PlayerCard,
+    Series,
+    SeriesBerthGrant,
+    Tournament,
+)
 from brackets.selectors import rounds as sel
 
 QUALIFIER, MAIN_EVENT = "qualifier", "main"
@@ -225,3 +242,22 @@ def series_view(*, series: Series) -> SeriesView:
 
 def series_list() -> list[Series]:
     return list(Series.objects.order_by("name"))
+
+
+def registry_player_certain(*, name: str, reading: str, card_name: str) -> Player | None:
+    """The registry player a row of an entry file is with certainty (the engine's
+    ``registry_match``: exactly one player holding that card under that name or reading),
+    or None: an entry file names people by card and name only."""
+    card = kana_fold(card_name)[:40]
+    if not card:
+        return None
+    owners = {ad.canonical(c.player).pk for c in PlayerCard.objects.filter(
+        card_key=card, superseded_by__isnull=True).select_related("player")}
+    candidates = []
+    for player in Player.objects.filter(pk__in=owners).order_by("pk"):
+        cards = frozenset(c.card_key for c in ad.current_cards(ad.family_ids(player)))
+        candidates.append(PlayerKeys(str(player.pk), kana_fold(player.name),
+                                     kana_fold(player.reading), cards))
+    verdict = registry_match(PlayerKeys("row", kana_fold(name), kana_fold(reading),
+                                        frozenset({card})), candidates)
+    return Player.objects.get(pk=int(verdict.key)) if verdict.kind == CERTAIN else None

@@ -5,6 +5,7 @@ cancel it (the file is read by :mod:`brackets.adapters.entrant_files`, its rows 
 from __future__ import annotations
 
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,9 +19,12 @@ from brackets.adapters.entrant_files import (
     ImportRefused,
     parse_file,
 )
-from brackets.adapters.entrant_rows import preview_rows
+from brackets.adapters.entrant_rows import PreviewRow, preview_rows
 from brackets.adapters.entrants import Roster
-from brackets.models import EntrantImport, Tournament
+from brackets.adapters.players import family_ids
+from brackets.engine import bounds
+from brackets.models import BerthOverride, Entrant, EntrantImport, Player, Role, Tournament
+from brackets.permissions import has_role
 from brackets.services.entrants import entrant_register
 
 
@@ -44,7 +48,7 @@ class ImportOutcome:
 @transaction.atomic
 def entrant_import_confirm(
     *, tournament: Tournament, token: str, by: Any, skip_errors: bool = False,
-    shown_skipped: list[int] | None = None,
+    shown_skipped: list[int] | None = None, berth_overrides: Mapping[int, str] | None = None,
 ) -> ImportOutcome:
     """Write a previewed import in one transaction.
 
@@ -54,9 +58,15 @@ def entrant_import_confirm(
     error, nothing is written unless ``skip_errors`` says to leave those rows out; then
     ``shown_skipped``, the rows the preview listed as left out, must still be exactly the
     rows with errors, so no row is dropped that staff were not shown.
+
+    At a series' main event a row whose player holds no berth is refused like any error
+    unless an organiser gives a reason for it in ``berth_overrides`` (row number →
+    reason), recorded as the desk records it (``BerthOverride``). A row that is a registry
+    player with certainty is linked to them.
     """
     batch = _pending_batch(tournament, token)
-    preview = preview_rows(tournament=tournament, batch=batch)
+    overrides = _overrides_checked(tournament, berth_overrides or {}, by)
+    preview = preview_rows(tournament=tournament, batch=batch, overrides=overrides)
     if preview.mapping_errors:
         raise ImportRefused(" ".join(preview.mapping_errors))
     outcome = ImportOutcome()
@@ -66,7 +76,10 @@ def entrant_import_confirm(
             % {"n": preview.error_count}
         )
     skipped = [row.number for row in preview.error_rows]
-    if skip_errors and shown_skipped is not None and sorted(shown_skipped) != skipped:
+    # A row the organiser admitted here was listed as refused on the page they confirmed.
+    admitted = {row.number for row in preview.rows if row.override}
+    if skip_errors and shown_skipped is not None and sorted(
+            set(shown_skipped) - admitted) != skipped:
         raise ImportRefused(
             _("確認画面を開いた後に、取り込めない行が変わりました（他の端末での登録など）。"
               "取り込まない行の一覧を確かめて、もう一度押してください。")
@@ -78,9 +91,10 @@ def entrant_import_confirm(
         elif row.errors:
             outcome.skipped.append(row.number)
         else:
-            entrant_register(
+            entrant = entrant_register(
                 tournament=tournament, by=by, data=row.data, action="import", roster=roster
             )
+            _registry_record(entrant, row, by)
             outcome.created.append(row.number)
     batch.status = EntrantImport.Status.DONE
     batch.result = {
@@ -90,6 +104,32 @@ def entrant_import_confirm(
     }
     batch.save(update_fields=["status", "result"])
     return outcome
+
+
+def _overrides_checked(tournament: Tournament, overrides: Mapping[int, str],
+                       by: Any) -> dict[int, str]:
+    """The organiser's reasons for admitting rows without a berth, blank ones dropped."""
+    given = {n: str(reason).strip() for n, reason in overrides.items() if str(reason).strip()}
+    if given and not has_role(by, tournament, Role.ORGANISER):
+        raise ImportRefused(_("出場権のない選手を本戦に登録する判断は主催者だけが記録できます。"))
+    if any(len(reason) > bounds.REASON.max_length for reason in given.values()):
+        raise ImportRefused(_("理由は%(max)d文字以内で入力してください。")
+                            % {"max": bounds.REASON.max_length})
+    return given
+
+
+def _registry_record(entrant: Entrant, row: PreviewRow, by: Any) -> None:
+    """The row's registry player linked (unless another entrant here already is), and an
+    organiser's admission without a berth recorded with its reason."""
+    who = by if getattr(by, "is_authenticated", False) else None
+    if row.override:
+        BerthOverride.objects.create(entrant=entrant, reason=row.override, by=who)
+    if row.player_id is not None:
+        player = Player.objects.get(pk=row.player_id)
+        if not Entrant.objects.filter(tournament=entrant.tournament,
+                                      player_id__in=family_ids(player)).exists():
+            entrant.player = player
+            entrant.save(update_fields=["player", "updated_at"])
 
 
 @transaction.atomic

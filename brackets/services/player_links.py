@@ -7,7 +7,10 @@ registry players to ask it about and writes the outcome, appending only:
 * **certain**: the entrant is linked to the registry's player; the file's cards and
   achievements join that player where they say something new (a card row newer than the
   registry's supersedes it, as ``player_card_record`` does; a fact already recorded is
-  not recorded twice). The registry's own rows are never changed.
+  not recorded twice). The registry's own rows are never changed. The file's withdrawals
+  and corrections of achievements (version 4) apply to the rows here holding the same
+  fact, with the file's who, when and why, unless a row is corrected already (never
+  twice); a rename this registry lacks renames the player when it is newer than its own.
 * **new** and **uncertain**: the file's players are recorded as they were at the venue
   (cards with their history, achievements, merges, who and when); an uncertain one waits
   on the review page for :func:`player_link_decide`.
@@ -33,12 +36,14 @@ from brackets.engine import CERTAIN, UNCERTAIN, PlayerKeys, registry_match
 from brackets.exporters.tournament_file.registry import FileRegistry
 from brackets.models import (
     Achievement,
+    AchievementCorrection,
     Entrant,
     Player,
     PlayerCard,
     PlayerLink,
     PlayerLinkDecision,
     PlayerMerge,
+    PlayerRename,
     Tournament,
 )
 from brackets.services.players import _search_key, _who, player_merge
@@ -88,11 +93,15 @@ def _registry_players(incoming: PlayerKeys, *, exclude: set[int],
 def _facts(registry: FileRegistry, family: list[int]) -> dict[str, Any]:
     ids = set(family)
     raw = registry.raw
+    achievements = {i for i, _row in registry.of("achievement", family)}
     return {
         "player": [r for r in raw.get("player") or [] if r.get("id") in ids],
         "playercard": [r for r in raw.get("playercard") or [] if r.get("player") in ids],
         "achievement": [r for r in raw.get("achievement") or [] if r.get("player") in ids],
         "playermerge": [r for r in raw.get("playermerge") or [] if r.get("merged") in ids],
+        "playerrename": [r for r in raw.get("playerrename") or [] if r.get("player") in ids],
+        "achievementcorrection": [r for r in raw.get("achievementcorrection") or []
+                                  if r.get("achievement") in achievements],
     }
 
 
@@ -115,13 +124,63 @@ def _facts_join(local: Player, registry: FileRegistry, family: list[int], user: 
             card_key=key, q_level=values[0], rank=values[1], game_version=values[2],
             supersedes=current, by=user(row.get("by"), f"registry.playercard[{file_id}].by"))
         _stamp(PlayerCard, card.pk, at)
+    rows_of: dict[int, list[Achievement]] = {}
     for file_id, row in registry.of("achievement", family):
         facts = {name: row.get(name, "") for name in ACHIEVEMENT_FACTS}
-        if Achievement.objects.filter(player_id__in=ids, **facts).exists():
+        same = list(Achievement.objects.filter(player_id__in=ids, **facts).order_by("id"))
+        if not same:
+            same = [Achievement.objects.create(
+                player=local, **facts,
+                by=user(row.get("by"), f"registry.achievement[{file_id}].by"))]
+            _stamp(Achievement, same[0].pk, row.get("at"))
+        rows_of[file_id] = same
+    _corrections_record(registry, rows_of, user)
+    _renames_join(local, registry, family, user)
+
+
+def _corrections_record(registry: FileRegistry, rows_of: dict[int, list[Achievement]],
+                        user: UserOf) -> None:
+    """The file's withdrawals and corrections of the family's achievements (``rows_of``:
+    file id → the rows here holding that fact), in the file's order: each row still in
+    force gets the correction with the file's who, when and why; a row withdrawn or
+    corrected here already keeps its own, so a file read twice corrects nothing twice."""
+    for file_id, row in sorted(registry.rows.get("achievementcorrection", {}).items()):
+        if row["achievement"] not in rows_of:
+            continue  # another player's
+        replacement = next(iter(rows_of.get(row.get("replacement") or 0, [])), None)
+        for achievement in rows_of[row["achievement"]]:
+            if AchievementCorrection.objects.filter(achievement=achievement).exists():
+                continue
+            correction = AchievementCorrection.objects.create(
+                achievement=achievement, replacement=replacement, reason=row["reason"],
+                by=user(row.get("by"), f"registry.achievementcorrection[{file_id}].by"))
+            _stamp(AchievementCorrection, correction.pk, row.get("at"))
+
+
+def _renames_join(local: Player, registry: FileRegistry, family: list[int],
+                  user: UserOf) -> None:
+    """The file's renames onto a registry player found with certainty: one this registry
+    has (same name, reading and time) or that would change nothing is skipped; one newer
+    than every rename here renames the player, recorded with the values it replaces here
+    and the file's who, when and why; an older one is kept in ``PlayerLink.facts`` only."""
+    ids = ad.family_ids(local)
+    for file_id, row in sorted(registry.of("playerrename", family)):
+        name, reading, at = row["name"].strip(), (row.get("reading") or "").strip(), row.get("at")
+        player = Player.objects.select_for_update().get(pk=local.pk)
+        here = PlayerRename.objects.filter(player_id__in=ids)
+        newest = here.order_by("-at", "-id").first()
+        if (here.filter(name=name, reading=reading, at=at).exists()
+                or (player.name, player.reading) == (name, reading)
+                or (newest is not None and at is not None and newest.at >= at)):
             continue
-        achievement = Achievement.objects.create(
-            player=local, **facts, by=user(row.get("by"), f"registry.achievement[{file_id}].by"))
-        _stamp(Achievement, achievement.pk, row.get("at"))
+        rename = PlayerRename.objects.create(
+            player=player, name=name, reading=reading, was_name=player.name,
+            was_reading=player.reading, reason=row.get("reason") or "",
+            by=user(row.get("by"), f"registry.playerrename[{file_id}].by"))
+        _stamp(PlayerRename, rename.pk, at)
+        player.name, player.reading = name, reading
+        player.search_key = _search_key(name, reading)
+        player.save(update_fields=["name", "reading", "search_key"])
 
 
 def _players_record(registry: FileRegistry, family: list[int], user: UserOf) -> dict[int, Player]:
@@ -154,11 +213,21 @@ def _players_record(registry: FileRegistry, family: list[int], user: UserOf) -> 
             by=user(row.get("by"), f"registry.playercard[{file_id}].by"))
         _stamp(PlayerCard, card.pk, row.get("at"))
         cards[file_id] = card
+    rows_of: dict[int, list[Achievement]] = {}
     for file_id, row in registry.of("achievement", family):
         achievement = Achievement.objects.create(
             player=made[row["player"]], **{n: row.get(n, "") for n in ACHIEVEMENT_FACTS},
             by=user(row.get("by"), f"registry.achievement[{file_id}].by"))
         _stamp(Achievement, achievement.pk, row.get("at"))
+        rows_of[file_id] = [achievement]
+    _corrections_record(registry, rows_of, user)
+    for file_id, row in registry.of("playerrename", family):
+        rename = PlayerRename.objects.create(
+            player=made[row["player"]], name=row["name"], reading=row.get("reading") or "",
+            was_name=row.get("was_name") or "", was_reading=row.get("was_reading") or "",
+            reason=row.get("reason") or "",
+            by=user(row.get("by"), f"registry.playerrename[{file_id}].by"))
+        _stamp(PlayerRename, rename.pk, row.get("at"))
     for file_id, row in registry.rows.get("playermerge", {}).items():
         if row["merged"] in made and row["kept"] in made:
             merge = PlayerMerge.objects.create(

@@ -19,8 +19,10 @@ from typing import Any, TypeVar
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from brackets.adapters import players as ad
+from brackets.adapters import series as sa
 from brackets.adapters.entrants import kana_fold
 from brackets.engine import (
     RuleRefusal,
@@ -28,6 +30,7 @@ from brackets.engine import (
     check_entrant_link,
     check_entrant_unlink,
     check_found,
+    check_main_event_entry,
     check_reason,
     check_rename,
     check_still_in_force,
@@ -37,12 +40,17 @@ from brackets.messages import error_text
 from brackets.models import (
     Achievement,
     AchievementCorrection,
+    BerthOverride,
     Entrant,
     EntrantPlayerChange,
     Player,
     PlayerRename,
+    Role,
     Tournament,
 )
+from brackets.permissions import has_role
+from brackets.selectors.registry import eligibility_for
+from brackets.selectors.series import main_event_holders, main_event_series
 from brackets.services.players import ACHIEVEMENT_FIELDS
 
 T = TypeVar("T")
@@ -162,12 +170,49 @@ def player_rename(*, player: Player, name: str, reading: str, reason: str,
     return row
 
 
+def _entry_refusal(tournament: Tournament, entrant: Entrant, player: Player) -> tuple[str, str]:
+    """What the desk would refuse about registering ``player`` as this entrant: the
+    refusal as the desk words it and as the link's history keeps it (both "" when
+    nothing). H0 at a qualifier (a berth of the series, or a card other than the first
+    appearance's), or no berth at the series' main event unless the entrant was already
+    admitted without one (``BerthOverride``)."""
+    refusals = eligibility_for(tournament=tournament, player=player,
+                               card_name=entrant.card_name)
+    if refusals:
+        text = _("この大会に出場できません（H0）: %(why)s") % {"why": "、".join(refusals)}
+        return text, text
+    series = main_event_series(tournament=tournament)
+    if series is None or BerthOverride.objects.filter(entrant=entrant).exists():
+        return "", ""
+    try:
+        check_main_event_entry(sa.player_key(player), series=series.name,
+                               holders=main_event_holders(series=series, tournament=tournament))
+    except RuleRefusal as exc:
+        return error_text(exc), _("%(series)sの本戦出場権なし") % {"series": series.name}
+    return "", ""
+
+
+def _override_checked(tournament: Tournament, refusal: str, override: str, by: Any) -> None:
+    """The desk's rule: a refused entry stands only on an organiser's recorded reason."""
+    if not override:
+        raise ValidationError({"entrant": [refusal]})
+    if not has_role(by, tournament, Role.ORGANISER):
+        raise ValidationError({"override": [
+            _("参加資格を越えて結び付ける判断は主催者だけが記録できます。")]})
+    try:
+        check_reason(override)
+    except RuleRefusal as exc:
+        raise ValidationError({"override": [error_text(exc)]}) from exc
+
+
 @transaction.atomic
 def entrant_link(*, tournament: Tournament, entrant_id: int, player: Player, reason: str,
-                 by: Any) -> EntrantPlayerChange:
+                 by: Any, override: str = "") -> EntrantPlayerChange:
     """Link an entrant of this tournament to a registry player (or move it from another
-    one). Refused when the player already has another entrant here. The entrant's 修羅
-    duties then read the player's record (derived when read, as at registration)."""
+    one). Refused when the player already has another entrant here, and, as at the desk,
+    when the entry rule refuses the player here (H0 at a qualifier, no berth at the main
+    event) unless an organiser records ``override``, the reason, kept with the refusal's
+    words. The entrant's 修羅 duties then read the player's record (derived when read)."""
     entrant = (Entrant.objects.select_for_update(of=("self",))
                .filter(tournament=tournament, pk=entrant_id).first())
     kept = ad.canonical(Player.objects.select_for_update().get(pk=player.pk))
@@ -179,9 +224,16 @@ def entrant_link(*, tournament: Tournament, entrant_id: int, player: Player, rea
     assert entrant is not None
     if reason.strip():
         _checked(lambda: check_reason(reason))
-    row = EntrantPlayerChange.objects.create(entrant=entrant, player=kept,
-                                             was_player=entrant.player, reason=reason.strip(),
-                                             by=_who(by))
+    override = override.strip()
+    refusal, kept_words = _entry_refusal(tournament, entrant, kept)
+    if refusal:
+        _override_checked(tournament, refusal, override, by)
+    if refusal and main_event_series(tournament=tournament) is not None:
+        BerthOverride.objects.create(entrant=entrant, reason=override, by=_who(by))
+    row = EntrantPlayerChange.objects.create(
+        entrant=entrant, player=kept, was_player=entrant.player, reason=reason.strip(),
+        overridden=kept_words[:500] if refusal else "",
+        override_reason=override if refusal else "", by=_who(by))
     entrant.player = kept
     entrant.save(update_fields=["player", "updated_at"])
     return row

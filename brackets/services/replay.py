@@ -38,9 +38,10 @@ __all__ = ["ReplayError", "check_depth", "check_header", "tournament_play_export
 
 FILE_FORMAT = "kyushu-tournament"
 #: Version 2 adds the registry section and each entrant's ``player``, version 3 the series
-#: section: replay reads none of them (a replayed tournament plays the same without its
-#: players' records or its series), so it reads all three versions.
-FILE_VERSION = 3
+#: section, version 4 the registry's corrections: replay reads none of them (a replayed
+#: tournament plays the same without its players' records or its series), so it reads
+#: all four versions.
+FILE_VERSION = 4
 PLAY_VERSION = 1
 
 #: The keys an entrant record may carry: every field the tournament file writes for an

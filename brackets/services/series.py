@@ -206,4 +206,6 @@ def berth_withdraw(*, series: Series, grant_id: int, reason: str, by: Any) -> Be
         field = "reason" if exc.code in ("correction_no_reason", "correction_reason_long") \
             else "__all__"
         raise ValidationError({field: [error_text(exc)]}) from exc
-    return BerthWithdrawal.objects.create(grant=grant, reason=reason.strip(), by=_who(by))
+    row = BerthWithdrawal.objects.create(grant=grant, reason=reason.strip(), by=_who(by))
+    _touch_members(series)  # the public copy's series page drops the berth on the next push
+    return row

@@ -334,6 +334,16 @@ def _row_numbers(raw: str | None) -> list[int] | None:
         return []
 
 
+def _berth_overrides(post: Any) -> dict[int, str]:
+    """The organiser's reasons per refused row (``override_<row number>``)."""
+    out = {}
+    for name, value in post.items():
+        number = name.removeprefix("override_")
+        if number != name and number.isdigit() and value.strip():
+            out[int(number)] = value
+    return out
+
+
 @role_required(*DESK_ROLES)
 def desk_import_preview(request: HttpRequest, tournament: Tournament, token: str) -> HttpResponse:
     """The preview: column mapping, per-row errors, and the one button that writes."""
@@ -356,6 +366,7 @@ def desk_import_preview(request: HttpRequest, tournament: Tournament, token: str
                     by=request.user,
                     skip_errors=request.POST.get("skip_errors") == "1",
                     shown_skipped=_row_numbers(request.POST.get("shown_skipped")),
+                    berth_overrides=_berth_overrides(request.POST),
                 )
                 messages.success(
                     request,
@@ -383,6 +394,7 @@ def desk_import_preview(request: HttpRequest, tournament: Tournament, token: str
             "columns": columns,
             "choices": mapping_choices(),
             "counts": desk_counts(tournament=tournament),
+            "may_override": Role.ORGANISER in request.roles,  # type: ignore[attr-defined]
         },
     )
 

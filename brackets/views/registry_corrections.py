@@ -111,7 +111,7 @@ def registry_entrant_link(request: HttpRequest, tournament: Tournament,
         try:
             row = entrant_link(tournament=tournament, entrant_id=form.cleaned_data["entrant"],
                                player=player, reason=form.cleaned_data["reason"],
-                               by=request.user)
+                               override=form.cleaned_data["override"], by=request.user)
         except ValidationError as error:
             _errors(form, error)
         else:

@@ -11,9 +11,17 @@ from typing import Any
 
 from django.urls import reverse
 
-from brackets.models import Achievement, PlayerCard, PlayerLink, QmaVersion, SeriesBerthGrant
+from brackets.models import (
+    Achievement,
+    BerthWithdrawal,
+    PlayerCard,
+    PlayerLink,
+    QmaVersion,
+    SeriesBerthGrant,
+    Tournament,
+)
 from brackets.services.players import player_create
-from brackets.services.series import berth_grant, tournament_series_set
+from brackets.services.series import berth_grant, berth_withdraw, tournament_series_set
 from tests.hosted.test_receiver import copy_mode, post, public_html, push_body
 from tests.players.helpers import register
 from tests.series.helpers import forget_everything, kansai5, play, pool, qualifier
@@ -64,3 +72,32 @@ def test_the_copy_serves_the_venues_series_page(
     assert response.json()["status"] == "applied"
     assert public_html(url) == venue_page
     assert SeriesBerthGrant.objects.count() == 1
+
+
+def test_a_berth_withdrawn_at_the_venue_leaves_the_copy_on_the_next_push(
+        tournament: Any, cast: dict[str, Any]) -> None:
+    series = kansai5(cast)
+    holder = player_create(name="大津の覇者", reading="おおつのはしゃ", card_name="OTSU",
+                           q_level=80, by=cast["desk"])
+    grant = berth_grant(series=series, player=holder, qualifier="大津予選",
+                        held_on=datetime.date(2019, 1, 5), place=1, source="大津予選の結果ページ",
+                        by=cast["organiser"])
+    use_katata(tournament)
+    tournament_series_set(tournament=tournament, series=series, role="main")
+    url = reverse("public_series", args=[series.slug])
+    first = push_body(tournament, 1)
+    revision = Tournament.objects.get(pk=tournament.pk).revision
+    berth_withdraw(series=series, grant_id=grant.pk, reason="順位の入力誤り", by=cast["organiser"])
+    # The withdrawal moves the member's revision: the pusher sends it again.
+    assert Tournament.objects.get(pk=tournament.pk).revision != revision
+    venue_page = public_html(url)
+    assert "大津の覇者" not in venue_page
+    second = push_body(tournament, 2)
+
+    forget_everything()
+    assert post(first).status_code == 200
+    assert "大津の覇者" in public_html(url)
+    assert post(second).json()["status"] == "applied"
+    assert public_html(url) == venue_page
+    withdrawal = BerthWithdrawal.objects.get()
+    assert (withdrawal.reason, withdrawal.by) == ("", None)  # staff data stays at the venue

@@ -10,12 +10,15 @@ from typing import Any
 from brackets.exporters.tournament_file import tournament_file_export
 from brackets.models import (
     Achievement,
+    AchievementCorrection,
     DutyOverride,
     Entrant,
+    EntrantPlayerChange,
     Player,
     PlayerCard,
     PlayerLink,
     PlayerMerge,
+    PlayerRename,
     Tournament,
 )
 from brackets.services.players import (
@@ -58,9 +61,12 @@ def travel(tournament: Tournament) -> dict[str, Any]:
 def forget(tournament: Tournament) -> None:
     PlayerLink.objects.filter(tournament=tournament).delete()
     DutyOverride.objects.filter(entrant__tournament=tournament).delete()
+    EntrantPlayerChange.objects.all().delete()
     Entrant.objects.filter(tournament=tournament).delete()
     tournament.delete()
     PlayerMerge.objects.all().delete()
+    PlayerRename.objects.all().delete()
+    AchievementCorrection.objects.all().delete()
     Achievement.objects.all().delete()
     for card in PlayerCard.objects.order_by("-id"):
         card.delete()

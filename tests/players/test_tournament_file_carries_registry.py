@@ -35,7 +35,7 @@ def test_the_file_names_each_entrants_player_and_carries_their_registry(
     duty_override_record(tournament=tournament, entrant_id=yamada.pk, ground="national_title",
                          value=0, reason="称号は同名の別人のもの", by=cast["organiser"])
     data = json.loads(tournament_file_export(tournament=tournament))
-    assert data["version"] == 3  # 3 adds the series section; the registry is as in 2
+    assert data["version"] == 4  # 3 adds the series section, 4 the corrections
     registry = data["registry"]
     assert [p["name"] for p in registry["player"]] == ["山田太郎", "鈴木一郎", "鈴木一郎", "佐藤花子"]
     # The card's history travels: Q70 superseded by Q85, who and when on each row.
@@ -123,9 +123,9 @@ def test_a_file_newer_than_this_app_is_refused_in_japanese_and_changes_nothing(
         tournament: Tournament, cast: dict[str, Any]) -> None:
     venue_tournament(tournament, cast)
     data = travel(tournament)
-    data["version"] = 4
+    data["version"] = 5
     before = registry_counts()
-    with pytest.raises(TournamentFileError, match="新しい版（version 4）"):
+    with pytest.raises(TournamentFileError, match="新しい版（version 5）"):
         tournament_file_import(data=_stamped(data))
     assert registry_counts() == before
 

@@ -206,7 +206,7 @@ def check_rendered(t: Tournament, rendered: dict[tuple[str, str], tuple[str, str
             check_xlsx(t, slug, opts, content)
         elif content_type == "application/json":
             data = json.loads(content)
-            assert data["format"] == "kyushu-tournament" and data["version"] == 3
+            assert data["format"] == "kyushu-tournament" and data["version"] == 4
         else:  # pragma: no cover - a new kind of document needs a check here
             raise AssertionError(f"no check for {slug} ({content_type})")
     return seen

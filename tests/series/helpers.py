@@ -10,11 +10,15 @@ from typing import Any
 from brackets.hosted.receive import tournament_replace_delete
 from brackets.models import (
     Achievement,
+    AchievementCorrection,
+    BerthWithdrawal,
     Entrant,
+    EntrantPlayerChange,
     Player,
     PlayerCard,
     PlayerLink,
     PlayerMerge,
+    PlayerRename,
     QmaVersion,
     Series,
     SeriesBerthGrant,
@@ -76,11 +80,16 @@ def forget_everything() -> None:
     """This database as a series server that never saw the series, its tournaments or
     their players (the accounts stay: the importer re-creates missing ones anyway)."""
     PlayerLink.objects.all().delete()
-    SeriesBerthGrant.objects.all().delete()
+    for grant in SeriesBerthGrant.objects.order_by("-pk"):  # the latest follows the others
+        BerthWithdrawal.objects.filter(grant=grant).delete()
+        grant.delete()
     Series.objects.all().delete()
+    EntrantPlayerChange.objects.all().delete()
     for t in Tournament.objects.all():
         tournament_replace_delete(t)
     PlayerMerge.objects.all().delete()
+    PlayerRename.objects.all().delete()
+    AchievementCorrection.objects.all().delete()
     Achievement.objects.all().delete()
     for card in PlayerCard.objects.order_by("-id"):
         card.delete()

@@ -86,7 +86,7 @@ def small_series(tournament: Tournament, cast: dict[str, Any], catalog: QmaVersi
 def test_the_file_names_the_series_the_role_and_the_hand_granted_berths(
         small_series: dict[str, Any]) -> None:
     data = export(small_series["q1"])
-    assert data["version"] == 3
+    assert data["version"] == 4
     section = data["series"]
     assert {k: section[k] for k in ("slug", "name", "game_version", "role")} == {
         "slug": "kansai-cup-5", "name": "関西杯5", "game_version": "we", "role": "qualifier"}

@@ -34,7 +34,7 @@ from brackets.exporters.tournament_file.layout import (
 )
 from brackets.exporters.tournament_file.registry import FileRegistry, registry_read
 from brackets.exporters.tournament_file.series import series_join, series_mirror, series_read
-from brackets.models import Membership, Player, QmaVersion, Role, Round, Tournament
+from brackets.models import Entrant, Membership, Player, QmaVersion, Role, Round, Tournament
 
 
 def _too_deep() -> TournamentFileError:
@@ -122,8 +122,12 @@ class _Importer:
         self.version: QmaVersion | None = None
         self.catalog: dict[type[models.Model], dict[str, Any]] = {}
         self.registry = FileRegistry()
+        self.file_version = VERSION
         #: (entrant, the file id of its registry player), linked after every record is in.
         self.player_refs: list[tuple[models.Model, int]] = []
+        #: (record, field, the file id of a registry player) of the other records that
+        #: name a player (a relink's ``player`` and ``was_player``), set once linked.
+        self.other_player_refs: list[tuple[models.Model, str, int]] = []
 
     def fail(self, where: str, why: str) -> TournamentFileError:
         return TournamentFileError(
@@ -390,7 +394,10 @@ class _Importer:
                         if not isinstance(value, int) or value not in self.registry.players:
                             raise self.fail(f"{where}.{name}", gettext(
                                 "registry の player の id {id} がありません").format(id=repr(value)))
-                        self.player_refs.append((obj, value))
+                        if model is Entrant:
+                            self.player_refs.append((obj, value))
+                        else:
+                            self.other_player_refs.append((obj, field.attname, value))
                         setattr(obj, field.attname, None)
                     elif target is model:
                         if not field.null:
@@ -466,8 +473,9 @@ def tournament_file_import(*, data: bytes | str | Mapping[str, Any], slug: str |
     from brackets.services.player_links import file_players_link, tournament_players_link
 
     parsed = _load(data)
-    check_header(parsed)
+    version = check_header(parsed)
     importer = _Importer(parsed, slug=slug, primary_keys=primary_keys)
+    importer.file_version = version
     importer.registry = registry_read(parsed, importer)
     found = series_read(parsed, importer, public=primary_keys is not None)
     with transaction.atomic():
@@ -479,15 +487,24 @@ def tournament_file_import(*, data: bytes | str | Mapping[str, Any], slug: str |
             tournament=tournament, registry=importer.registry, by=by,
             entrants=[(obj.pk, file_id) for obj, file_id in importer.player_refs],
             user=importer.user)
-        if found is not None and primary_keys is not None:
-            series_mirror(tournament=tournament, found=found, entrant_ids={
-                file_id: pk for (key, file_id), pk in importer.ids.items() if key == "entrant"})
-        elif found is not None:
-            players = file_players_link(
-                registry=importer.registry, file_ids=[g["player"] for g in found.grants],
-                links=[(file_id, link) for (_obj, file_id), link
-                       in zip(importer.player_refs, links, strict=True)],
-                user=importer.user)
+        if primary_keys is not None:
+            if found is not None:
+                series_mirror(tournament=tournament, found=found, entrant_ids={
+                    file_id: pk for (key, file_id), pk in importer.ids.items()
+                    if key == "entrant"})
+            return tournament
+        # The players named outside the entrants (berth holders, relinks), linked as an
+        # entrant's player would be.
+        others = [g["player"] for g in found.grants] if found is not None else []
+        others += [file_id for _obj, _name, file_id in importer.other_player_refs]
+        players = file_players_link(
+            registry=importer.registry, file_ids=others,
+            links=[(file_id, link) for (_obj, file_id), link
+                   in zip(importer.player_refs, links, strict=True)],
+            user=importer.user) if others else {}
+        for obj, attname, file_id in importer.other_player_refs:
+            type(obj).objects.filter(pk=obj.pk).update(**{attname: players[file_id].pk})
+        if found is not None:
             series_join(tournament=tournament, found=found, players=players,
                         importer=importer, by=by)
     return tournament

@@ -22,11 +22,14 @@ from brackets.models import Difficulty, Format, FormatGroup, Genre, Rank, SubGen
 
 FORMAT = "kyushu-tournament"
 #: 2 adds the ``registry`` section and each entrant's ``player`` (#14 item 6); 3 adds the
-#: ``series`` section (series.py). 1 and 2 are read. 3 and not an optional section of 2: a
-#: version-2 reader ignores top-level keys it does not know, so it would import a qualifier
-#: or main event silently outside its series (its berths and H0 refusals gone); it refuses
-#: a version-3 file instead and says to update the app.
-VERSION = 3
+#: ``series`` section (series.py); 4 adds the corrections: withdrawn and corrected
+#: achievements with their corrections, renames, berth withdrawals, entrant relinks. 1 to 3
+#: are read. Each step is a version and not an optional key, so an older reader refuses
+#: the file and says to update the app rather than misread it: a version-2 reader would
+#: import a qualifier outside its series; a version-3 reader would count a withdrawn
+#: achievement (version 4's ``achievement`` list carries withdrawn rows as history) and a
+#: withdrawn berth (its grant is still in ``grants``) as in force.
+VERSION = 4
 # Tournament fields that are not part of the file: the catalog is named separately, and
 # the revision is page-cache bookkeeping (brackets/perf/revision.py) that a new database starts
 # afresh.
@@ -38,11 +41,10 @@ CATALOG_MODELS: tuple[type[models.Model], ...] = (
 #: Models that are not facts of the tournament: idempotency tokens of form posts, the
 #: public copy's push bookkeeping (brackets/models/public_copy.py), and this server's
 #: record of how an imported file's players met its registry (the file's ``registry``
-#: section carries the players themselves: registry.py), and who relinked an entrant to a
-#: registry player (the entrant's record carries its link as it stands).
+#: section carries the players themselves: registry.py).
 EXCLUDED_MODEL_NAMES = frozenset({"tournament", "membership", "submission", "qmaversion",
                                   "publiccopypush", "publiccopyreceipt", "playerlink",
-                                  "playerlinkdecision", "entrantplayerchange"})
+                                  "playerlinkdecision"})
 
 
 class TournamentFileError(Refused):

@@ -1,11 +1,14 @@
 """The tournament file's ``registry`` section (version 2): the registry facts of the
 tournament's entrants, so a file from a venue laptop brings its players to a series server.
 
-Written: every player an entrant is linked to or a berth of the tournament's series is
-granted to (version 3, :mod:`.series`), with every record merged with them (the
-whole family, ``brackets.adapters.players.family_ids``), their cards with the rows they
-superseded, their achievements and the merges between them. A 修羅 override
-(``DutyOverride``) hangs on an entrant and travels in ``records`` already.
+Written: every player an entrant is linked to, was linked to (a relink, version 4) or a
+berth of the tournament's series is granted to (version 3, :mod:`.series`), with every
+record merged with them (the whole family, ``brackets.adapters.players.family_ids``), their
+cards with the rows they superseded, their achievements (version 4: withdrawn and
+corrected ones too, with the corrections, so the server reading the file withdraws them
+as well), their renames and the merges between them. A 修羅 override (``DutyOverride``),
+an admission without a berth (``BerthOverride``) and a relink (``EntrantPlayerChange``)
+hang on an entrant and travel in ``records``.
 
 Read: checked whole before anything is written, each field against the model's bounds and
 choices and each achievement against the engine's rule (a date and a source), so a
@@ -26,13 +29,29 @@ from django.utils.translation import gettext
 from brackets.adapters import players as ad
 from brackets.engine import Achievement as EngineAchievement
 from brackets.engine import RuleRefusal, check_achievement
-from brackets.models import Achievement, Entrant, Player, PlayerCard, PlayerMerge, Tournament
+from brackets.models import (
+    Achievement,
+    AchievementCorrection,
+    Entrant,
+    EntrantPlayerChange,
+    Player,
+    PlayerCard,
+    PlayerMerge,
+    PlayerRename,
+    Tournament,
+)
 
 SECTION = "registry"
 #: The section's lists, in import order (a list comes after every list it points to).
 LISTS: tuple[tuple[str, type[models.Model]], ...] = (
     ("player", Player), ("playercard", PlayerCard), ("achievement", Achievement),
-    ("playermerge", PlayerMerge))
+    ("playermerge", PlayerMerge), ("achievementcorrection", AchievementCorrection),
+    ("playerrename", PlayerRename))
+#: The lists a version-3 file cannot have (it carried achievements in force only).
+SINCE_4 = frozenset({"achievementcorrection", "playerrename"})
+#: The list a reference to each model names.
+TARGETS: dict[type[models.Model], str] = {
+    Player: "player", PlayerCard: "playercard", Achievement: "achievement"}
 #: Derived search keys, re-made by whoever writes the row (the desk's folding).
 DERIVED = frozenset({"search_key", "card_key"})
 
@@ -50,6 +69,9 @@ def registry_player_ids(tournament: Tournament) -> set[int]:
 
     linked = set(Entrant.objects.filter(tournament=tournament, player__isnull=False)
                  .values_list("player_id", flat=True).distinct())
+    for pair in (EntrantPlayerChange.objects.filter(entrant__tournament=tournament)
+                 .values_list("player_id", "was_player_id")):
+        linked.update(pk for pk in pair if pk is not None)
     member = series_of(tournament=tournament)
     if member is not None:
         linked.update(SeriesBerthGrant.objects.filter(series=member.series)
@@ -67,11 +89,13 @@ def registry_section(tournament: Tournament, exporter: Any) -> dict[str, list[di
     rows: dict[str, list[models.Model]] = {
         "player": list(Player.objects.filter(pk__in=ids).order_by("pk")),
         "playercard": list(PlayerCard.objects.filter(player_id__in=ids).order_by("pk")),
-        # In force only: a withdrawn or corrected achievement is this server's history and
-        # must not count again where the file is read (the file's format is unchanged).
-        "achievement": list(Achievement.objects.filter(player_id__in=ids,
-                                                       correction__isnull=True).order_by("pk")),
+        # Withdrawn and corrected ones too: the corrections name them, so a server that
+        # holds one withdraws it as well.
+        "achievement": list(Achievement.objects.filter(player_id__in=ids).order_by("pk")),
         "playermerge": list(PlayerMerge.objects.filter(merged_id__in=ids).order_by("pk")),
+        "achievementcorrection": list(AchievementCorrection.objects.filter(
+            achievement__player_id__in=ids).order_by("pk")),
+        "playerrename": list(PlayerRename.objects.filter(player_id__in=ids).order_by("pk")),
     }
     section: dict[str, list[dict[str, Any]]] = {}
     for key, model in LISTS:
@@ -79,6 +103,8 @@ def registry_section(tournament: Tournament, exporter: Any) -> dict[str, list[di
             exporter.file_ids[(model, obj.pk)] = number
         section[key] = [{"id": number, **{f.name: exporter.value(f, obj) for f in _fields(model)}}
                         for number, obj in enumerate(rows[key], start=1)]
+        if key in SINCE_4 and not section[key]:
+            del section[key]  # left out when empty, as the file of a server without any
     return section if section["player"] else {}
 
 
@@ -120,6 +146,8 @@ def registry_read(data: Mapping[str, Any], importer: Any) -> FileRegistry:
     if not isinstance(section, dict):
         raise importer.fail(SECTION, gettext("形式が違います"))
     unknown = set(section) - {key for key, _model in LISTS}
+    if importer.file_version < 4:
+        unknown |= set(section) & SINCE_4
     if unknown:
         raise importer.fail(SECTION, gettext(
             "知らない項目 {names} があります（新しい版のファイル？）").format(names=sorted(unknown)))
@@ -133,6 +161,12 @@ def registry_read(data: Mapping[str, Any], importer: Any) -> FileRegistry:
             where = f"{SECTION}.{key}[{index}]"
             file_id, values = _row(importer, out, model, key, row, where)
             out.rows[key][file_id] = values
+    corrected: set[int] = set()
+    for index, values in enumerate(out.rows["achievementcorrection"].values()):
+        if values["achievement"] in corrected:  # one correction per achievement, as here
+            raise importer.fail(f"{SECTION}.achievementcorrection[{index}].achievement",
+                                gettext("同じ実績が二度取り下げ・訂正されています"))
+        corrected.add(values["achievement"])
     return out
 
 
@@ -175,7 +209,7 @@ def _reference(importer: Any, out: FileRegistry, f: models.ForeignKey[Any, Any],
         if not isinstance(value, str) or not value:
             raise importer.fail(place, gettext("ユーザー名が正しくありません"))
         return value
-    target = "player" if f.related_model is Player else "playercard"
+    target = TARGETS[f.related_model]
     if not isinstance(value, int) or value not in out.rows.get(target, {}):
         raise importer.fail(place, gettext("{model} の id {id} がありません").format(
             model=target, id=repr(value)))
@@ -206,3 +240,10 @@ def _rule(importer: Any, key: str, values: dict[str, Any], where: str) -> None:
             raise importer.fail(f"{where}.{name}" if name else where, error_text(exc)) from None
     if key == "playermerge" and values.get("kept") == values.get("merged"):
         raise importer.fail(f"{where}.merged", gettext("同じ選手どうしは統合できません"))
+    if key == "achievementcorrection":
+        if not str(values.get("reason") or "").strip():
+            raise importer.fail(f"{where}.reason", gettext("理由がありません"))
+        if values.get("replacement") == values.get("achievement"):
+            raise importer.fail(f"{where}.replacement", gettext("訂正前と同じ実績です"))
+    if key == "playerrename" and not str(values.get("name") or "").strip():
+        raise importer.fail(f"{where}.name", gettext("名前がありません"))

@@ -1,5 +1,7 @@
 """The tournament file's ``series`` section (version 3): the series the tournament belongs
-to, its part in it (qualifier or main event) and the series' berths granted by hand.
+to, its part in it (qualifier or main event), the series' berths granted by hand and
+(version 4) their withdrawals: a grant names the withdrawal it ``follows`` when it grants
+a withdrawn place again.
 
 Written when the tournament belongs to a series. A qualifier's berth count is its preset
 setting ``berths``, which travels in ``tournament.preset_settings`` already; berths won at
@@ -10,7 +12,10 @@ holder, :func:`.registry.registry_player_ids`).
 Read on a server (:func:`series_join`): the tournament joins the series of the same slug,
 created if absent; a file whose series contradicts this server's (a second main event, the
 series under another game version, the name taken by another series) is refused with its
-place. A grant whose qualifier and place this server already has is not recorded again.
+place. A grant whose qualifier and place this server already has (the same grant in the
+place's chain of grants and withdrawals) is not recorded again; a withdrawal of a grant
+this server holds in force withdraws it here, with the file's who, when and why, never
+twice.
 
 Read on the public copy (:func:`series_mirror`): the public variant
 (:func:`public_series`) carries no registry, only each berth holder's and linked entrant's
@@ -27,14 +32,15 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext
 
-from brackets.models import Entrant, Player, Series, SeriesBerthGrant, Tournament
+from brackets.models import BerthWithdrawal, Entrant, Player, Series, SeriesBerthGrant, Tournament
 from brackets.selectors.series import MAIN_EVENT, QUALIFIER, series_of
 
 SECTION = "series"
-KEYS = frozenset({"slug", "name", "game_version", "role", "grants"})
+KEYS = frozenset({"slug", "name", "game_version", "role", "grants", "withdrawals"})
 #: The public variant's own keys (brackets/hosted/payload.py writes it).
 PUBLIC_KEYS = frozenset({"players", "entrants"})
 GRANT_FIELDS = ("qualifier", "held_on", "place", "source", "by", "at")
+WITHDRAWAL_FIELDS = ("reason", "by", "at")
 
 
 def series_section(tournament: Tournament, exporter: Any) -> dict[str, Any]:
@@ -45,13 +51,22 @@ def series_section(tournament: Tournament, exporter: Any) -> dict[str, Any]:
         return {}
     series = member.series
     fields = {f.name: f for f in SeriesBerthGrant._meta.concrete_fields}
-    grants = []
-    for number, row in enumerate(SeriesBerthGrant.objects.filter(series=series)
-                                 .order_by("pk"), start=1):
-        grants.append({"id": number, "player": exporter.value(fields["player"], row),
-                       **{name: exporter.value(fields[name], row) for name in GRANT_FIELDS}})
-    return {"slug": series.slug, "name": series.name, "game_version": series.game_version,
-            "role": member.role, "grants": grants}
+    rows = list(SeriesBerthGrant.objects.filter(series=series).order_by("pk"))
+    numbers = {row.pk: number for number, row in enumerate(rows, start=1)}
+    withdrawals = list(BerthWithdrawal.objects.filter(grant__series=series).order_by("pk"))
+    withdrawal_numbers = {w.pk: number for number, w in enumerate(withdrawals, start=1)}
+    w_fields = {f.name: f for f in BerthWithdrawal._meta.concrete_fields}
+    grants = [{"id": numbers[row.pk], "player": exporter.value(fields["player"], row),
+               **{name: exporter.value(fields[name], row) for name in GRANT_FIELDS},
+               "follows": withdrawal_numbers.get(row.follows_id) if row.follows_id else None}
+              for row in rows]
+    out = {"slug": series.slug, "name": series.name, "game_version": series.game_version,
+           "role": member.role, "grants": grants}
+    if withdrawals:  # left out when none (version 4)
+        out["withdrawals"] = [{"id": withdrawal_numbers[w.pk], "grant": numbers[w.grant_id],
+                               **{name: exporter.value(w_fields[name], w)
+                                  for name in WITHDRAWAL_FIELDS}} for w in withdrawals]
+    return out
 
 
 def public_series(data: Mapping[str, Any], player_pks: Sequence[int]) -> dict[str, Any]:
@@ -78,9 +93,14 @@ def public_series(data: Mapping[str, Any], player_pks: Sequence[int]) -> dict[st
                 for row in data["records"].get("entrant", []) if row.get("player")]
     grants = [{**g, "player": venue_id(g["player"]), "source": "", "by": None}
               for g in section.get("grants", [])]
+    # A withdrawal's reason and who recorded it are staff data: the copy needs only that
+    # the berth no longer counts.
     players = [{"id": player_pks[i - 1], "name": rows[i]["name"],
                 "reading": rows[i].get("reading", "")} for i in sorted(used)]
-    return {**section, "grants": grants, "players": players, "entrants": entrants}
+    out = {**section, "grants": grants, "players": players, "entrants": entrants}
+    if "withdrawals" in section:
+        out["withdrawals"] = [{**w, "reason": "", "by": None} for w in section["withdrawals"]]
+    return out
 
 
 @dataclass
@@ -92,6 +112,7 @@ class FileSeries:
     game_version: str
     role: str
     grants: list[dict[str, Any]] = field(default_factory=list)
+    withdrawals: list[dict[str, Any]] = field(default_factory=list)
     players: list[dict[str, Any]] = field(default_factory=list)
     entrants: list[tuple[int, int]] = field(default_factory=list)
 
@@ -132,6 +153,54 @@ def series_read(data: Mapping[str, Any], importer: Any, *, public: bool) -> File
     for index, row in enumerate(rows):
         out.grants.append(_grant(row, importer, f"{SECTION}.grants[{index}]", known, seen,
                                  public=public))
+    out.withdrawals = _withdrawals(section, importer, seen, public=public)
+    ids = {w["id"] for w in out.withdrawals}
+    for index, g in enumerate(out.grants):
+        if g["follows"] is not None and g["follows"] not in ids:
+            raise importer.fail(f"{SECTION}.grants[{index}].follows", gettext(
+                "withdrawals の id {id} がありません").format(id=repr(g["follows"])))
+    return out
+
+
+def _withdrawals(section: Mapping[str, Any], importer: Any, grants: set[int], *,
+                 public: bool) -> list[dict[str, Any]]:
+    """Version 4's withdrawals, checked as ``berth_withdraw`` checks what an organiser
+    types: a grant of the file, withdrawn once, with a reason (the public variant has
+    none: staff data)."""
+    if "withdrawals" in section and importer.file_version < 4:
+        raise importer.fail(f"{SECTION}.withdrawals", gettext(
+            "version 4 より前のファイルにはない項目です"))
+    rows = section.get("withdrawals") or []
+    if not isinstance(rows, list):
+        raise importer.fail(f"{SECTION}.withdrawals", gettext("形式が違います"))
+    fields = {f.name: f for f in BerthWithdrawal._meta.concrete_fields}
+    out: list[dict[str, Any]] = []
+    for index, row in enumerate(rows):
+        where = f"{SECTION}.withdrawals[{index}]"
+        if not isinstance(row, dict):
+            raise importer.fail(where, gettext("形式が違います"))
+        unknown = set(row) - {"id", "grant", *WITHDRAWAL_FIELDS}
+        if unknown:
+            raise importer.fail(where, gettext(
+                "知らない項目 {names} があります（新しい版のファイル？）").format(names=sorted(unknown)))
+        file_id = row.get("id")
+        if (not isinstance(file_id, int) or isinstance(file_id, bool)
+                or file_id in {w["id"] for w in out}):
+            raise importer.fail(where, gettext("id が正しくないか重複しています"))
+        grant = row.get("grant")
+        if grant not in grants or isinstance(grant, bool):
+            raise importer.fail(f"{where}.grant", gettext("grants の id {id} がありません")
+                                .format(id=repr(grant)))
+        if grant in {w["grant"] for w in out}:
+            raise importer.fail(f"{where}.grant", gettext("同じ出場権が二度取り下げられています"))
+        reason = "" if public else importer.convert(fields["reason"], row.get("reason"),
+                                                    f"{where}.reason").strip()
+        if not reason and not public:
+            raise importer.fail(f"{where}.reason", gettext("理由がありません"))
+        out.append({"id": file_id, "grant": grant, "reason": reason,
+                    "by": None if public else importer.user(row.get("by"), f"{where}.by"),
+                    "at": (importer.convert(fields["at"], row["at"], f"{where}.at")
+                           if row.get("at") is not None else None)})
     return out
 
 
@@ -145,14 +214,18 @@ def _grant(row: Any, importer: Any, where: str, known: set[int], seen: set[int],
     if not isinstance(file_id, int) or isinstance(file_id, bool) or file_id in seen:
         raise importer.fail(where, gettext("id が正しくないか重複しています"))
     seen.add(file_id)
-    unknown = set(row) - {"id", "player", *GRANT_FIELDS}
+    unknown = set(row) - {"id", "player", "follows", *GRANT_FIELDS}
     if unknown:
         raise importer.fail(where, gettext(
             "知らない項目 {names} があります（新しい版のファイル？）").format(names=sorted(unknown)))
     if row.get("player") not in known or isinstance(row.get("player"), bool):
         raise importer.fail(f"{where}.player", gettext("registry の player の id {id} がありません")
                             .format(id=repr(row.get("player"))))
-    out: dict[str, Any] = {"player": row["player"]}
+    follows = row.get("follows")
+    if follows is not None and (not isinstance(follows, int) or isinstance(follows, bool)
+                                or importer.file_version < 4):
+        raise importer.fail(f"{where}.follows", gettext("形式が違います"))
+    out: dict[str, Any] = {"id": file_id, "player": row["player"], "follows": follows}
     fields = {f.name: f for f in SeriesBerthGrant._meta.concrete_fields}
     for name in ("qualifier", "held_on", "place", "source"):
         if name == "source" and public:
@@ -221,7 +294,7 @@ def series_join(*, tournament: Tournament, found: FileSeries, players: Mapping[i
         tournament_series_set(tournament=tournament, series=series, role=found.role)
     except ValidationError as exc:
         raise importer.fail(f"{SECTION}.role", " ".join(exc.messages)) from None
-    _grants_record(series, found.grants, lambda g: players[g["player"]])
+    _grants_record(series, found, lambda g: players[g["player"]])
     return series
 
 
@@ -242,23 +315,43 @@ def series_mirror(*, tournament: Tournament, found: FileSeries,
     for file_id, player_id in found.entrants:
         if file_id in entrant_ids:
             Entrant.objects.filter(pk=entrant_ids[file_id]).update(player_id=player_id)
-    _grants_record(series, found.grants, lambda g: Player(pk=g["player"]))
+    _grants_record(series, found, lambda g: Player(pk=g["player"]))
     return series
 
 
-def _grants_record(series: Series, grants: list[dict[str, Any]],
+def _grants_record(series: Series, found: FileSeries,
                    player: Callable[[dict[str, Any]], Player]) -> None:
-    """Each grant this series lacks, with who entered it and when as the file says; a grant
-    for a qualifier and place the series already has is the same berth, never a second."""
-    for g in grants:
-        if SeriesBerthGrant.objects.filter(series=series, qualifier=g["qualifier"],
-                                           place=g["place"]).exists():
+    """The file's grants and withdrawals this series lacks, with who and when as the file
+    says. Each place's grants form a chain (a grant, its withdrawal, the grant that
+    follows it …), matched link by link: a grant whose link this series has is that berth
+    (this server's record stands, whoever the file names); a withdrawal of a grant in
+    force here withdraws it, one already withdrawn is not withdrawn twice."""
+    withdrawn = {w["grant"]: w for w in found.withdrawals}
+    local_withdrawal: dict[int, BerthWithdrawal] = {}  # file withdrawal id → this one
+    for g in sorted(found.grants, key=lambda g: g["id"]):
+        follows = None
+        if g["follows"] is not None:
+            follows = local_withdrawal.get(g["follows"])
+            if follows is None:
+                continue  # follows a withdrawal this series never saw: nothing to join
+        here = SeriesBerthGrant.objects.filter(series=series, qualifier=g["qualifier"],
+                                               place=g["place"], follows=follows).first()
+        if here is None:
+            here = SeriesBerthGrant.objects.create(
+                series=series, player=player(g), qualifier=g["qualifier"],
+                held_on=g["held_on"], place=g["place"], source=g["source"], follows=follows,
+                by=g["by"])
+            if g["at"] is not None:
+                SeriesBerthGrant.objects.filter(pk=here.pk).update(at=g["at"])
+        w = withdrawn.get(g["id"])
+        if w is None:
             continue
-        row = SeriesBerthGrant.objects.create(
-            series=series, player=player(g), qualifier=g["qualifier"], held_on=g["held_on"],
-            place=g["place"], source=g["source"], by=g["by"])
-        if g["at"] is not None:
-            SeriesBerthGrant.objects.filter(pk=row.pk).update(at=g["at"])
+        existing = BerthWithdrawal.objects.filter(grant=here).first()
+        if existing is None:
+            existing = BerthWithdrawal.objects.create(grant=here, reason=w["reason"], by=w["by"])
+            if w["at"] is not None:
+                BerthWithdrawal.objects.filter(pk=existing.pk).update(at=w["at"])
+        local_withdrawal[w["id"]] = existing
 
 
 __all__ = ["FileSeries", "public_series", "series_join", "series_mirror",

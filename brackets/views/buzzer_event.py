@@ -19,10 +19,10 @@ from brackets.labels import round_name
 from brackets.models import PaperMarking, Role, Tournament
 from brackets.permissions import role_required
 from brackets.selectors.buzzer_event import SeatPlan, event_layout, preset_round_plan
+from brackets.selectors.buzzer_paper import paper_ranked
 from brackets.services.buzzer import BuzzerRefused
 from brackets.services.buzzer_presets import available_presets, preset_plan_confirm
 from brackets.views.buzzer import STAFF_ROLES
-from brackets.views.buzzer_paper import paper_ranked
 
 #: Groups are lettered A–Z on the stage.
 MAX_GROUPS = 26

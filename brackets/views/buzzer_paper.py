@@ -11,11 +11,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from brackets.engine import EngineError, Lottery
-from brackets.engine.buzzer import PaperScore, paper_ranking, paper_scores_ranking
+from brackets.engine import EngineError
 from brackets.messages import error_text
 from brackets.models import PaperMarking, Tournament
 from brackets.permissions import role_required
+from brackets.selectors.buzzer_paper import paper_ranked
 from brackets.services.buzzer import BuzzerRefused
 from brackets.services.buzzer_paper import paper_marking_upload, paper_scores_enter
 from brackets.views.buzzer import STAFF_ROLES
@@ -94,22 +94,6 @@ def paper_upload(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             return redirect("paper_detail", slug=tournament.slug, marking_id=marking.pk)
     return render(
         request, "brackets/buzzer/paper_upload.html", {"tournament": tournament, "form": form}
-    )
-
-
-def paper_ranked(tournament: Tournament, marking: PaperMarking) -> list[Any]:
-    """The engine's M1 ranking of a marking (reproducible lottery from the stored seed)."""
-    lottery = Lottery(marking.lottery_seed or tournament.lottery_seed, f"paper-{marking.pk}")
-    if any("scores" in row for row in marking.rows):
-        # Typed totals and tie-break data (paper_scores_enter): no answers to count.
-        return paper_scores_ranking(
-            [PaperScore(row["name"], **row["scores"]) for row in marking.rows], lottery=lottery)
-    sheets = {row["name"]: [m == "1" for m in row["marks"]] for row in marking.rows}
-    return paper_ranking(
-        sheets,
-        lottery=lottery,
-        questions=marking.questions,
-        first_half=marking.first_half,
     )
 
 

@@ -19,12 +19,16 @@ from brackets.models import BuzzerQuestionFile, BuzzerRound
 
 
 def current_question_file(round_: BuzzerRound) -> BuzzerQuestionFile | None:
-    """The newest question file of the round (the one in effect), or None (one query)."""
-    return BuzzerQuestionFile.objects.filter(round=round_).select_related("by").order_by("-id").first()
+    """The question file in effect (the newest record), or None when the round has none or
+    its newest record is a withdrawal (one query)."""
+    newest = (BuzzerQuestionFile.objects.filter(round=round_).select_related("by")
+              .order_by("-id").first())
+    return None if newest is None or newest.withdrawn else newest
 
 
 def question_file_history(round_: BuzzerRound) -> list[dict[str, Any]]:
-    """Every file loaded for the round, newest first, with who loaded it and when."""
+    """Every file loaded for the round and every withdrawal, newest first, with who and
+    when; ``current`` marks the file in effect (none after a withdrawal)."""
     rows = BuzzerQuestionFile.objects.filter(round=round_).select_related("by").order_by("-id")
     return [
         {
@@ -33,7 +37,8 @@ def question_file_history(round_: BuzzerRound) -> list[dict[str, Any]]:
             "count": len(f.questions),
             "by": f.by.get_username() if f.by else "",
             "at": timezone.localtime(f.at).strftime("%Y-%m-%d %H:%M"),
-            "current": index == 0,
+            "current": index == 0 and not f.withdrawn,
+            "withdrawn": f.withdrawn,
         }
         for index, f in enumerate(rows)
     ]

@@ -18,12 +18,21 @@ from brackets.engine.buzzer import Question, RoundState, position_in_play, posit
 from brackets.models import BuzzerQuestionFile, BuzzerRound
 
 
+def newest_question_record(round_: BuzzerRound) -> BuzzerQuestionFile | None:
+    """The round's newest question-file record, a withdrawal included (one query)."""
+    return (BuzzerQuestionFile.objects.filter(round=round_).select_related("by")
+            .order_by("-id").first())
+
+
+def in_effect(newest: BuzzerQuestionFile | None) -> BuzzerQuestionFile | None:
+    """The file in effect given the newest record: none after a withdrawal."""
+    return None if newest is None or newest.withdrawn else newest
+
+
 def current_question_file(round_: BuzzerRound) -> BuzzerQuestionFile | None:
     """The question file in effect (the newest record), or None when the round has none or
     its newest record is a withdrawal (one query)."""
-    newest = (BuzzerQuestionFile.objects.filter(round=round_).select_related("by")
-              .order_by("-id").first())
-    return None if newest is None or newest.withdrawn else newest
+    return in_effect(newest_question_record(round_))
 
 
 def question_file_history(round_: BuzzerRound) -> list[dict[str, Any]]:

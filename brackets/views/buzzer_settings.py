@@ -25,7 +25,9 @@ def buzzer_round_settings(
     """The round's settings as a form; a POST records the edit or says why it is refused."""
     round_ = round_or_404(tournament, round_id)
     config = RoundConfig.from_dict(round_.config)
-    form = RoundSettingsForm(request.POST if request.method == "POST" else None, config=config)
+    events = latest_seq(round_.pk)
+    form = RoundSettingsForm(request.POST if request.method == "POST" else None, config=config,
+                             started=events > 0)
     if request.method == "POST":
         if form.is_valid():
             try:
@@ -46,6 +48,6 @@ def buzzer_round_settings(
     ]
     return render(request, "brackets/buzzer/round_settings.html", {
         "tournament": tournament, "round": round_, "settings_form": form,
-        "events": latest_seq(round_.pk), "history": history,
+        "events": events, "history": history,
         "live_editable": [labels[key] for key in sorted(LIVE_EDITABLE)],
     })

@@ -12,12 +12,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from brackets.engine import EngineError
+from brackets.engine.buzzer import TournamentPreset
 from brackets.messages import error_text
-from brackets.models import PaperMarking, Tournament
+from brackets.models import BuzzerRound, PaperMarking, Tournament
 from brackets.permissions import role_required
 from brackets.selectors.buzzer_paper import paper_ranked
 from brackets.services.buzzer import BuzzerRefused
 from brackets.services.buzzer_paper import paper_marking_upload, paper_scores_enter
+from brackets.services.buzzer_presets import available_presets
 from brackets.views.buzzer import STAFF_ROLES
 
 
@@ -120,6 +122,15 @@ def paper_detail(request: HttpRequest, tournament: Tournament, marking_id: int) 
     return render(
         request,
         "brackets/buzzer/paper_detail.html",
-        {"tournament": tournament, "marking": marking, "rows": rows, "error": error},
+        {"tournament": tournament, "marking": marking, "rows": rows, "error": error,
+         "presets": _event_presets(tournament)},
     )
+
+
+def _event_presets(tournament: Tournament) -> list[TournamentPreset]:
+    """The whole-event presets a paper round leads back to: those the tournament's rounds
+    came from, or every one while no round is made yet."""
+    used = set(BuzzerRound.objects.filter(tournament=tournament).exclude(preset="")
+               .values_list("preset", flat=True))
+    return [p for p in available_presets() if not used or p.slug in used]
 

@@ -194,6 +194,18 @@ def tiebreak_round_name(name: str, *, playoff: bool, side: str) -> str:
     return template % {"name": name, "side": TIEBREAK_SIDE_LABELS.get(side, side)}
 
 
+#: A preset round's groups are stored as the rule page names them (「A組」, GROUP_LETTERS):
+#: :func:`group_name` shows them in the reader's language; a group staff named otherwise
+#: is shown as typed.
+_GROUP_NAME = re.compile(r"^(?P<label>[A-Z]{1,3})組$")
+
+
+def group_name(name: str) -> str:
+    """A live round's group name in the active language (「A組」 → "Group A")."""
+    match = _GROUP_NAME.match(name)
+    return gettext("{label}組").format(label=match["label"]) if match else name
+
+
 def round_name(name: str) -> str:
     """A live round's name in the active language: a preset's rule-page name translated, a
     sudden death's or playoff's name translated with the name of the round it decides, any

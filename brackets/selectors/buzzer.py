@@ -35,7 +35,7 @@ from brackets.engine.buzzer import (
     start,
     tiebreak_called,
 )
-from brackets.labels import round_name
+from brackets.labels import group_name, round_name
 from brackets.messages import engine_message, error_text
 from brackets.models import (
     BuzzerEvent,
@@ -337,7 +337,7 @@ def round_payload(round_: BuzzerRound, *, for_console: bool = False) -> dict[str
     data["round"] = {
         "id": round_.pk,
         "name": round_name(round_.name),
-        "group": round_.group_name,
+        "group": group_name(round_.group_name),
         "status": round_.status,
         "format": state.config.format,
         "slots": state.config.slots,
@@ -400,5 +400,5 @@ def safe_payload(round_: BuzzerRound, *, for_console: bool = False) -> dict[str,
             "error": error_text(error),
             "seq": latest_seq(round_.pk),
             "round": {"id": round_.pk, "name": round_name(round_.name),
-                      "group": round_.group_name},
+                      "group": group_name(round_.group_name)},
         }

@@ -43,7 +43,7 @@ from brackets.engine.buzzer import (
     start,
 )
 from brackets.errors import DocumentError
-from brackets.labels import round_name
+from brackets.labels import group_name, round_name
 from brackets.messages import error_text
 from brackets.models import BuzzerEvent, BuzzerPlayer, BuzzerRound, Tournament
 from brackets.selectors.buzzer import (
@@ -488,5 +488,5 @@ def buzzer_round_choices(tournament: Tournament) -> list[tuple[int, str]]:
     from brackets.selectors.buzzer import tournament_rounds
 
     # A sudden death's or playoff's own name says which it is and what it decides.
-    return [(round_.pk, f"{round_name(round_.name)} {round_.group_name}".strip())
+    return [(round_.pk, f"{round_name(round_.name)} {group_name(round_.group_name)}".strip())
             for round_ in tournament_rounds(tournament.pk)]

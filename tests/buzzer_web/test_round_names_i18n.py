@@ -94,3 +94,13 @@ def test_a_sudden_death_opened_in_english_is_stored_in_the_source_text_and_shown
 def test_a_sudden_death_stored_in_english_earlier_still_shows() -> None:
     with translation.override("ja"):
         assert round_name("2R sudden death (Advance side)") == "2R sudden death (Advance side)"
+
+
+def test_a_presets_group_reads_english_in_english_and_a_typed_group_as_typed() -> None:
+    from brackets.labels import group_name
+
+    with translation.override("en"):
+        assert (group_name("A組"), group_name("AB組"), group_name("午前")) == (
+            "Group A", "Group AB", "午前")
+    with translation.override("ja"):
+        assert group_name("A組") == "A組"

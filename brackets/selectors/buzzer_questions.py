@@ -38,7 +38,8 @@ def current_question_file(round_: BuzzerRound) -> BuzzerQuestionFile | None:
 def question_file_history(round_: BuzzerRound) -> list[dict[str, Any]]:
     """Every file loaded for the round and every withdrawal, newest first, with who and
     when; ``current`` marks the file in effect (none after a withdrawal)."""
-    rows = BuzzerQuestionFile.objects.filter(round=round_).select_related("by").order_by("-id")
+    rows = list(BuzzerQuestionFile.objects.filter(round=round_).select_related("by")
+                .order_by("-id"))
     return [
         {
             "id": f.pk,
@@ -48,6 +49,9 @@ def question_file_history(round_: BuzzerRound) -> list[dict[str, Any]]:
             "at": timezone.localtime(f.at).strftime("%Y-%m-%d %H:%M"),
             "current": index == 0 and not f.withdrawn,
             "withdrawn": f.withdrawn,
+            # Replaced by a withdrawal rather than by another file.
+            "taken_back": index > 0 and rows[index - 1].withdrawn
+            and rows[index - 1].supersedes_id == f.pk,
         }
         for index, f in enumerate(rows)
     ]

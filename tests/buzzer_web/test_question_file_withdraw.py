@@ -34,6 +34,7 @@ def test_withdrawing_the_file_records_who_and_the_round_runs_without_questions(
     assert payload["questions"] is None and payload["answer"] is None
     history = body[body.index('id="questions-history"'):]
     assert "取り下げ" in history and "first.csv" in history and 'id="questions-none"' in body
+    assert "取り下げ済み" in history and "置き換え済み" not in history
     assert 'id="questions-withdraw"' not in body
 
 

@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 
 from brackets.engine.buzzer import LIVE_EDITABLE, RoundConfig
 from brackets.forms.buzzer_settings import RoundSettingsForm
+from brackets.labels import listed
 from brackets.models import Role, Tournament
 from brackets.permissions import role_required
 from brackets.selectors.buzzer import latest_seq
@@ -49,5 +50,5 @@ def buzzer_round_settings(
     return render(request, "brackets/buzzer/round_settings.html", {
         "tournament": tournament, "round": round_, "settings_form": form,
         "events": events, "history": history,
-        "live_editable": [labels[key] for key in sorted(LIVE_EDITABLE)],
+        "live_editable": listed(labels[key] for key in sorted(LIVE_EDITABLE)),
     })

@@ -13,6 +13,7 @@ without import cycles.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -168,7 +169,53 @@ PRESET_ROUND_NAMES: frozenset[str] = frozenset({
 })
 
 
+#: A sudden death or playoff round is named after the round it decides and the side it
+#: decides. The name is stored in these Japanese source texts whatever the language of
+#: whoever opened it (:func:`tiebreak_round_name`), and :func:`round_name` translates it at
+#: display, parent name included, as it translates a preset's round names.
+TIEBREAK_NAMES: dict[str, str] = {
+    "sudden_death": gettext_noop("%(name)s サドンデス（%(side)s）"),
+    "playoff": gettext_noop("%(name)s プレーオフ（%(side)s）"),
+}
+TIEBREAK_SIDE_LABELS: dict[str, str] = {
+    "win": gettext_noop("勝ち抜け側"),
+    "loss": gettext_noop("失格側"),
+    "both": gettext_noop("両側"),
+}
+_TIEBREAK_NAME = re.compile(
+    r"^(?P<name>.+) (?P<kind>サドンデス|プレーオフ)（(?P<side>"
+    + "|".join(TIEBREAK_SIDE_LABELS.values()) + r")）$", re.DOTALL)
+
+
+def tiebreak_round_name(name: str, *, playoff: bool, side: str) -> str:
+    """The stored name of a sudden death (or playoff) deciding ``side`` of round ``name``:
+    the Japanese source text, never the opener's language (:func:`round_name` shows it)."""
+    template = TIEBREAK_NAMES["playoff" if playoff else "sudden_death"]
+    return template % {"name": name, "side": TIEBREAK_SIDE_LABELS.get(side, side)}
+
+
+#: A preset round's groups are stored as the rule page names them (「A組」, GROUP_LETTERS):
+#: :func:`group_name` shows them in the reader's language; a group staff named otherwise
+#: is shown as typed.
+_GROUP_NAME = re.compile(r"^(?P<label>[A-Z]{1,3})組$")
+
+
+def group_name(name: str) -> str:
+    """A live round's group name in the active language (「A組」 → "Group A")."""
+    match = _GROUP_NAME.match(name)
+    return gettext("{label}組").format(label=match["label"]) if match else name
+
+
 def round_name(name: str) -> str:
-    """A live round's name in the active language: a preset's rule-page name translated,
-    any other name (typed by staff) as it is."""
-    return gettext(name) if name in PRESET_ROUND_NAMES else name
+    """A live round's name in the active language: a preset's rule-page name translated, a
+    sudden death's or playoff's name translated with the name of the round it decides, any
+    other name (typed by staff, or a tie-break opened in English before names were stored
+    in the source text) as it is."""
+    if name in PRESET_ROUND_NAMES:
+        return gettext(name)
+    match = _TIEBREAK_NAME.match(name)
+    if match is None:
+        return name
+    kind = "playoff" if match["kind"] == "プレーオフ" else "sudden_death"
+    return gettext(TIEBREAK_NAMES[kind]) % {
+        "name": round_name(match["name"]), "side": gettext(match["side"])}

@@ -103,6 +103,11 @@ urlpatterns += [
         buzzer_questions_views.buzzer_questions_confirm_view,
         name="buzzer_questions_confirm",
     ),
+    path(
+        "t/<slug:slug>/buzzer/<int:round_id>/questions/withdraw/",
+        buzzer_questions_views.buzzer_questions_withdraw_view,
+        name="buzzer_questions_withdraw",
+    ),
     path("t/<slug:slug>/paper/new/", paper_views.paper_upload, name="paper_upload"),
     path("t/<slug:slug>/paper/<int:marking_id>/", paper_views.paper_detail, name="paper_detail"),
     path(

@@ -132,6 +132,10 @@ MATRIX: dict[str, Entry] = {
     "buzzer_questions_confirm": Entry(
         BRACKET, method="POST", kwargs=lambda w: _buzzer(w), data=lambda w: {"token": "x"}
     ),
+    # Withdrawing the file in effect (the round then runs without questions).
+    "buzzer_questions_withdraw": Entry(
+        BRACKET, method="POST", kwargs=lambda w: _buzzer(w), data=lambda w: {"file": "1"}
+    ),
 }
 
 # Rounds, matches and the public bracket (issue 4).

@@ -90,9 +90,7 @@ def event_sheets(tournament: Tournament) -> list[Sheet]:
     for index, round_ in enumerate(rounds, start=1):
         doc = buzzer_round_doc(round_)
         order = "、".join(f"{row[0]}. {row[2]}" for row in doc.standings[1:])
-        name = round_.name if not round_.parent_id else (
-            gettext("サドンデス") + " " + round_.name)
-        overview.append([name, doc.group, doc.status, "・".join(doc.rules),
+        overview.append([doc.name, doc.group, doc.status, "・".join(doc.rules),
                          sum(1 for q in doc.questions if q.closed), order])
         sheets.append((_sheet_title(index, doc, used), doc.standings))
     return [(gettext("全体"), overview), *sheets]

@@ -69,3 +69,13 @@ class QuestionConfirmForm(forms.Form):
 
     token = forms.CharField(widget=forms.HiddenInput,
                             error_messages={"required": _("もう一度ファイルを選んでください。")})
+
+
+class QuestionWithdrawForm(forms.Form):
+    """Withdrawing the file in effect: the file staff saw in effect (a later one is not
+    withdrawn by a stale page)."""
+
+    file = forms.IntegerField(widget=forms.HiddenInput, min_value=1,
+                              error_messages={"required": _("画面を開き直してください。"),
+                                              "invalid": _("画面を開き直してください。"),
+                                              "min_value": _("画面を開き直してください。")})

@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy
 
 from brackets.engine import RuleRefusal
 from brackets.engine.buzzer import (
+    LIVE_EDITABLE,
     Checkpoint,
     Param,
     RoundConfig,
@@ -33,6 +34,7 @@ from brackets.models import Entrant, Tournament
 KEYS_MAX = 4
 
 SECTION_TITLES = {
+    "live": gettext_lazy("始まった後も変更できる設定"),
     "round": gettext_lazy("基本"),
     "scoring": gettext_lazy("得点の付け方"),
     "win": gettext_lazy("勝ち抜け条件"),
@@ -198,17 +200,42 @@ def settings_initial(config: RoundConfig) -> dict[str, Any]:
 
 
 class RoundSettingsForm(forms.Form):
-    """Every setting of a round, one field each, initialised from a RoundConfig."""
+    """Every setting of a round, one field each, initialised from a RoundConfig.
 
-    def __init__(self, *args: Any, config: RoundConfig | None = None, **kwargs: Any) -> None:
+    ``started`` (a round with a recorded tap): every setting outside ``LIVE_EDITABLE`` is
+    shown greyed out (the browser posts nothing for it) and reads as the round's current
+    value, so the page can only change what a started round may take. A post that does
+    carry another value for such a setting still reaches the service, which refuses it
+    with its reason.
+    """
+
+    def __init__(self, *args: Any, config: RoundConfig | None = None, started: bool = False,
+                 **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.setting_fields = setting_fields()
         self.base_config = config or default_config()
+        self.started = started
         initial = settings_initial(self.base_config)
         for sf in self.setting_fields:
             name = field_name(sf.key)
             self.fields[name] = _form_field(sf)
             self.fields[name].initial = initial[name]
+            if started and sf.key not in LIVE_EDITABLE:
+                widget = self.fields[name].widget
+                for sub in getattr(widget, "widgets", [widget]):
+                    sub.attrs["disabled"] = True
+        if started and self.is_bound:
+            # Greyed-out inputs are not posted: they keep the round's values.
+            current = self.post_data()
+            data = self.data.copy()
+            for sf in self.setting_fields:
+                if sf.key in LIVE_EDITABLE:
+                    continue
+                posted = self[field_name(sf.key)].html_name
+                for key, value in current.items():
+                    if (key == posted or key.startswith(f"{posted}_")) and key not in data:
+                        data[key] = value
+            self.data = data
 
     def post_data(self) -> dict[str, Any]:
         """The values a browser posts for this form untouched (tests, a confirm step)."""
@@ -227,12 +254,23 @@ class RoundSettingsForm(forms.Form):
         return data
 
     def sections(self) -> list[dict[str, Any]]:
-        """The fields grouped for the template, each marked with the piece it belongs to."""
+        """The fields grouped for the template, each marked with the piece it belongs to.
+
+        On a started round the settings it may still take come first, in a section of
+        their own, and every other section is marked ``locked``.
+        """
         out: list[dict[str, Any]] = []
+        live = [sf for sf in self.setting_fields if self.started and sf.key in LIVE_EDITABLE]
+        if live:
+            out.append({"section": "live", "title": SECTION_TITLES["live"], "locked": False,
+                        "fields": [{"bound": self[field_name(sf.key)], "slot": sf.section,
+                                    "slug": sf.slug} for sf in live]})
         for sf in self.setting_fields:
+            if sf in live:
+                continue
             if not out or out[-1]["section"] != sf.section:
                 out.append({"section": sf.section, "title": SECTION_TITLES[sf.section],
-                            "fields": []})
+                            "locked": self.started, "fields": []})
             out[-1]["fields"].append({"bound": self[field_name(sf.key)], "slot": sf.section,
                                       "slug": sf.slug})
         return out

@@ -225,6 +225,9 @@ class BuzzerQuestionFile(models.Model):
     record: the newest for a round is the one in effect and names the one it replaced in
     ``supersedes``, so an earlier file is never lost. ``questions`` is a list of
     ``Question.to_dict()`` in reading order (ascending number).
+
+    A withdrawal is a record too (``withdrawn``, no questions, superseding the file it
+    takes back): while it is the newest, the round runs without questions.
     """
 
     round = models.ForeignKey(
@@ -236,6 +239,10 @@ class BuzzerQuestionFile(models.Model):
     supersedes = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="superseded_by",
         verbose_name=_("置き換えたファイル"),
+    )
+    withdrawn = models.BooleanField(
+        _("取り下げ"), default=False,
+        help_text=_("問題ファイルの使用をやめた記録（問題なしで進行します）"),
     )
     by = models.ForeignKey(
         settings.AUTH_USER_MODEL,

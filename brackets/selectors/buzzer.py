@@ -13,7 +13,7 @@ import datetime
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from django.db.models import Max
+from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
@@ -35,10 +35,21 @@ from brackets.engine.buzzer import (
     start,
     tiebreak_called,
 )
-from brackets.labels import round_name
+from brackets.labels import group_name, round_name
 from brackets.messages import engine_message, error_text
-from brackets.models import BuzzerEvent, BuzzerPlayer, BuzzerRound
-from brackets.selectors.buzzer_questions import current_question_file, judged_answer, question_card
+from brackets.models import (
+    BuzzerEvent,
+    BuzzerPlayer,
+    BuzzerQuestionFile,
+    BuzzerRound,
+    BuzzerSettingsChange,
+)
+from brackets.selectors.buzzer_questions import (
+    in_effect,
+    judged_answer,
+    newest_question_record,
+    question_card,
+)
 
 
 def round_players(round_: BuzzerRound) -> list[BuzzerPlayer]:
@@ -84,19 +95,34 @@ def latest_seq(round_id: int) -> int:
     return seq or 0
 
 
-def latest_seqs(round_ids: Sequence[int]) -> dict[int, int]:
-    """The newest sequence number of each round, in one query on the (round, seq) index.
+def display_version(seq: int, settings: int | None, questions: int | None) -> str:
+    """What a round's screens show changes with: its newest event (``seq``), its newest
+    settings edit and its newest question-file record (ids). ``"seq"`` while the round has
+    neither, else ``"seq.settings.questions"``: a tap, an edit of a display setting
+    (``show_answer``) and a question file confirmed or withdrawn each give a new version,
+    and the screens redraw on a new version, not only on a new ``seq``."""
+    if not settings and not questions:
+        return str(seq)
+    return f"{seq}.{settings or 0}.{questions or 0}"
 
-    The change-watcher of the scoreboard streams asks this for every watched round at once;
-    a round without events is missing from the answer (its newest is 0).
-    """
+
+def display_versions(round_ids: Sequence[int]) -> dict[int, str]:
+    """:func:`display_version` of each round, in one query (the streams' change-watcher);
+    a round that does not exist is missing from the answer."""
+    newest_event = (BuzzerEvent.objects.filter(round=OuterRef("pk")).order_by("-seq")
+                    .values("seq")[:1])
+    newest_edit = (BuzzerSettingsChange.objects.filter(round=OuterRef("pk")).order_by("-id")
+                   .values("id")[:1])
+    newest_file = (BuzzerQuestionFile.objects.filter(round=OuterRef("pk")).order_by("-id")
+                   .values("id")[:1])
     rows = (
-        BuzzerEvent.objects.filter(round_id__in=list(round_ids))
+        BuzzerRound.objects.filter(pk__in=list(round_ids))
         .order_by()
-        .values_list("round_id")
-        .annotate(top=Max("seq"))
+        .annotate(seq=Subquery(newest_event), edit=Subquery(newest_edit),
+                  file=Subquery(newest_file))
+        .values_list("pk", "seq", "edit", "file")
     )
-    return {int(round_id): int(top) for round_id, top in rows}
+    return {int(pk): display_version(seq or 0, edit, file) for pk, seq, edit, file in rows}
 
 
 def round_state(
@@ -269,8 +295,8 @@ def _who(record: BuzzerEvent | None) -> str:
 def round_payload(round_: BuzzerRound, *, for_console: bool = False) -> dict[str, Any]:
     """Everything the scoreboard (and, with ``for_console``, the console) draws.
 
-    Four queries (round players, events, users via select_related, the question file),
-    whatever the number of players or events. Of a question file the public payload
+    Five queries (round players, events, users via select_related, the question file,
+    the newest settings edit), whatever the number of players or events. Of a question file the public payload
     carries only the last judged question, and only with ``show_answer``; the question in
     play with its answer is in the console's payload alone.
     """
@@ -300,14 +326,18 @@ def round_payload(round_: BuzzerRound, *, for_console: bool = False) -> dict[str
     reading = clock_reading_ms(state, effective)
     data["clock"]["reading_ms"] = reading
     data["seq"] = len(records)
-    questions = current_question_file(round_)
+    newest = newest_question_record(round_)
+    questions = in_effect(newest)
+    edit = (BuzzerSettingsChange.objects.filter(round=round_).order_by("-id")
+            .values_list("id", flat=True).first())
+    data["version"] = display_version(len(records), edit, newest.pk if newest else None)
     data["answer"] = judged_answer(questions, state)
     # The round's settings by slug, for scripts and exports reading the JSON; the screens
     # draw data["display"] (the engine's display hints) and compare none of these.
     data["round"] = {
         "id": round_.pk,
         "name": round_name(round_.name),
-        "group": round_.group_name,
+        "group": group_name(round_.group_name),
         "status": round_.status,
         "format": state.config.format,
         "slots": state.config.slots,
@@ -370,5 +400,5 @@ def safe_payload(round_: BuzzerRound, *, for_console: bool = False) -> dict[str,
             "error": error_text(error),
             "seq": latest_seq(round_.pk),
             "round": {"id": round_.pk, "name": round_name(round_.name),
-                      "group": round_.group_name},
+                      "group": group_name(round_.group_name)},
         }

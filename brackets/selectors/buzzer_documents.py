@@ -43,6 +43,7 @@ from brackets.engine.buzzer import (
     start,
 )
 from brackets.errors import DocumentError
+from brackets.labels import group_name, round_name
 from brackets.messages import error_text
 from brackets.models import BuzzerEvent, BuzzerPlayer, BuzzerRound, Tournament
 from brackets.selectors.buzzer import (
@@ -458,7 +459,7 @@ def buzzer_round_doc(round_: BuzzerRound) -> BuzzerRoundDoc:
             record.closed, record.number in replaced))
     return BuzzerRoundDoc(
         round_id=round_.pk,
-        name=round_.name,
+        name=round_name(round_.name),
         group=round_.group_name,
         status=str(round_.get_status_display()),
         rules=rule_summary(state.config),
@@ -483,13 +484,9 @@ def buzzer_round_of(tournament: Tournament, round_id: int) -> BuzzerRound:
 
 
 def buzzer_round_choices(tournament: Tournament) -> list[tuple[int, str]]:
-    """(id, label) of every buzzer round in running order, sudden deaths marked."""
+    """(id, label) of every buzzer round in running order, in the reader's language."""
     from brackets.selectors.buzzer import tournament_rounds
 
-    out = []
-    for round_ in tournament_rounds(tournament.pk):
-        label = f"{round_.name} {round_.group_name}".strip()
-        if round_.parent_id:
-            label = _("サドンデス") + " " + label
-        out.append((round_.pk, label))
-    return out
+    # A sudden death's or playoff's own name says which it is and what it decides.
+    return [(round_.pk, f"{round_name(round_.name)} {group_name(round_.group_name)}".strip())
+            for round_ in tournament_rounds(tournament.pk)]

@@ -30,7 +30,7 @@ from brackets.engine.buzzer import (
     is_skipped,
     number10_courses,
 )
-from brackets.labels import round_name
+from brackets.labels import listed, round_name
 from brackets.messages import error_text
 from brackets.models import BuzzerRound, Entrant, Tournament
 from brackets.selectors.buzzer import round_state
@@ -307,7 +307,7 @@ def event_layout(tournament: Tournament, preset: str) -> list[LayoutRow]:
         pending = _pending_sources(tp, rp, results)
         if pending:
             layout.append(LayoutRow(rp, "waiting", [], _("%(rounds)s の終了後に席が決まります。")
-                                    % {"rounds": "、".join(pending)}, courses=courses))
+                                    % {"rounds": listed(pending)}, courses=courses))
             continue
         try:
             preset_round_plan(tournament=tournament, preset=preset, round_slug=rp.slug,

@@ -18,14 +18,28 @@ from brackets.engine.buzzer import Question, RoundState, position_in_play, posit
 from brackets.models import BuzzerQuestionFile, BuzzerRound
 
 
+def newest_question_record(round_: BuzzerRound) -> BuzzerQuestionFile | None:
+    """The round's newest question-file record, a withdrawal included (one query)."""
+    return (BuzzerQuestionFile.objects.filter(round=round_).select_related("by")
+            .order_by("-id").first())
+
+
+def in_effect(newest: BuzzerQuestionFile | None) -> BuzzerQuestionFile | None:
+    """The file in effect given the newest record: none after a withdrawal."""
+    return None if newest is None or newest.withdrawn else newest
+
+
 def current_question_file(round_: BuzzerRound) -> BuzzerQuestionFile | None:
-    """The newest question file of the round (the one in effect), or None (one query)."""
-    return BuzzerQuestionFile.objects.filter(round=round_).select_related("by").order_by("-id").first()
+    """The question file in effect (the newest record), or None when the round has none or
+    its newest record is a withdrawal (one query)."""
+    return in_effect(newest_question_record(round_))
 
 
 def question_file_history(round_: BuzzerRound) -> list[dict[str, Any]]:
-    """Every file loaded for the round, newest first, with who loaded it and when."""
-    rows = BuzzerQuestionFile.objects.filter(round=round_).select_related("by").order_by("-id")
+    """Every file loaded for the round and every withdrawal, newest first, with who and
+    when; ``current`` marks the file in effect (none after a withdrawal)."""
+    rows = list(BuzzerQuestionFile.objects.filter(round=round_).select_related("by")
+                .order_by("-id"))
     return [
         {
             "id": f.pk,
@@ -33,7 +47,11 @@ def question_file_history(round_: BuzzerRound) -> list[dict[str, Any]]:
             "count": len(f.questions),
             "by": f.by.get_username() if f.by else "",
             "at": timezone.localtime(f.at).strftime("%Y-%m-%d %H:%M"),
-            "current": index == 0,
+            "current": index == 0 and not f.withdrawn,
+            "withdrawn": f.withdrawn,
+            # Replaced by a withdrawal rather than by another file.
+            "taken_back": index > 0 and rows[index - 1].withdrawn
+            and rows[index - 1].supersedes_id == f.pk,
         }
         for index, f in enumerate(rows)
     ]

@@ -39,6 +39,7 @@ from brackets.engine.buzzer import (
     tiebreak_round,
 )
 from brackets.errors import Refused
+from brackets.labels import tiebreak_round_name
 from brackets.messages import error_text
 from brackets.models import (
     BuzzerEvent,
@@ -208,15 +209,10 @@ def buzzer_tiebreak_open(*, round: BuzzerRound, side: str, by: Any = None) -> Bu
     if existing is not None and existing.status != BuzzerRound.Status.FINISHED:
         return existing
     seats = {p.key: p for p in round_players(locked)}
-    side_label = {"win": _("勝ち抜け側"), "loss": _("失格側"), "both": _("両側")}.get(side, side)
-    name = (
-        _("%(name)s プレーオフ（%(side)s）")
-        if tiebreak_called(state.config) == "playoff"
-        else _("%(name)s サドンデス（%(side)s）")
-    )
     return buzzer_round_create(
         tournament=round.tournament,
-        name=name % {"name": locked.name, "side": side_label},
+        name=tiebreak_round_name(
+            locked.name, playoff=tiebreak_called(state.config) == "playoff", side=side),
         group_name=locked.group_name,
         config=config,
         players=[

@@ -4,7 +4,8 @@ Reading stores nothing. The preview carries the questions it showed in a signed 
 (:mod:`django.core.signing`), so confirming stores exactly what staff saw, and a file
 nobody confirms leaves no trace. A confirmed file is a new record that names the file it
 replaces; if another file was confirmed since the preview, the confirmation is refused
-rather than silently replacing a file its author never saw.
+rather than silently replacing a file its author never saw. Withdrawing the file in effect
+is a record of its own that supersedes it (the round then runs without questions).
 """
 
 from __future__ import annotations
@@ -116,5 +117,35 @@ def buzzer_questions_confirm(*, round: BuzzerRound, token: str, by: Any = None) 
         filename=str(data.get("filename") or "")[:200],
         questions=questions,
         supersedes_id=current,
+        by=by if getattr(by, "is_authenticated", False) else None,
+    )
+
+
+@transaction.atomic
+def buzzer_questions_withdraw(
+    *, round: BuzzerRound, file_id: int, by: Any = None
+) -> BuzzerQuestionFile:
+    """Withdraw the question file in effect: a record with no questions that supersedes it.
+
+    ``file_id`` is the file staff saw in effect; when it is no longer the newest (another
+    file was loaded or it was withdrawn since), or the round has no file in effect, the
+    withdrawal is refused (:class:`BuzzerRefused`) and nothing is stored. The round row is
+    locked as a confirmation locks it.
+    """
+    locked = BuzzerRound.objects.select_for_update().get(pk=round.pk)
+    newest = BuzzerQuestionFile.objects.filter(round=locked).order_by("-id").first()
+    if newest is None or newest.withdrawn:
+        raise BuzzerRefused("no_file", _("このラウンドには、取り下げる問題ファイルがありません。"))
+    if newest.pk != file_id:
+        raise BuzzerRefused(
+            "stale",
+            _("画面を開いた後に、別の問題ファイルが読み込まれました。内容を確かめて、もう一度操作してください。"),
+        )
+    return BuzzerQuestionFile.objects.create(
+        round=locked,
+        filename=newest.filename,
+        questions=[],
+        withdrawn=True,
+        supersedes=newest,
         by=by if getattr(by, "is_authenticated", False) else None,
     )

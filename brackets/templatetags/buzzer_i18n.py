@@ -17,7 +17,7 @@ from django.utils.html import json_script
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
-from brackets.labels import round_name
+from brackets.labels import group_name, round_name
 
 register = template.Library()
 
@@ -128,6 +128,12 @@ def round_title(name: object) -> str:
     """A round's name (a BuzzerRound's or a preset round's ``name``) in the page's language:
     the rule page's Japanese in Japanese, English in English (:func:`brackets.labels.round_name`)."""
     return round_name(str(name))
+
+
+@register.filter
+def group_title(name: object) -> str:
+    """A round's group name in the page's language (「A組」 → "Group A" in English)."""
+    return group_name(str(name or ""))
 
 
 @register.filter

@@ -19,10 +19,10 @@ from brackets.labels import round_name
 from brackets.models import PaperMarking, Role, Tournament
 from brackets.permissions import role_required
 from brackets.selectors.buzzer_event import SeatPlan, event_layout, preset_round_plan
+from brackets.selectors.buzzer_paper import paper_ranked
 from brackets.services.buzzer import BuzzerRefused
 from brackets.services.buzzer_presets import available_presets, preset_plan_confirm
 from brackets.views.buzzer import STAFF_ROLES
-from brackets.views.buzzer_paper import paper_ranked
 
 #: Groups are lettered A–Z on the stage.
 MAX_GROUPS = 26
@@ -47,6 +47,8 @@ def buzzer_event(request: HttpRequest, tournament: Tournament, preset: str) -> H
     return render(request, "brackets/buzzer/event.html", {
         "tournament": tournament, "preset": tp, "layout": event_layout(tournament, preset),
         "is_organiser": _is_organiser(request),
+        # The paper round is played off the consoles: its markings are linked from its row.
+        "markings": PaperMarking.objects.filter(tournament=tournament).order_by("-at", "-id"),
     })
 
 
@@ -83,7 +85,7 @@ class SeatingForm(forms.Form):
             del self.fields["groups"]
         for index, course in enumerate(courses, start=1):
             self.fields[f"order-{course.slug}"] = forms.IntegerField(
-                label=_("%(name)s の順番") % {"name": round_name(course.name)}, min_value=1,
+                label=_("%(name)s の実施順（抽選）") % {"name": round_name(course.name)}, min_value=1,
                 max_value=len(courses), initial=index, required=False,
                 widget=forms.NumberInput(attrs={"class": "form-control"}))
             self.fields[f"raised-{course.slug}"] = forms.CharField(
@@ -180,7 +182,7 @@ def buzzer_event_round(
         "tournament": tournament, "preset": tp, "rp": rp, "seating": seating,
         "settings_forms": settings_forms, "settings_form": settings_forms[0],
         "settings_errors": any(form.errors for form in settings_forms), "plan": plan, "problem": problem, "is_course": is_course,
-        "priority": _priority_names(plan),
+        "priority": _priority_names(plan), "courses": courses if is_course else [],
     })
 
 

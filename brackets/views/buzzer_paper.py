@@ -11,13 +11,15 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from brackets.engine import EngineError, Lottery
-from brackets.engine.buzzer import PaperScore, paper_ranking, paper_scores_ranking
+from brackets.engine import EngineError
+from brackets.engine.buzzer import TournamentPreset
 from brackets.messages import error_text
-from brackets.models import PaperMarking, Tournament
+from brackets.models import BuzzerRound, PaperMarking, Tournament
 from brackets.permissions import role_required
+from brackets.selectors.buzzer_paper import paper_ranked
 from brackets.services.buzzer import BuzzerRefused
 from brackets.services.buzzer_paper import paper_marking_upload, paper_scores_enter
+from brackets.services.buzzer_presets import available_presets
 from brackets.views.buzzer import STAFF_ROLES
 
 
@@ -97,22 +99,6 @@ def paper_upload(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     )
 
 
-def paper_ranked(tournament: Tournament, marking: PaperMarking) -> list[Any]:
-    """The engine's M1 ranking of a marking (reproducible lottery from the stored seed)."""
-    lottery = Lottery(marking.lottery_seed or tournament.lottery_seed, f"paper-{marking.pk}")
-    if any("scores" in row for row in marking.rows):
-        # Typed totals and tie-break data (paper_scores_enter): no answers to count.
-        return paper_scores_ranking(
-            [PaperScore(row["name"], **row["scores"]) for row in marking.rows], lottery=lottery)
-    sheets = {row["name"]: [m == "1" for m in row["marks"]] for row in marking.rows}
-    return paper_ranking(
-        sheets,
-        lottery=lottery,
-        questions=marking.questions,
-        first_half=marking.first_half,
-    )
-
-
 @role_required(*STAFF_ROLES)
 def paper_detail(request: HttpRequest, tournament: Tournament, marking_id: int) -> HttpResponse:
     """The ranked list with the M1 tie-break chain (engine ``paper_ranking``)."""
@@ -136,6 +122,15 @@ def paper_detail(request: HttpRequest, tournament: Tournament, marking_id: int) 
     return render(
         request,
         "brackets/buzzer/paper_detail.html",
-        {"tournament": tournament, "marking": marking, "rows": rows, "error": error},
+        {"tournament": tournament, "marking": marking, "rows": rows, "error": error,
+         "presets": _event_presets(tournament)},
     )
+
+
+def _event_presets(tournament: Tournament) -> list[TournamentPreset]:
+    """The whole-event presets a paper round leads back to: those the tournament's rounds
+    came from, or every one while no round is made yet."""
+    used = set(BuzzerRound.objects.filter(tournament=tournament).exclude(preset="")
+               .values_list("preset", flat=True))
+    return [p for p in available_presets() if not used or p.slug in used]
 

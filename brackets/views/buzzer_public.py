@@ -74,7 +74,7 @@ async def public_buzzer_stream(
     stream = partial(
         state_stream,
         round_id,
-        last_seen=int(raw) if raw.isdigit() else None,
+        last_seen=raw if raw and len(raw) <= 40 else None,
         seconds=float(getattr(settings, "BUZZER_STREAM_SECONDS", 40)),
         language=translation.get_language() or settings.LANGUAGE_CODE,
     )

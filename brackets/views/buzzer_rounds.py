@@ -18,6 +18,7 @@ from brackets.labels import round_name
 from brackets.models import BuzzerRound, PaperMarking, Role, Tournament
 from brackets.permissions import role_required
 from brackets.selectors.buzzer import round_players, tournament_rounds
+from brackets.selectors.buzzer_paper import paper_ranked
 from brackets.services.buzzer import BuzzerRefused, buzzer_round_create
 from brackets.services.buzzer_presets import (
     available_presets,
@@ -26,7 +27,6 @@ from brackets.services.buzzer_presets import (
     preset_rounds_create,
 )
 from brackets.views.buzzer import STAFF_ROLES, refusal_text
-from brackets.views.buzzer_paper import paper_ranked
 
 
 @role_required(*STAFF_ROLES)

@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 
 from brackets.engine.buzzer import LIVE_EDITABLE, RoundConfig
 from brackets.forms.buzzer_settings import RoundSettingsForm
+from brackets.labels import listed
 from brackets.models import Role, Tournament
 from brackets.permissions import role_required
 from brackets.selectors.buzzer import latest_seq
@@ -25,7 +26,9 @@ def buzzer_round_settings(
     """The round's settings as a form; a POST records the edit or says why it is refused."""
     round_ = round_or_404(tournament, round_id)
     config = RoundConfig.from_dict(round_.config)
-    form = RoundSettingsForm(request.POST if request.method == "POST" else None, config=config)
+    events = latest_seq(round_.pk)
+    form = RoundSettingsForm(request.POST if request.method == "POST" else None, config=config,
+                             started=events > 0)
     if request.method == "POST":
         if form.is_valid():
             try:
@@ -46,6 +49,6 @@ def buzzer_round_settings(
     ]
     return render(request, "brackets/buzzer/round_settings.html", {
         "tournament": tournament, "round": round_, "settings_form": form,
-        "events": latest_seq(round_.pk), "history": history,
-        "live_editable": [labels[key] for key in sorted(LIVE_EDITABLE)],
+        "events": events, "history": history,
+        "live_editable": listed(labels[key] for key in sorted(LIVE_EDITABLE)),
     })

@@ -3,12 +3,13 @@
 An open scoreboard or operator console holds a server-sent-events stream for up to
 ``BUZZER_STREAM_SECONDS``. Under the ASGI server such a stream is a coroutine waiting on an
 :class:`asyncio.Event`: it holds no thread and no database connection. One
-:class:`ChangeWatcher` per process (per event loop) reads the newest sequence number of
-every watched round in one indexed query each ``BUZZER_POLL_SECONDS`` (at once after a tap
-committed through this process), and when one moves
-it builds that round's state once per language and wakes every stream of the round. A tap
-saved through another server process reaches the streams the same way, since the watcher
-reads the database, not this process's memory.
+:class:`ChangeWatcher` per process (per event loop) reads the display version of every
+watched round (its newest tap, settings edit and question-file record:
+:func:`~brackets.selectors.buzzer.display_versions`) in one query each
+``BUZZER_POLL_SECONDS`` (at once after a tap, an edit or a question file committed through
+this process), and when one moves it builds that round's state once per language and wakes
+every stream of the round. A change saved through another server process reaches the
+streams the same way, since the watcher reads the database, not this process's memory.
 
 The watcher's database work runs in one thread of its own (one connection for all the
 process's streams); it closes that connection whenever the last stream ends.
@@ -35,8 +36,8 @@ from django.dispatch import receiver
 from django.utils import translation
 from django.utils.translation import gettext
 
-from brackets.models import BuzzerEvent, BuzzerRound
-from brackets.selectors.buzzer import latest_seqs, safe_payload
+from brackets.models import BuzzerEvent, BuzzerQuestionFile, BuzzerRound, BuzzerSettingsChange
+from brackets.selectors.buzzer import display_versions, safe_payload
 
 logger = logging.getLogger(__name__)
 
@@ -45,24 +46,26 @@ T = TypeVar("T")
 
 
 def sse_message(payload: dict[str, Any]) -> str:
-    """One server-sent event carrying a state (``id`` is the log's sequence number)."""
+    """One server-sent event carrying a state (``id`` is the round's display version: the
+    log's sequence number while the round has no settings edit or question file)."""
     body = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
-    return f"id: {payload.get('seq', 0)}\nevent: state\ndata: {body}\n\n"
+    version = payload.get("version", payload.get("seq", 0))
+    return f"id: {version}\nevent: state\ndata: {body}\n\n"
 
 
 @dataclass
 class Watch:
-    """What the watcher knows of one round: its newest ``seq`` and who waits on a change."""
+    """What the watcher knows of one round: its display version and who waits on a change."""
 
-    seq: int | None = None
+    version: str | None = None
     streams: int = 0
     changed: asyncio.Event = field(default_factory=asyncio.Event)
 
-    def move_to(self, seq: int) -> None:
-        """A new newest ``seq``: wake every stream waiting on the current event."""
-        if seq == self.seq:
+    def move_to(self, version: str) -> None:
+        """A new display version: wake every stream waiting on the current event."""
+        if version == self.version:
             return
-        self.seq = seq
+        self.version = version
         woken, self.changed = self.changed, asyncio.Event()
         woken.set()
 
@@ -71,14 +74,16 @@ class Watch:
 class BuiltState:
     """A round's payload as built for one language, and when (to advance its clock)."""
 
-    asked_seq: int
+    asked: str
     payload: dict[str, Any]
     built_at: float
     _message: str = ""
 
     @property
-    def seq(self) -> int:
-        return int(self.payload.get("seq", self.asked_seq))
+    def version(self) -> str:
+        """The version the payload stands for (newer than asked if the round moved on
+        while it was built)."""
+        return str(self.payload.get("version", self.asked))
 
     def message(self) -> str:
         """The event every stream sends: encoded once for all of them, unless a running
@@ -130,7 +135,7 @@ def close_connection() -> None:
 
 
 class ChangeWatcher:
-    """Polls the watched rounds' newest sequence numbers and wakes their streams."""
+    """Polls the watched rounds' display versions and wakes their streams."""
 
     def __init__(self, interval: float) -> None:
         self.interval = interval
@@ -148,15 +153,15 @@ class ChangeWatcher:
         return await loop.run_in_executor(self._executor, partial(func, *args))
 
     async def watch(self, round_id: int) -> Watch:
-        """Start watching a round for one more stream; its first ``seq`` is read at once."""
+        """Start watching a round for one more stream; its first version is read at once."""
         watch = self.watches.get(round_id)
         if watch is None:
             watch = self.watches[round_id] = Watch()
         watch.streams += 1
-        if watch.seq is None:
-            seqs = await self.run(latest_seqs, [round_id])
-            if watch.seq is None:
-                watch.move_to(seqs.get(round_id, 0))
+        if watch.version is None:
+            versions = await self.run(display_versions, [round_id])
+            if watch.version is None:
+                watch.move_to(versions.get(round_id, "0"))
         if self._task is None or self._task.done():
             self._task = asyncio.get_running_loop().create_task(self._poll())
         return watch
@@ -187,34 +192,35 @@ class ChangeWatcher:
             if not ids:
                 break
             try:
-                seqs = await self.run(latest_seqs, ids)
+                versions = await self.run(display_versions, ids)
             except Exception:  # a lost database connection: reconnect on the next round
-                logger.exception("buzzer watcher: reading the newest sequence numbers failed")
+                logger.exception("buzzer watcher: reading the rounds' versions failed")
                 await self.run(close_old_connections)
                 continue
             self.polls += 1
             for round_id in ids:
                 watch = self.watches.get(round_id)
                 if watch is not None:
-                    watch.move_to(seqs.get(round_id, 0))
+                    watch.move_to(versions.get(round_id, "0"))
 
-    async def state(self, round_id: int, seq: int, language: str) -> BuiltState:
-        """The round's state for ``seq`` in ``language``, built once for every stream."""
+    async def state(self, round_id: int, version: str, language: str) -> BuiltState:
+        """The round's state at ``version`` in ``language``, built once for every stream."""
         built = self.built.get((round_id, language))
-        if built is not None and seq in (built.asked_seq, built.payload.get("seq")):
+        if built is not None and version in (built.asked, built.version):
             return built
-        key = (round_id, language, seq)
+        key = (round_id, language, version)
         task = self.building.get(key)
         if task is None:
             # A task of its own, so a stream that goes away mid-build cancels only its wait.
-            task = asyncio.get_running_loop().create_task(self._build(round_id, seq, language))
+            task = asyncio.get_running_loop().create_task(
+                self._build(round_id, version, language))
             self.building[key] = task
             task.add_done_callback(lambda _done: self.building.pop(key, None))
         return await asyncio.shield(task)
 
-    async def _build(self, round_id: int, seq: int, language: str) -> BuiltState:
+    async def _build(self, round_id: int, version: str, language: str) -> BuiltState:
         payload = await self.run(build_state, round_id, language)
-        built = BuiltState(seq, payload, time.monotonic())
+        built = BuiltState(version, payload, time.monotonic())
         if round_id in self.watches:
             self.built[(round_id, language)] = built
         return built
@@ -226,8 +232,9 @@ _WATCHERS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, ChangeWatcher] =
 
 
 def _poke_watchers() -> None:
-    """A tap committed in this process: every watcher of the process reads at once instead
-    of at its next interval (taps of other processes still arrive by the interval)."""
+    """A tap, a settings edit or a question file committed in this process: every watcher
+    of the process reads at once instead of at its next interval (changes made by other
+    processes still arrive by the interval)."""
     for loop, watcher in list(_WATCHERS.items()):
         # A stream's own loop (in_own_loop) may have closed meanwhile.
         with contextlib.suppress(RuntimeError):
@@ -235,7 +242,9 @@ def _poke_watchers() -> None:
 
 
 @receiver(post_save, sender=BuzzerEvent, dispatch_uid="buzzer-stream-poke")
-def _event_saved(sender: type, instance: BuzzerEvent, using: str, **kwargs: Any) -> None:
+@receiver(post_save, sender=BuzzerSettingsChange, dispatch_uid="buzzer-stream-poke-settings")
+@receiver(post_save, sender=BuzzerQuestionFile, dispatch_uid="buzzer-stream-poke-questions")
+def _event_saved(sender: type, instance: Any, using: str, **kwargs: Any) -> None:
     transaction.on_commit(_poke_watchers, using=using)
 
 
@@ -250,9 +259,9 @@ def change_watcher() -> ChangeWatcher:
 
 
 async def state_stream(
-    round_id: int, *, last_seen: int | None, seconds: float, language: str
+    round_id: int, *, last_seen: str | None, seconds: float, language: str
 ) -> AsyncIterator[str]:
-    """The round's state whenever its newest sequence number moves, for ``seconds``.
+    """The round's state whenever its display version moves, for ``seconds``.
 
     A comment line every ``KEEPALIVE_SECONDS`` keeps proxies from closing the connection;
     the server cancels the stream as soon as the browser goes away. When the stream ends
@@ -265,14 +274,14 @@ async def state_stream(
     watch = await watcher.watch(round_id)
     try:
         seen = last_seen
-        asked: int | None = None
+        asked: str | None = None
         last_write = loop.time()
         while True:
-            seq = watch.seq
-            if seq is not None and seq != seen and seq != asked:
-                asked = seq
-                built = await watcher.state(round_id, seq, language)
-                seen = built.seq
+            version = watch.version
+            if version is not None and version != seen and version != asked:
+                asked = version
+                built = await watcher.state(round_id, version, language)
+                seen = built.version
                 yield built.message()
                 last_write = loop.time()
                 continue  # the round may have moved on while its state was built

@@ -13,8 +13,8 @@ import pytest
 from brackets.engine.buzzer import ranking
 from brackets.models import BuzzerRound, PaperMarking, Tournament
 from brackets.selectors.buzzer import round_state
+from brackets.selectors.buzzer_paper import paper_ranked
 from brackets.services.buzzer_paper import paper_marking_upload, paper_scores_enter
-from brackets.views.buzzer_paper import paper_ranked
 from tests.buzzer_web.live_event import (
     Staff,
     correct,

@@ -9,9 +9,9 @@ from django.test import Client
 from django.urls import reverse
 
 from brackets.models import PaperMarking, Tournament
+from brackets.selectors.buzzer_paper import paper_ranked
 from brackets.services.buzzer import BuzzerRefused
 from brackets.services.buzzer_paper import paper_scores_enter
-from brackets.views.buzzer_paper import paper_ranked
 
 pytestmark = pytest.mark.django_db
 

@@ -69,3 +69,38 @@ def test_event_page_console_and_stage_show_english_round_names_in_english(
     org.cookies["django_language"] = "ja"
     assert "決勝 トリプルセブン" in org.get(event.request["PATH_INFO"]).content.decode()
     assert BuzzerRound.objects.get(pk=round_.pk).name == "2nd Round 連答つき5○2×"
+
+
+@pytest.mark.django_db
+def test_a_sudden_death_opened_in_english_is_stored_in_the_source_text_and_shown_in_either(
+    tournament: Tournament,
+) -> None:
+    from brackets.selectors.buzzer import round_state
+    from brackets.services.buzzer import buzzer_event_append, buzzer_tiebreak_open
+    from tests.buzzer_web.factories import make_round, nomx
+
+    parent = make_round(tournament, players=2, config=nomx(5, 2, slots=1, question_limit=1),
+                        name="2nd Round 連答つき5○2×")
+    buzzer_event_append(round=parent, data={"kind": "thru"}, expected_seq=0)
+    with translation.override("en"):
+        sub = buzzer_tiebreak_open(round=parent, side=round_state(parent).decisions[0].side)
+        english = round_name(sub.name)
+    assert sub.name == "2nd Round 連答つき5○2× サドンデス（勝ち抜け側）"
+    assert english == "2nd Round: 5○2× with streaks sudden death (Advance side)"
+    with translation.override("ja"):
+        assert round_name(sub.name) == sub.name
+
+
+def test_a_sudden_death_stored_in_english_earlier_still_shows() -> None:
+    with translation.override("ja"):
+        assert round_name("2R sudden death (Advance side)") == "2R sudden death (Advance side)"
+
+
+def test_a_presets_group_reads_english_in_english_and_a_typed_group_as_typed() -> None:
+    from brackets.labels import group_name
+
+    with translation.override("en"):
+        assert (group_name("A組"), group_name("AB組"), group_name("午前")) == (
+            "Group A", "Group AB", "午前")
+    with translation.override("ja"):
+        assert group_name("A組") == "A組"

@@ -1,9 +1,11 @@
 """Editing a created round's settings: the form prefilled from the round, every edit kept
 with who, when and the value it replaced; once a tap is recorded only the settings that
-cannot change a recorded result (the protest window) may change, and the refusal says so."""
+cannot change a recorded result (the protest window, show_answer) may change, and the
+refusal says so; the page greys out the others."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -70,7 +72,7 @@ def test_a_started_round_refuses_a_result_changing_setting_and_names_what_stays_
     assert response.status_code == 200
     assert ("このラウンドはすでに始まっています（記録 1 件）。記録済みの結果が変わるため"
             "「○数（○数が n 以上のとき）」は変更できません。始まった後も変更できるのは"
-            "「審議できる問題数」だけです。") in body
+            "「審議できる問題数・判定後に答えをステージに表示」だけです。") in body
     round_.refresh_from_db()
     assert round_.config == before and not BuzzerSettingsChange.objects.exists()
 
@@ -86,6 +88,31 @@ def test_a_started_round_takes_a_wider_protest_window(
     round_.refresh_from_db()
     assert round_.config["protest_window"] == 5
     assert BuzzerSettingsChange.objects.get(round=round_).events == 1
+
+
+def test_a_started_round_greys_out_what_it_cannot_take_and_takes_show_answer_from_the_page(
+    tournament: Tournament, clients: dict[str, Client], cast: dict[str, Any]
+) -> None:
+    round_ = make_round(tournament)
+    tap(clients["bracket"], round_, kind="correct", player="s1")
+    org = clients["organiser"]
+    page = org.get(url("buzzer_round_settings", round_)).content.decode()
+    live = page[page.index('data-section="live"'):page.index('data-section="round"')]
+    assert 'name="protest_window"' in live and 'name="show_answer"' in live
+    assert "disabled" not in live
+    assert 'name="question_limit"' in page.split('data-section="live"')[0] + page[
+        page.index('data-section="round"'):]
+    assert re.search(r'<input type="number" name="question_limit"[^>]* disabled', page)
+    assert page.count("記録済みの結果が変わるため、灰色の設定は変更できません。") == 1
+    # What a browser posts: the greyed-out inputs are not sent.
+    posted = {k: v for k, v in _form(round_).items()
+              if k in ("protest_window", "csrfmiddlewaretoken")}
+    response = org.post(url("buzzer_round_settings", round_), {**posted, "show_answer": "on"})
+    assert response.status_code == 302
+    round_.refresh_from_db()
+    assert round_.config["show_answer"] is True and round_.config["question_limit"] == 35
+    change = BuzzerSettingsChange.objects.get(round=round_)
+    assert change.changed == ["show_answer"] and change.by == cast["organiser"]
 
 
 def test_a_narrower_window_that_would_void_a_recorded_protest_is_refused(

@@ -34,7 +34,9 @@ def stream_url(round_: BuzzerRound) -> str:
 def parse(chunk: bytes | str) -> dict[str, Any]:
     text = chunk.decode() if isinstance(chunk, bytes) else chunk
     fields = dict(line.split(": ", 1) for line in text.strip().splitlines() if ": " in line)
-    return {"id": int(fields["id"]), "data": json.loads(fields["data"]), "event": fields["event"]}
+    # The id is the round's display version: its seq until a settings edit or a question file.
+    event_id = int(fields["id"]) if fields["id"].isdigit() else fields["id"]
+    return {"id": event_id, "data": json.loads(fields["data"]), "event": fields["event"]}
 
 
 def run(scenario: Callable[[], Awaitable[None]]) -> None:
@@ -140,9 +142,9 @@ def test_one_watcher_query_serves_every_open_stream(
     polled: list[list[int]] = []
     in_flight: list[int] = []
     built: list[tuple[int, str]] = []
-    real_seqs, real_build = buzzer_stream.latest_seqs, buzzer_stream.build_state
+    real_seqs, real_build = buzzer_stream.display_versions, buzzer_stream.build_state
 
-    def counting_seqs(round_ids: list[int]) -> dict[int, int]:
+    def counting_seqs(round_ids: list[int]) -> dict[int, str]:
         polled.append(list(round_ids))
         in_flight.append(1)
         try:
@@ -168,7 +170,7 @@ def test_one_watcher_query_serves_every_open_stream(
         built.append((round_id, language))
         return real_build(round_id, language)
 
-    monkeypatch.setattr(buzzer_stream, "latest_seqs", counting_seqs)
+    monkeypatch.setattr(buzzer_stream, "display_versions", counting_seqs)
     monkeypatch.setattr(buzzer_stream, "build_state", counting_build)
 
     async def scenario() -> None:
@@ -313,12 +315,50 @@ def test_the_watcher_reads_every_watched_round_in_one_query(tournament: Tourname
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from brackets.selectors.buzzer import latest_seqs
+    from brackets.selectors.buzzer import display_versions
 
     tapped, untouched = make_round(tournament, name="2R"), make_round(tournament, name="3R")
     buzzer_event_append(round=tapped, data={"kind": "thru"}, expected_seq=0)
     buzzer_event_append(round=tapped, data={"kind": "thru"}, expected_seq=1)
     with CaptureQueriesContext(connection) as ctx:
-        assert latest_seqs([tapped.pk, untouched.pk]) == {tapped.pk: 2}
+        assert display_versions([tapped.pk, untouched.pk]) == {tapped.pk: "2", untouched.pk: "0"}
     assert len(ctx.captured_queries) == 1
-    assert "MAX(" in ctx.captured_queries[0]["sql"].upper()
+
+
+@pytest.mark.django_db(transaction=True)
+@override_settings(BUZZER_STREAM_SECONDS=3, BUZZER_POLL_SECONDS=5)
+def test_show_answer_turned_on_or_the_file_withdrawn_mid_round_reaches_the_stage_at_once(
+    tournament: Tournament,
+) -> None:
+    """A settings edit or a question file (no new tap) wakes the streams as a tap does:
+    the poke, not the poll (5 s here), brings the change to the stage."""
+    from brackets.engine.buzzer import RoundConfig
+    from brackets.services.buzzer_questions import buzzer_questions_withdraw
+    from brackets.services.buzzer_settings import buzzer_settings_change
+    from tests.buzzer_web.test_question_files import load
+
+    round_ = make_round(tournament)
+    loaded = load(round_)
+    buzzer_event_append(round=round_, data={"kind": "correct", "player": "s1"}, expected_seq=0)
+    change = sync_to_async(buzzer_settings_change)
+    withdraw = sync_to_async(buzzer_questions_withdraw)
+    shown = RoundConfig.from_dict({**round_.config, "show_answer": True})
+
+    async def scenario() -> None:
+        screen = Screen(await AsyncClient().get(stream_url(round_)))
+        first = await screen.next_event()
+        assert first["data"]["answer"] is None
+        await change(round=round_, config=shown)
+        started = time.monotonic()
+        second = await screen.next_event()
+        assert time.monotonic() - started < 1.0
+        assert second["data"]["answer"]["answer"] == "富士山"
+        assert second["data"]["seq"] == first["data"]["seq"] == 1
+        assert second["id"] != first["id"]
+        # Withdrawing the question file wakes the stage the same way: no answer any more.
+        await withdraw(round=round_, file_id=loaded.pk)
+        third = await screen.next_event()
+        assert third["data"]["answer"] is None and third["id"] != second["id"]
+        await screen.close()
+
+    run(scenario)

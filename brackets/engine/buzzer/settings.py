@@ -179,11 +179,12 @@ def unlisted_settings() -> set[str]:
     return {f.name for f in fields(RoundConfig)} - listed
 
 
-#: Settings that govern only what happens next, never the effect of a recorded answer, so
-#: they stay editable once a round has started: the protest window (how many questions
-#: later a judgement may still be protested). Every other setting (scoring, win and loss
-#: lines, limits, judging order …) would change what the recorded taps already decided.
-LIVE_EDITABLE: frozenset[str] = frozenset({"protest_window"})
+#: Settings that govern only what happens next or what the screens show, never the effect
+#: of a recorded answer, so they stay editable once a round has started: the protest window
+#: (how many questions later a judgement may still be protested) and ``show_answer`` (the
+#: stage shows the judged answer). Every other setting (scoring, win and loss lines,
+#: limits, judging order …) would change what the recorded taps already decided.
+LIVE_EDITABLE: frozenset[str] = frozenset({"protest_window", "show_answer"})
 
 
 def changed_settings(old: RoundConfig, new: RoundConfig) -> tuple[str, ...]:

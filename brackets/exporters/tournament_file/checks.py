@@ -73,6 +73,12 @@ def _question_files_check(tournament: Tournament, fail: Any) -> None:
         rows = qfile.questions
         if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
             raise fail(f"{where}.questions", gettext("形式が違います"))
+        if qfile.withdrawn:
+            # A withdrawal carries no questions; it supersedes the file it took back.
+            if rows:
+                raise fail(f"{where}.questions", gettext("形式が違います"))
+            _supersedes_check(qfile, where, fail)
+            continue
         table = [["番号", "問題", "答え", "備考"]] + [
             [str(r.get("number", "")), *(r.get(k) if isinstance(r.get(k), str) else ""
                                           for k in ("question", "answer", "notes"))]
@@ -82,6 +88,10 @@ def _question_files_check(tournament: Tournament, fail: Any) -> None:
             raise fail(f"{where}.questions", error_text(checked.problems[0]))
         if [q.to_dict() for q in checked.questions] != rows:
             raise fail(f"{where}.questions", gettext("問題が番号順に並んでいません"))
-        old = qfile.supersedes
-        if old is not None and (old.round_id != qfile.round_id or old.pk > qfile.pk):
-            raise fail(f"{where}.supersedes", gettext("別のラウンドの問題ファイルを指しています"))
+        _supersedes_check(qfile, where, fail)
+
+
+def _supersedes_check(qfile: BuzzerQuestionFile, where: str, fail: Any) -> None:
+    old = qfile.supersedes
+    if old is not None and (old.round_id != qfile.round_id or old.pk > qfile.pk):
+        raise fail(f"{where}.supersedes", gettext("別のラウンドの問題ファイルを指しています"))

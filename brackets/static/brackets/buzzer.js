@@ -118,6 +118,12 @@
     return this.limit - reading;
   };
 
+  /* What a screen redraws on: the round's display version (a tap, a settings edit, a
+   * question file), or its seq for a payload without one (an error payload). */
+  function versionOf(data) {
+    return data && data.version !== undefined ? String(data.version) : String(data && data.seq);
+  }
+
   /* Subscribe to a round's state stream; fall back to polling while it is down. */
   function Feed(streamUrl, stateUrl, onState, onConn) {
     var self = this;
@@ -188,7 +194,8 @@
     this.feed = new Feed(root.dataset.streamUrl, root.dataset.stateUrl, function (data) {
       // The public stream says "something changed"; fetch the console view when it did.
       if (self.busy) return;
-      if (data.seq !== self.state.seq) self.refresh();
+      // The version moves on a tap, a settings edit or a question file (not only the seq).
+      if (versionOf(data) !== versionOf(self.state)) self.refresh();
     });
     setInterval(function () { self.tickClock(); }, 200);
   }
@@ -604,7 +611,7 @@
 
   BuzzerBoard.prototype.apply = function (data) {
     if (!data) return;
-    if (this.state && data.seq === this.state.seq && !data.error && this.state.clock && data.clock &&
+    if (this.state && versionOf(data) === versionOf(this.state) && !data.error && this.state.clock && data.clock &&
         data.clock.running === this.state.clock.running) return;
     var prev = this.state;
     this.state = data;

@@ -1,7 +1,7 @@
 """Two engine rules the web layer asks before writing.
 
 A started round's settings (any tap recorded) may change only where no recorded result can
-move: the protest window (``LIVE_EDITABLE``); the refusal names what changed and what stays
+move: the protest window and show_answer (``LIVE_EDITABLE``); the refusal names what changed and what stays
 editable. A paper round typed as totals and tie-break data (M1) ranks like its sheets, and
 numbers no sheet could give are refused.
 """
@@ -41,16 +41,18 @@ def test_before_the_first_tap_every_setting_may_change() -> None:
     assert settings_change_refusal(FIVE_TWO, other, events=0) is None
 
 
-def test_after_a_tap_only_the_protest_window_may_change() -> None:
-    assert LIVE_EDITABLE == {"protest_window"}
+def test_after_a_tap_only_the_protest_window_and_show_answer_may_change() -> None:
+    assert LIVE_EDITABLE == {"protest_window", "show_answer"}
     wider = dataclasses.replace(FIVE_TWO, protest_window=4)
     assert settings_change_refusal(FIVE_TWO, wider, events=3) is None
+    shown = dataclasses.replace(FIVE_TWO, show_answer=True)
+    assert settings_change_refusal(FIVE_TWO, shown, events=3) is None
     stricter = dataclasses.replace(FIVE_TWO, loss=Rule("wrong-at-least", {"n": 1}),
                                    protest_window=4)
     refusal = settings_change_refusal(FIVE_TWO, stricter, events=3)
     assert isinstance(refusal, RuleRefusal) and refusal.code == "settings_round_started"
     assert refusal.params == {"settings": ["loss:wrong-at-least:n"],
-                              "editable": ["protest_window"], "events": 3}
+                              "editable": ["protest_window", "show_answer"], "events": 3}
 
 
 def test_typed_scores_rank_as_their_sheets_do() -> None:

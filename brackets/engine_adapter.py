@@ -139,6 +139,18 @@ def preset_for(source: Any, settings: Mapping[str, Any] | None = None) -> Any:
     return _preset_cached(slug, json.dumps(values, sort_keys=True, default=str))
 
 
+def event_key(tournament: Any) -> str:
+    """Which event a tournament is an edition of (6-c-iii reads the earlier editions' wins):
+    its preset, and for a rule-set tournament the slug its rules' document gives the event,
+    so two organisers' composed events are never read as one."""
+    slug, settings = preset_source(tournament)
+    if slug != RULESET_PRESET:
+        return slug
+    document = settings.get("document")
+    named = document.get("slug") if isinstance(document, Mapping) else None
+    return f"{RULESET_PRESET}:{named or tournament.pk}"
+
+
 @lru_cache(maxsize=256)
 def _preset_cached(slug: str, settings_json: str) -> Any:
     from brackets.engine import get_preset

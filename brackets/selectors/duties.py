@@ -194,13 +194,14 @@ def _past_wins(tournament: Tournament, family: dict[int, list[int]]) -> dict[int
     from brackets.selectors.rounds import lots_of, podium
 
     player_ids = {pid for ids in family.values() for pid in ids}
+    event = ea.event_key(tournament)
     rows = (Entrant.objects.filter(player_id__in=player_ids, tournament__preset=tournament.preset)
             .exclude(tournament=tournament).select_related("tournament"))
     champions: dict[int, str] = {}
     out: dict[int, list[PastWinRow]] = {eid: [] for eid in family}
     for row in rows.order_by("tournament__date", "id"):
         t = row.tournament
-        if not _before(t, tournament):
+        if not _before(t, tournament) or ea.event_key(t) != event:
             continue
         if t.pk not in champions:
             champions[t.pk] = next((p.player for p in podium(t) if p.champion), "")

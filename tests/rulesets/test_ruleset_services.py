@@ -160,3 +160,21 @@ def test_a_rule_set_tournament_file_carries_its_rules_to_another_server(
     assert [r.spec for r in copy.rounds.order_by("number")] == [
         r.spec for r in t.rounds.order_by("number")]
     assert ea.preset_for(copy).rounds_for(10, 0) == ea.preset_for(t).rounds_for(10, 0)
+
+
+def test_each_composed_event_is_its_own_event_for_past_wins() -> None:
+    """6-c-iii reads the earlier editions of the same event: two rule-set tournaments are
+    editions of one event only when their rules name the same event (the document's slug),
+    never merely because both were composed."""
+    from brackets import engine_adapter as ea
+    from brackets.engine import ruleset_of
+
+    def composed(event: str, pk: int) -> Tournament:
+        document = {**ruleset_of("katata-kansai5-qualifier", {}).to_dict(), "slug": event}
+        return Tournament(pk=pk, preset=ea.RULESET_PRESET,
+                          preset_settings={"document": document})
+
+    assert ea.event_key(composed("shimonoseki", 1)) == ea.event_key(composed("shimonoseki", 2))
+    assert ea.event_key(composed("shimonoseki", 1)) != ea.event_key(composed("katata", 3))
+    assert ea.event_key(Tournament(preset="katata-kansai5-qualifier")) == \
+        "katata-kansai5-qualifier"

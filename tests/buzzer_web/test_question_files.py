@@ -306,7 +306,8 @@ def public_texts(client: Client, round_: BuzzerRound) -> list[str]:
 
 
 def leaked(texts: list[str], words: tuple[str, ...]) -> set[str]:
-    # JSON in a page may escape non-ASCII; decode \uXXXX before looking.
+    # Pages and JSON write some non-ASCII as \uXXXX escapes: the words are looked for in
+    # the unescaped text.
     plain = [re.sub(r"\\u([0-9a-fA-F]{4})", lambda m: chr(int(m.group(1), 16)), t)
              for t in texts]
     return {w for w in words if any(w in t for t in plain)}

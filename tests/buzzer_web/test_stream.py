@@ -323,6 +323,7 @@ def test_the_watcher_reads_every_watched_round_in_one_query(tournament: Tourname
     with CaptureQueriesContext(connection) as ctx:
         assert display_versions([tapped.pk, untouched.pk]) == {tapped.pk: "2", untouched.pk: "0"}
     assert len(ctx.captured_queries) == 1
+    assert "buzzerevent" in ctx.captured_queries[0]["sql"].lower()  # the newest tap is read there
 
 
 @pytest.mark.django_db(transaction=True)

@@ -85,7 +85,7 @@ def test_after_the_lottery_drawn_lots_stay_and_a_later_duty_is_a_warning(
     title(entrant.player, cast["desk"])
     fact = svc.shura_lots_draw(tournament=tournament, entrant=entrant, by=cast["desk"])
 
-    _seed_right(entrant.player, cast["desk"])  # after this entrant's lots were drawn
+    _seed_right(entrant.player, cast["desk"])  # the record gains a seed right after the lottery
     now = in_force_of(entrant)
     assert now.owed is not None and now.owed.genre_lots == 1
     assert now.later is not None and now.later.invited
@@ -94,7 +94,7 @@ def test_after_the_lottery_drawn_lots_stay_and_a_later_duty_is_a_warning(
     assert WARNING in shura and "ジャンルくじ 1本 → 2本" in shura
     edit = desk.get(reverse("desk_entrant_edit", args=[tournament.slug, entrant.pk]))
     assert WARNING in edit.content.decode()
-    # A correction of the record draws the number in force when the lots were drawn.
+    # A corrected draw uses the duty in force at the lottery.
     again = svc.shura_lots_draw(tournament=tournament, entrant=entrant, by=cast["desk"],
                                 genres=[fact.data["genres"][0]])
     assert again.data["reasons"] == ["national_title"]

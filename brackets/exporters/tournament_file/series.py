@@ -93,8 +93,8 @@ def public_series(data: Mapping[str, Any], player_pks: Sequence[int]) -> dict[st
                 for row in data["records"].get("entrant", []) if row.get("player")]
     grants = [{**g, "player": venue_id(g["player"]), "source": "", "by": None}
               for g in section.get("grants", [])]
-    # A withdrawal's reason and who recorded it are staff data: the copy needs only that
-    # the berth no longer counts.
+    # A withdrawal's reason and who recorded it are staff data: the copy needs only to know
+    # which grants are withdrawn.
     players = [{"id": player_pks[i - 1], "name": rows[i]["name"],
                 "reading": rows[i].get("reading", "")} for i in sorted(used)]
     out = {**section, "grants": grants, "players": players, "entrants": entrants}

@@ -57,8 +57,8 @@ def shura_desk(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     entrants = list(Entrant.objects.filter(tournament=tournament).select_related("tournament")
                     .order_by("id"))
     lots = sel.lots_of(tournament, [e.id for e in entrants])
-    # Each entrant's duties in force: the desk's typing with the registry's, derived now
-    # (or as they stood when the entrant's lots were drawn).
+    # Each entrant's duties in force: the desk's typing combined with the registry's, read
+    # as of the entrant's lottery once it is drawn.
     found = in_force_for(tournament=tournament, entrants=entrants)
     rows = []
     row_error = False

@@ -156,6 +156,14 @@ def _link_entrants(tournament: Tournament, rows: list[dict[str, Any]]) -> None:
         row["entrant"] = by_name.get(row["name"])
 
 
+def _check_sheet_size(questions: int, first_half: int) -> None:
+    """A paper round's question count and first half, typed or uploaded alike."""
+    if questions < 1:
+        raise BuzzerRefused("bad_request", _("問題数は1以上にしてください。"))
+    if not 0 <= first_half <= questions:
+        raise BuzzerRefused("bad_request", _("前半の問題数は問題数以下にしてください。"))
+
+
 @transaction.atomic
 def paper_scores_enter(
     *,
@@ -169,10 +177,7 @@ def paper_scores_enter(
 ) -> PaperMarking:
     """Store each player's total and tie-break data as typed (a new record, like an upload;
     an earlier one stays as history). The ranking is derived by the engine when shown."""
-    if questions < 1:
-        raise BuzzerRefused("bad_request", _("問題数は1以上にしてください。"))
-    if not 0 <= first_half <= questions:
-        raise BuzzerRefused("bad_request", _("前半の問題数は問題数以下にしてください。"))
+    _check_sheet_size(questions, first_half)
     rows = paper_scores_parse(text, questions, first_half)
     _link_entrants(tournament, rows)
     return PaperMarking.objects.create(
@@ -199,10 +204,7 @@ def paper_marking_upload(
     Rows are matched to entrants by name or card name where one matches, so the ranked
     list can link to the entrant.
     """
-    if questions < 1:
-        raise BuzzerRefused("bad_request", _("問題数は1以上にしてください。"))
-    if not 0 <= first_half <= questions:
-        raise BuzzerRefused("bad_request", _("前半の問題数は問題数以下にしてください。"))
+    _check_sheet_size(questions, first_half)
     rows = paper_sheet_parse(content, filename, questions)
     _link_entrants(tournament, rows)
     return PaperMarking.objects.create(

@@ -21,74 +21,19 @@ from django.utils.dateparse import parse_date, parse_datetime
 from django.utils.translation import gettext
 
 from brackets.adapters.rounds import rules_from_stored, upgrade_record
-from brackets.engine import EngineError, RuleRefusal, bounds
+from brackets.engine import EngineError
 from brackets.exporters.tournament_file.checks import facts_check
+from brackets.exporters.tournament_file.envelope import check_header, load
 from brackets.exporters.tournament_file.layout import (
     CATALOG_MODELS,
-    FORMAT,
     NOT_TOURNAMENT_DATA,
     VERSION,
     TournamentFileError,
-    checksum,
     file_models,
 )
 from brackets.exporters.tournament_file.registry import FileRegistry, registry_read
 from brackets.exporters.tournament_file.series import series_join, series_mirror, series_read
 from brackets.models import Entrant, Membership, Player, QmaVersion, Role, Round, Tournament
-
-
-def _too_deep() -> TournamentFileError:
-    return TournamentFileError(gettext(
-        "ファイルが壊れています（入れ子が{limit}段より深くなっています）。"
-        "書き出し直したファイルを使ってください。").format(limit=bounds.JSON_DEPTH.high))
-
-
-def _load(data: bytes | str | Mapping[str, Any]) -> dict[str, Any]:
-    if isinstance(data, Mapping):
-        try:
-            bounds.json_depth(data)
-        except RuleRefusal:
-            raise _too_deep() from None
-        return dict(data)
-    try:
-        text = data.decode("utf-8-sig") if isinstance(data, bytes) else data
-        # Counted on the text first: Python's parser would run out of stack on a hostile
-        # file nested 100,000 deep.
-        bounds.text_depth(text)
-        parsed = json.loads(text)
-    except RuleRefusal:
-        raise _too_deep() from None
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        raise TournamentFileError(gettext(
-            "ファイルが壊れています（JSONとして読めません）。書き出し直したファイルを使ってください。"
-        )) from None
-    if not isinstance(parsed, dict):
-        raise TournamentFileError(
-            gettext("大会ファイルではありません（中身がJSONのオブジェクトではありません）。"))
-    return parsed
-
-
-def check_header(data: Mapping[str, Any]) -> int:
-    """The file's version, after refusing other formats and newer versions."""
-    if data.get("format") != FORMAT:
-        raise TournamentFileError(
-            gettext("大会ファイルではありません（format が {found} です。"
-                    "{expected} のファイルを選んでください）。").format(
-                found=repr(data.get("format")), expected=repr(FORMAT)))
-    version = data.get("version")
-    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        raise TournamentFileError(gettext("ファイルが壊れています（version が正しくありません）。"))
-    if version > VERSION:
-        raise TournamentFileError(
-            gettext("このファイルは新しい版（version {version}）のアプリで書き出されています。"
-                    "このアプリが読めるのは version {supported} までです。"
-                    "アプリを更新してから読み込んでください。").format(
-                version=version, supported=VERSION))
-    if "checksum" in data and data["checksum"] != checksum(data):
-        raise TournamentFileError(gettext(
-            "ファイルが壊れています（チェックサムが一致しません。途中で切れたか、書き換えられています）。"))
-    return version
-
 
 #: Keys files of earlier versions carry that are derived now, not facts: read and ignored
 #: (a selection's violations and penalty, derived by the engine since 0012).
@@ -472,7 +417,7 @@ def tournament_file_import(*, data: bytes | str | Mapping[str, Any], slug: str |
     """
     from brackets.services.player_links import file_players_link, tournament_players_link
 
-    parsed = _load(data)
+    parsed = load(data)
     version = check_header(parsed)
     importer = _Importer(parsed, slug=slug, primary_keys=primary_keys)
     importer.file_version = version

@@ -109,10 +109,12 @@ class VariantForm(_Restricted):
     advance_per_group = whole(_("各組の勝ち抜け人数"), high=SEATS)
 
 
-RoundFormSet = forms.formset_factory(RoundForm, extra=0, can_delete=True,
-                                     max_num=MAX_ROUNDS, validate_max=True)
+# ``absolute_max``: a post claiming more forms builds no more than these.
+RoundFormSet = forms.formset_factory(RoundForm, extra=0, can_delete=True, max_num=MAX_ROUNDS,
+                                     validate_max=True, absolute_max=MAX_ROUNDS)
 VariantFormSet = forms.formset_factory(VariantForm, extra=0, can_delete=True,
-                                       max_num=MAX_VARIANTS, validate_max=True)
+                                       max_num=MAX_VARIANTS, validate_max=True,
+                                       absolute_max=MAX_VARIANTS)
 
 
 # -- the rounds as the page holds them ----------------------------------------------------------

@@ -192,7 +192,7 @@ def ruleset_edit(request: HttpRequest, tournament: Tournament, ruleset_id: int) 
         edited = edit_drafts(drafts, request.POST)
     if edited is not None:
         policies, ladder, rounds = _forms(rs, request.POST, drafts)
-        messages.info(request, str(_EDITED[edited]) + " " + _("保存するまで版は変わりません。"))
+        messages.info(request, _EDITED[edited])
     else:
         policies, ladder, rounds = _forms(rs, request.POST if request.method == "POST"
                                           else None)

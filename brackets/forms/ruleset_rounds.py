@@ -33,16 +33,15 @@ KINDS = {"groups": _("通常の組（各組上位が勝ち抜け）"),
          "partner_series": _("パートナー戦（先取）"),
          "final_group": _("決勝（1組で順位決定）")}
 
+RESTRICTION_FIELDS = ("read_window", "record_window", "lots", "cards", "match_bans",
+                      "pair_sets", "pair_history")
 #: Fields of a round form by the part of the round they set (the page's sub-headings).
 SECTIONS = (
     (_("回戦の形"), ("name", "kind", "group_size", "advance_per_group", "size", "target",
                      "wins_needed", "losers_to", "ranks_all")),
     (_("組分け・シード"), ("draw", "draw_in_advance", "seeds_enter", "seed_separation")),
-    (_("出題制限"), ("read_window", "record_window", "lots", "cards", "match_bans",
-                     "pair_sets", "pair_history")),
+    (_("出題制限"), RESTRICTION_FIELDS),
 )
-RESTRICTION_FIELDS = ("read_window", "record_window", "lots", "cards", "match_bans",
-                      "pair_sets", "pair_history")
 
 
 class _Restricted(Styled):
@@ -107,6 +106,8 @@ class VariantForm(_Restricted):
     name = forms.CharField(label=_("ルール名"), max_length=50)
     capacity = whole(_("定員（名）"), high=MAX_PLAYERS)
     advance_per_group = whole(_("各組の勝ち抜け人数"), high=SEATS)
+
+    field_order = ("key", "name", "capacity", "advance_per_group", *RESTRICTION_FIELDS)
 
 
 # ``absolute_max``: a post claiming more forms builds no more than these.
@@ -268,7 +269,7 @@ class RoundsEditor:
         return bool(self.drafts[i].values.get("DELETE")) if i < len(self.drafts) else False
 
     def is_valid(self) -> bool:
-        valid = self.formset.is_valid()
+        valid = bool(self.formset.is_valid())
         for i, variants in enumerate(self.variants):
             if not self._deleted(i) and not variants.is_valid():
                 valid = False

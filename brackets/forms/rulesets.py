@@ -31,7 +31,10 @@ from brackets.engine import (
     bounds,
 )
 
-from .ruleset_fields import DRAWS, MAX_PLAYERS, SEATS, Styled, labelled, whole
+from .ruleset_fields import DRAWS, SEATS
+from .ruleset_fields import Styled as _Styled
+from .ruleset_fields import labelled as _labelled
+from .ruleset_fields import whole as _whole
 
 TIE_BREAK_PLACES = 4
 
@@ -41,9 +44,6 @@ MODES = [("bomber", _("BOMBER（ボンバーマン）")), ("pinpoint", _("ピン
          ("free", _("フリー"))]
 COUNTINGS = [("grouped", _("形式群でまとめて数える（高火力）")),
              ("individual", _("形式ごとに数える（低火力）"))]
-# The names the policies and ladder forms are written with.
-_Styled, _whole, _labelled = Styled, whole, labelled
-
 
 class RuleSetStartForm(_Styled):
     """Start a rule set from a built-in preset."""
@@ -58,8 +58,7 @@ class RuleSetStartForm(_Styled):
                                          if slug in RULESET_PRESETS]
 
 
-SHAPES = [("rounds", _("回戦を1つずつ並べる（九州杯IXのように回戦ごとの人数・ルール）")),
-          ("ladder", _("勝ち上がり式（決勝の1組になるまで同じ形の回戦：堅田のように）"))]
+SHAPES = [("rounds", _("回戦を並べる（九州杯IX型）")), ("ladder", _("勝ち上がり式（堅田型）"))]
 
 
 class RuleSetEmptyForm(_Styled):
@@ -67,7 +66,10 @@ class RuleSetEmptyForm(_Styled):
     or planned as a ladder from the field."""
 
     name = forms.CharField(label=_("ルール名"), max_length=bounds.TOURNAMENT_NAME.max_length)
-    shape = forms.ChoiceField(label=_("回戦の決め方"), choices=SHAPES)
+    shape = forms.ChoiceField(
+        label=_("回戦の決め方"), choices=SHAPES,
+        help_text=_("回戦を並べる：回戦ごとに人数・勝ち抜け・ルールを決めます。"
+                    "勝ち上がり式：決勝の1組になるまで同じ形の回戦を人数に合わせて続けます。"))
 
 
 class RuleSetImportForm(_Styled):

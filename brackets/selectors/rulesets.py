@@ -84,7 +84,7 @@ def _place(problem: RuleRefusal, rs: RuleSet | None) -> tuple[str, int, str]:
         field_name = ROUND_CODE_FIELDS.get(problem.code, "")
         for i, spec in enumerate(rs.rounds):
             # A K6 rule's problem names the rule ("3回戦 ルールB", or ``variant``).
-            rule = (params.get("variant") if spec.name == name
+            rule = (str(params.get("variant", "")) if spec.name == name
                     else str(name).removeprefix(f"{spec.name} "))
             for j, variant in enumerate(spec.variants):
                 if rule == variant.name:

@@ -22,6 +22,7 @@ from django.views.decorators.http import require_GET, require_POST
 from brackets import engine_adapter as ea
 from brackets.forms.ruleset_rounds import (
     KINDS,
+    RESTRICTION_FIELDS,
     SECTIONS,
     Draft,
     RoundsEditor,
@@ -161,11 +162,16 @@ def _round_rows(rounds: RoundsEditor, rs: Any, places: Any) -> list[dict[str, An
             variants.append({"form": vform, "rows": _rows(vform, mine),
                              "problems": mine.get("", [])})
         kind = str(draft.values.get("kind") or "groups")
+        # A K6 round's sets are played under its rules' restrictions: its own are kept as
+        # they are (hidden) and each rule's are shown with the rule.
+        chosen = kind == "rule_selection" and bool(variants)
         out.append({"form": form, "index": i, "key": draft.key,
                     "name": draft.values.get("name") or "", "kind": KINDS.get(kind, ""),
                     "rule_selection": kind == "rule_selection",
                     "sections": [(title, _rows(form, problems, names))
-                                 for title, names in SECTIONS],
+                                 for title, names in SECTIONS
+                                 if not (chosen and names == RESTRICTION_FIELDS)],
+                    "kept": [form[name] for name in RESTRICTION_FIELDS] if chosen else [],
                     "problems": problems.get("", []), "variants": variants,
                     "variant_management": rounds.variants[i].management_form})
     return out

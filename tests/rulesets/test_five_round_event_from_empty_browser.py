@@ -66,7 +66,7 @@ def _rehearse(page: Any, url: str, entrants: int) -> str:
 
 
 def test_a_five_round_event_composed_from_empty_runs_to_a_champion(
-        live_server: Any, browser: Any) -> None:
+        live_server: Any, browser: Any) -> None:  # noqa: F811 - the imported fixture
     catalog_load_builtin()
     t = Tournament.objects.create(slug="five", name="五回戦カップ", capacity=100,
                                   version=QmaVersion.objects.get(slug="qma-2016"))

@@ -236,6 +236,8 @@ def ruleset_edit(request: HttpRequest, tournament: Tournament, ruleset_id: int) 
         "rounds": rounds,
         "round_rows": _round_rows(rounds, rs, places) if rounds is not None else [],
         "history": sel.ruleset_history(ruleset), "edited": edited,
+        "in_use": tournament.preset == ea.RULESET_PRESET
+        and (tournament.preset_settings or {}).get("document") == version.document,
         "started": settings_locked(tournament)}, status=status)
 
 
@@ -264,4 +266,5 @@ def ruleset_apply(request: HttpRequest, tournament: Tournament, ruleset_id: int
         messages.error(request, exc.message)
         return redirect("ruleset_edit", slug=tournament.slug, ruleset_id=ruleset.pk)
     messages.success(request, _("この大会のルールをルールセットに変更しました。"))
-    return redirect("rulesets", slug=tournament.slug)
+    # Back on the rule set, now in use: its rehearsal and rule page are a tap away.
+    return redirect("ruleset_edit", slug=tournament.slug, ruleset_id=ruleset.pk)

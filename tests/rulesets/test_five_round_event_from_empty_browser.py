@@ -1,9 +1,9 @@
 """#17 Done-when, in real Chromium at laptop size (1280x800): an organiser composes a five-round
 event from empty (1回戦 groups of 4, top 2, 惜敗率 wildcards; 2回戦; 準々決勝; 準決勝; a ranked
 決勝), saves it with no problem (使用可), applies it to the tournament, rehearses it at 40 and
-at 100 entrants, reads the round names on the printed rule page (PDF), and the event is
-then run through the services to a champion. The composer reads without sideways scrolling
-at 1280 and 768. Screenshots go to /tmp/shots/rulesets/."""
+at 100 entrants and reads the round names on the printed rule page (PDF), both opened from
+the rule set's page; the event is then run through the services to a champion. The
+composer reads without sideways scrolling at 1280 and 768. Screenshots go to /tmp/shots/rulesets/."""
 
 from __future__ import annotations
 
@@ -54,8 +54,7 @@ def _type_round(page: Any, i: int, fields: dict[str, Any]) -> None:
             page.fill(selector, value)
 
 
-def _rehearse(page: Any, url: str, entrants: int) -> str:
-    page.goto(url)
+def _rehearse(page: Any, entrants: int) -> str:
     page.fill("#id_entrants", str(entrants))
     page.fill("#id_seeds", "0")
     page.fill("#id_runs", "3")
@@ -107,17 +106,20 @@ def test_a_five_round_event_composed_from_empty_runs_to_a_champion(
     page.screenshot(path=str(SHOTS / "five-rounds-saved-1280.png"), full_page=True)
 
     page.click("text=このルールをこの大会に使う")
-    page.wait_for_selector("#ruleset-list")
+    page.wait_for_selector("#ruleset-in-use")
     t.refresh_from_db()
     assert t.preset == ea.RULESET_PRESET
+    page.screenshot(path=str(SHOTS / "five-rounds-in-use-1280.png"))
+    pdf_url = live_server.url + str(page.get_attribute("#ruleset-rule-page", "href"))
 
-    rehearsal = f"{live_server.url}/t/{t.slug}/rules/rehearsal/"
+    page.click("#ruleset-rehearsal")
+    page.wait_for_selector("#rehearsal-form")
     for entrants in (40, 100):
-        table = _rehearse(page, rehearsal, entrants)
+        table = _rehearse(page, entrants)
         assert all(name in table for name in NAMES)
         assert _fits(page)
 
-    pdf = page.request.get(f"{live_server.url}/t/{t.slug}/documents/rule-page/")
+    pdf = page.request.get(pdf_url)
     assert pdf.status == 200 and pdf.headers["content-type"] == "application/pdf"
     path = SHOTS / "five-rounds-rule-page.pdf"
     path.write_bytes(pdf.body())

@@ -31,7 +31,7 @@ KINDS = {"groups": _("通常の組（各組上位が勝ち抜け）"),
          "rule_selection": _("ルール選択（K6：ルールごとの組）"),
          "partner_match": _("パートナー戦1試合（3位決定戦など）"),
          "partner_series": _("パートナー戦（先取）"),
-         "final_group": _("決勝（1組で順位決定）")}
+         "final_group": _("決勝・準決勝（1組で順位を決める）")}
 
 RESTRICTION_FIELDS = ("read_window", "record_window", "lots", "cards", "match_bans",
                       "pair_sets", "pair_history")

@@ -271,6 +271,8 @@ from brackets.views import rulesets as ruleset_views  # noqa: E402
 urlpatterns += [
     path("t/<slug:slug>/rulesets/", ruleset_views.ruleset_list, name="rulesets"),
     path("t/<slug:slug>/rulesets/start/", ruleset_views.ruleset_start, name="ruleset_start"),
+    path("t/<slug:slug>/rulesets/empty/", ruleset_views.ruleset_start_empty,
+         name="ruleset_start_empty"),
     path("t/<slug:slug>/rulesets/import/", ruleset_views.ruleset_import,
          name="ruleset_import"),
     path("t/<slug:slug>/rulesets/clone/", ruleset_views.ruleset_clone, name="ruleset_clone"),

@@ -1,10 +1,11 @@
-"""Forms of the rule-set composer (#17): the top-level policies, the ladder, the rounds.
+"""Forms of the rule-set composer (#17): how a rule set starts, the top-level policies,
+the ladder (the rounds of a fixed format are in :mod:`.ruleset_rounds`).
 
 Each form edits some fields of a :class:`~brackets.engine.rulesets.RuleSet` document;
 :func:`composed` writes the cleaned values over the document they were shown from, so every
-field not on a form yet (K6 rules, pair rules, the dummy's set, the catalog) stays as it
-was. The forms only coerce types and keep values within what the engine can compute with;
-whether the rules make sense together is ``validate_ruleset``'s, shown beside the fields.
+field not on a form (the dummy's set, the catalog) stays as it was. The forms only coerce
+types and keep values within what the engine can compute with; whether the rules make
+sense together is ``validate_ruleset``'s, shown beside the fields.
 """
 
 from __future__ import annotations
@@ -25,16 +26,17 @@ from brackets.engine import (
     TIE_BREAKS,
     Counting,
     Mode,
+    RoundSpec,
     RuleSet,
     bounds,
 )
-from brackets.services.preset_settings import VALUE_LABELS
+
+from .ruleset_fields import DRAWS, SEATS
+from .ruleset_fields import Styled as _Styled
+from .ruleset_fields import labelled as _labelled
+from .ruleset_fields import whole as _whole
 
 TIE_BREAK_PLACES = 4
-MAX_PLAYERS = bounds.CAPACITY.high
-# Groups, advancers and berths are bounded loosely here: a value the rules cannot use
-# (five seats, three advancers of three) is the validator's to explain beside the field.
-SEATS = 99
 
 MODE_SOURCES = [("fixed", _("全員同じモード")),
                 ("by_q", _("Qレベル別（BOMBER／ピンポイント／フリー）"))]
@@ -42,38 +44,6 @@ MODES = [("bomber", _("BOMBER（ボンバーマン）")), ("pinpoint", _("ピン
          ("free", _("フリー"))]
 COUNTINGS = [("grouped", _("形式群でまとめて数える（高火力）")),
              ("individual", _("形式ごとに数える（低火力）"))]
-DRAWS = [("random", _("抽選（シード分け）")), ("snake", _("順位順スネーク")),
-         ("mod", _("順位順（剰余）")), ("fixed", _("前の回戦の順位で固定"))]
-KINDS = {"groups": _("4人組（上位が勝ち抜け）"), "rule_selection": _("ルール選択（A／B）"),
-         "final_group": _("決勝グループ"), "partner_match": _("パートナー戦（1試合）"),
-         "partner_series": _("パートナー戦（先取）")}
-
-
-def _labelled(values: tuple[str, ...]) -> list[tuple[str, str]]:
-    return [(v, str(VALUE_LABELS.get(v, v))) for v in values]
-
-
-def _whole(label: Any, *, low: int = 0, high: int = MAX_PLAYERS, required: bool = True,
-           help_text: Any = "") -> forms.IntegerField:
-    return forms.IntegerField(label=label, min_value=low, max_value=high, required=required,
-                              help_text=help_text)
-
-
-class _Styled(forms.Form):
-    """Bootstrap classes on every widget (touch-sized inputs on a tablet)."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        for field in self.fields.values():
-            widget = field.widget
-            if isinstance(widget, forms.CheckboxInput):
-                css = "form-check-input"
-            elif isinstance(widget, forms.Select):
-                css = "form-select"
-            else:
-                css = "form-control"
-            widget.attrs.setdefault("class", css)
-
 
 class RuleSetStartForm(_Styled):
     """Start a rule set from a built-in preset."""
@@ -86,6 +56,20 @@ class RuleSetStartForm(_Styled):
 
         self.fields["preset"].choices = [(slug, name) for slug, name in preset_choices()
                                          if slug in RULESET_PRESETS]
+
+
+SHAPES = [("rounds", _("回戦を並べる（九州杯IX型）")), ("ladder", _("勝ち上がり式（堅田型）"))]
+
+
+class RuleSetEmptyForm(_Styled):
+    """Start a rule set from empty: its name, and whether its rounds are listed one by one
+    or planned as a ladder from the field."""
+
+    name = forms.CharField(label=_("ルール名"), max_length=bounds.TOURNAMENT_NAME.max_length)
+    shape = forms.ChoiceField(
+        label=_("回戦の決め方"), choices=SHAPES,
+        help_text=_("回戦を並べる：回戦ごとに人数・勝ち抜け・ルールを決めます。"
+                    "勝ち上がり式：決勝の1組になるまで同じ形の回戦を人数に合わせて続けます。"))
 
 
 class RuleSetImportForm(_Styled):
@@ -193,48 +177,10 @@ class LadderForm(_Styled):
                 "draw": lad.draw}
 
 
-class RoundForm(_Styled):
-    """One round of a fixed format: its size, groups, wildcards, seeds and restrictions."""
-
-    key = forms.CharField(widget=forms.HiddenInput, max_length=50)
-    name = forms.CharField(label=_("回戦名"), max_length=50)
-    group_size = _whole(_("1組の人数"), low=2, high=SEATS)
-    advance_per_group = _whole(_("各組の勝ち抜け人数"), high=SEATS)
-    size = _whole(_("人数（空欄＝勝ち上がった人数）"), low=1, required=False)
-    target = _whole(_("惜敗率で補充して次の回戦をこの人数に（空欄＝補充なし）"), low=1,
-                    required=False)
-    seeds_enter = forms.BooleanField(label=_("シードはこの回戦から"), required=False)
-    draw = forms.ChoiceField(label=_("組分け"), choices=DRAWS)
-    draw_in_advance = forms.BooleanField(label=_("事前抽選"), required=False)
-    read_window = forms.CharField(label=_("縛りに使う履歴区間（空欄＝履歴で縛らない）"),
-                                  required=False, max_length=30)
-    record_window = forms.CharField(label=_("出題を記録する区間（空欄＝記録しない）"),
-                                    required=False, max_length=30)
-    lots = forms.BooleanField(label=_("修羅くじを適用"), required=False)
-    cards = forms.BooleanField(label=_("下関カード"), required=False)
-    match_bans = forms.BooleanField(label=_("試合ごとのジャンル禁止（バン）"), required=False)
-    wins_needed = _whole(_("先取勝利数（パートナー戦）"), low=1, high=9, required=False)
-
-    @staticmethod
-    def initial_of(rs: RuleSet) -> list[dict[str, Any]]:
-        return [{"key": r.key, "name": r.name, "group_size": r.group_size,
-                 "advance_per_group": r.advance_per_group, "size": r.size, "target": r.target,
-                 "seeds_enter": r.seeds_enter, "draw": r.draw,
-                 "draw_in_advance": r.draw_in_advance,
-                 "read_window": r.restrictions.read_window or "",
-                 "record_window": r.restrictions.record_window or "",
-                 "lots": r.restrictions.lots, "cards": r.restrictions.cards,
-                 "match_bans": r.restrictions.match_bans, "wins_needed": r.wins_needed}
-                for r in rs.rounds]
-
-
-RoundFormSet = forms.formset_factory(RoundForm, extra=0, can_delete=True, max_num=20,
-                                     validate_max=True)
-
-
 def composed(rs: RuleSet, policies: dict[str, Any], ladder: dict[str, Any] | None,
-             rounds: list[dict[str, Any]] | None) -> RuleSet:
-    """``rs`` with the forms' cleaned values written over it (other fields kept)."""
+             rounds: tuple[RoundSpec, ...] | None) -> RuleSet:
+    """``rs`` with the forms' cleaned values written over it (other fields kept) and, for a
+    fixed format, ``rounds`` as its rounds."""
     p = policies
     chain = tuple(p[f"tie_break_{n}"] for n in range(1, TIE_BREAK_PLACES + 1)
                   if p.get(f"tie_break_{n}"))
@@ -259,21 +205,5 @@ def composed(rs: RuleSet, policies: dict[str, Any], ladder: dict[str, Any] | Non
             final_size=ladder["final_size"], seeds_from_round=ladder["seeds_from_round"],
             draw=ladder["draw"]))
     if rounds is not None:
-        by_key = {r.key: r for r in rs.rounds}
-        kept = []
-        for data in rounds:
-            spec = by_key.get(data.get("key", ""))
-            if spec is None or data.get("DELETE"):
-                continue
-            kept.append(replace(
-                spec, name=data["name"], group_size=data["group_size"],
-                advance_per_group=data["advance_per_group"], size=data["size"],
-                target=data["target"], seeds_enter=data["seeds_enter"], draw=data["draw"],
-                draw_in_advance=data["draw_in_advance"], wins_needed=data["wins_needed"],
-                restrictions=replace(spec.restrictions,
-                                     read_window=data["read_window"] or None,
-                                     record_window=data["record_window"] or None,
-                                     lots=data["lots"], cards=data["cards"],
-                                     match_bans=data["match_bans"])))
-        out = replace(out, rounds=tuple(kept))
+        out = replace(out, rounds=rounds)
     return out

@@ -38,15 +38,19 @@ ROUND_CODE_FIELDS = {
     "ruleset_advance_invalid": "advance_per_group", "ruleset_target_mismatch": "target",
     "ruleset_round_overfull": "size", "ruleset_round_short": "size",
     "ruleset_pair_size": "size", "ruleset_wins_needed": "wins_needed",
-    "round_overfull": "size",
+    "round_overfull": "size", "ruleset_capacity_mismatch": "size",
 }
+#: The field of a K6 rule a problem about that rule is shown beside ("" = the rule).
+VARIANT_CODE_FIELDS = {"ruleset_advance_invalid": "advance_per_group",
+                       "ruleset_capacity_groups": "capacity"}
 _ROUND_KEY = re.compile(r"^rounds\[(\d+)\]\.(\w+)")
 
 
 @dataclass
 class Places:
     """Problem texts by place: ``policies``/``ladder`` by field, ``rounds`` by round index
-    then field ("" = the round as a whole), ``head`` for the rest."""
+    then field ("" = the round as a whole; ``v1.capacity`` = a field of its second K6
+    rule, ``v1.`` = that rule), ``head`` for the rest."""
 
     policies: dict[str, list[str]] = field(default_factory=dict)
     ladder: dict[str, list[str]] = field(default_factory=dict)
@@ -77,9 +81,16 @@ def _place(problem: RuleRefusal, rs: RuleSet | None) -> tuple[str, int, str]:
     if rs is not None and name:
         if rs.ladder is not None:
             return "l", -1, "advance_per_group"
+        field_name = ROUND_CODE_FIELDS.get(problem.code, "")
         for i, spec in enumerate(rs.rounds):
+            # A K6 rule's problem names the rule ("3回戦 ルールB", or ``variant``).
+            rule = (str(params.get("variant", "")) if spec.name == name
+                    else str(name).removeprefix(f"{spec.name} "))
+            for j, variant in enumerate(spec.variants):
+                if rule == variant.name:
+                    return "r", i, f"v{j}.{VARIANT_CODE_FIELDS.get(problem.code, '')}"
             if spec.name == name or str(name).startswith(f"{spec.name} ") or spec.key == name:
-                return "r", i, ROUND_CODE_FIELDS.get(problem.code, "")
+                return "r", i, field_name
     return "head", -1, ""
 
 

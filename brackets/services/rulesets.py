@@ -11,6 +11,7 @@ tournament. A tournament takes a copy of the document (preset ``ruleset``, setti
 from __future__ import annotations
 
 import json
+import secrets
 from collections.abc import Mapping
 from typing import Any
 
@@ -18,7 +19,15 @@ from django.db import transaction
 from django.utils.translation import gettext
 
 from brackets import engine_adapter as ea
-from brackets.engine import RULESET_VERSION, RuleRefusal, RuleSet, ruleset_of, validate_ruleset
+from brackets.engine import (
+    RULESET_VERSION,
+    LadderRules,
+    RoundSpec,
+    RuleRefusal,
+    RuleSet,
+    ruleset_of,
+    validate_ruleset,
+)
 from brackets.errors import Refused
 from brackets.messages import error_text
 from brackets.models import PresetSettingChange, RuleSetDoc, RuleSetVersion, Tournament
@@ -86,6 +95,22 @@ def ruleset_start(*, by: Any, preset: str) -> RuleSetDoc:
         raise RuleSetError(error_text(refusal)) from refusal
     return _create(by=by, document=document,
                    note=gettext("組み込みプリセット「{name}」から").format(name=document["name"]))
+
+
+@transaction.atomic
+def ruleset_start_empty(*, by: Any, name: str, ladder: bool) -> RuleSetDoc:
+    """A new rule set with only a name and one group round (4 a group, top 2 through) for
+    the organiser to build on, or a ladder with the default group rounds.
+
+    Its slug is new: the slug names the event (earlier editions are read by it), and an
+    event composed from empty is no other event.
+    """
+    slug = f"composed-{secrets.token_hex(4)}"
+    if ladder:
+        document = RuleSet(slug, name, ladder=LadderRules())
+    else:
+        document = RuleSet(slug, name, rounds=(RoundSpec("r1", gettext("1回戦")),))
+    return _create(by=by, document=document.to_dict(), note=gettext("空から作成"))
 
 
 def read_rule_file(content: bytes) -> dict[str, Any]:
@@ -203,6 +228,6 @@ def tournament_ruleset_apply(*, tournament: Tournament, version: RuleSetVersion,
 __all__ = [
     "MAX_FILE_BYTES", "RULESET_VERSION", "RuleSetError", "current_version", "read_rule_file",
     "ruleset_clone_tournament", "ruleset_file", "ruleset_import", "ruleset_problems",
-    "ruleset_save", "ruleset_start", "tournament_document", "tournament_rule_fields",
-    "tournament_ruleset_apply", "usable_document",
+    "ruleset_save", "ruleset_start", "ruleset_start_empty", "tournament_document",
+    "tournament_rule_fields", "tournament_ruleset_apply", "usable_document",
 ]

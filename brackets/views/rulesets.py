@@ -1,9 +1,11 @@
 """The rule-set composer's pages (#17), organiser only, under a tournament they organise.
 
-The list starts a rule set from a built-in preset, from a rule file or from this
-tournament's rules (この大会のルールを複製). The edit page shows the policies, the ladder or
-the rounds in forms; every save is a new version, then the page shows each problem
-``validate_ruleset`` finds beside its field (a draft with problems is kept, marked 要修正).
+The list starts a rule set from empty (空から作成: a name and one round, or a ladder), from
+a built-in preset, from a rule file or from this tournament's rules (この大会のルールを複製).
+The edit page shows the policies, the ladder or the rounds in forms (rounds are added,
+moved and deleted there, and each K6 rule); every save is a new version, then the page
+shows each problem ``validate_ruleset`` finds beside its field (a draft with problems is
+kept, marked 要修正).
 A rule set is exported as a file, and applied to this tournament while it has not started.
 """
 
@@ -18,12 +20,20 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from brackets import engine_adapter as ea
-from brackets.forms.rulesets import (
+from brackets.forms.ruleset_rounds import (
     KINDS,
+    RESTRICTION_FIELDS,
+    SECTIONS,
+    Draft,
+    RoundsEditor,
+    drafts_of,
+    drafts_posted,
+    edit_drafts,
+)
+from brackets.forms.rulesets import (
     LadderForm,
     PoliciesForm,
-    RoundForm,
-    RoundFormSet,
+    RuleSetEmptyForm,
     RuleSetImportForm,
     RuleSetStartForm,
     composed,
@@ -36,10 +46,11 @@ from brackets.services.preset_settings import settings_locked
 
 
 def _list(request: HttpRequest, tournament: Tournament, *, start: Any = None,
-          upload: Any = None, status: int = 200) -> HttpResponse:
+          upload: Any = None, empty: Any = None, status: int = 200) -> HttpResponse:
     return render(request, "brackets/rulesets/index.html", {
         "tournament": tournament, "rows": sel.ruleset_rows(),
         "start_form": start or RuleSetStartForm(), "import_form": upload or RuleSetImportForm(),
+        "empty_form": empty or RuleSetEmptyForm(),
         "uses_ruleset": tournament.preset == ea.RULESET_PRESET,
         "started": settings_locked(tournament)}, status=status)
 
@@ -64,6 +75,19 @@ def ruleset_start(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             messages.success(request, _("ルールセットを作成しました。"))
             return redirect("ruleset_edit", slug=tournament.slug, ruleset_id=ruleset.pk)
     return _list(request, tournament, start=form, status=400)
+
+
+@require_POST
+@role_required(Role.ORGANISER)
+def ruleset_start_empty(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """空から作成: a rule set with a name and one round (or a ladder) to build on."""
+    form = RuleSetEmptyForm(request.POST)
+    if form.is_valid():
+        ruleset = svc.ruleset_start_empty(by=request.user, name=form.cleaned_data["name"],
+                                          ladder=form.cleaned_data["shape"] == "ladder")
+        messages.success(request, _("空のルールセットを作成しました。回戦を追加して組み立ててください。"))
+        return redirect("ruleset_edit", slug=tournament.slug, ruleset_id=ruleset.pk)
+    return _list(request, tournament, empty=form, status=400)
 
 
 @require_POST
@@ -96,38 +120,94 @@ def ruleset_clone(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     return redirect("ruleset_edit", slug=tournament.slug, ruleset_id=ruleset.pk)
 
 
-def _forms(rs: Any, data: Any = None) -> tuple[PoliciesForm, LadderForm | None, Any]:
+def _forms(rs: Any, data: Any = None, drafts: list[Draft] | None = None
+           ) -> tuple[PoliciesForm, LadderForm | None, RoundsEditor | None]:
+    """The page's forms: bound to ``data`` to save it, else showing ``drafts`` (the rounds
+    as typed, after a round was added or moved) or the document."""
     policies = PoliciesForm(data, prefix="p", initial=PoliciesForm.initial_of(rs))
     ladder = (LadderForm(data, prefix="l", initial=LadderForm.initial_of(rs))
               if rs.ladder is not None else None)
-    rounds = (RoundFormSet(data, prefix="r", initial=RoundForm.initial_of(rs))
-              if rs.rounds else None)
+    rounds = None
+    if rs.ladder is None:
+        if drafts is not None:
+            rounds = RoundsEditor.build(drafts)
+        elif data is not None:
+            rounds = RoundsEditor.build(drafts_posted(data), data)
+        else:
+            rounds = RoundsEditor.build(drafts_of(rs.rounds))
     return policies, ladder, rounds
 
 
-def _rows(form: Any, problems: dict[str, list[str]]) -> list[tuple[Any, list[str]]]:
-    """(bound field, problem texts) per visible field of a form."""
-    return [(form[name], problems.get(name, [])) for name in form.fields
+def _rows(form: Any, problems: dict[str, list[str]], names: Any = None
+          ) -> list[tuple[Any, list[str]]]:
+    """(bound field, problem texts) per visible field of a form (of ``names`` only)."""
+    return [(form[name], problems.get(name, [])) for name in (names or form.fields)
             if not form[name].is_hidden and name != "DELETE"]
+
+
+def _round_rows(rounds: RoundsEditor, rs: Any, places: Any) -> list[dict[str, Any]]:
+    """Per round form: its fields by section with their problems, and its K6 rules'.
+
+    Problems are found by the round's key, so they stay beside their round when rounds were
+    added or moved since the version they were found in."""
+    by_key = {spec.key: places.rounds.get(i, {}) for i, spec in enumerate(rs.rounds)}
+    out = []
+    for i, form in enumerate(rounds.formset.forms):
+        draft = rounds.drafts[i] if i < len(rounds.drafts) else Draft({})
+        problems = by_key.get(draft.key, {})
+        variants = []
+        for j, vform in enumerate(rounds.variants[i].forms):
+            mine = {name.removeprefix(f"v{j}."): texts for name, texts in problems.items()
+                    if name.startswith(f"v{j}.")}
+            variants.append({"form": vform, "rows": _rows(vform, mine),
+                             "problems": mine.get("", [])})
+        kind = str(draft.values.get("kind") or "groups")
+        # A K6 round's sets are played under its rules' restrictions: its own are kept as
+        # they are (hidden) and each rule's are shown with the rule.
+        chosen = kind == "rule_selection" and bool(variants)
+        out.append({"form": form, "index": i, "key": draft.key,
+                    "name": draft.values.get("name") or "", "kind": KINDS.get(kind, ""),
+                    "rule_selection": kind == "rule_selection",
+                    "sections": [(title, _rows(form, problems, names))
+                                 for title, names in SECTIONS
+                                 if not (chosen and names == RESTRICTION_FIELDS)],
+                    "kept": [form[name] for name in RESTRICTION_FIELDS] if chosen else [],
+                    "problems": problems.get("", []), "variants": variants,
+                    "variant_management": rounds.variants[i].management_form})
+    return out
+
+
+_EDITED = {"add_round": _("回戦を追加しました。"), "move": _("回戦の順番を変えました。"),
+           "add_variant": _("ルールを追加しました。")}
 
 
 @role_required(Role.ORGANISER)
 def ruleset_edit(request: HttpRequest, tournament: Tournament, ruleset_id: int) -> HttpResponse:
-    """GET: the newest version in forms with its problems; POST: save the next version."""
+    """GET: the newest version in forms with its problems; POST: save the next version,
+    or (a round added or moved, a K6 rule added) show the page again with everything typed
+    kept and nothing saved."""
     ruleset = get_object_or_404(RuleSetDoc, pk=ruleset_id)
     version = svc.current_version(ruleset)
     rs, refusal = sel.parsed(version)
     if rs is None:
         raise Http404(str(refusal))
-    policies, ladder, rounds = _forms(rs, request.POST if request.method == "POST" else None)
     status = 200
-    if request.method == "POST":
+    edited = None
+    if request.method == "POST" and rs.ladder is None:
+        drafts = drafts_posted(request.POST)
+        edited = edit_drafts(drafts, request.POST)
+    if edited is not None:
+        policies, ladder, rounds = _forms(rs, request.POST, drafts)
+        messages.info(request, _EDITED[edited])
+    else:
+        policies, ladder, rounds = _forms(rs, request.POST if request.method == "POST"
+                                          else None)
+    if request.method == "POST" and edited is None:
         valid = [f.is_valid() for f in (policies, ladder, rounds) if f is not None]
         if all(valid):
             new = composed(rs, policies.cleaned_data,
                            ladder.cleaned_data if ladder is not None else None,
-                           [f.cleaned_data for f in rounds.forms] if rounds is not None
-                           else None)
+                           rounds.specs() if rounds is not None else None)
             try:
                 saved = svc.ruleset_save(ruleset=ruleset, document=new.to_dict(),
                                          by=request.user, note=_("フォームで編集"))
@@ -148,20 +228,16 @@ def ruleset_edit(request: HttpRequest, tournament: Tournament, ruleset_id: int) 
                 return redirect("ruleset_edit", slug=tournament.slug, ruleset_id=ruleset.pk)
         status = 400
     places = sel.problem_places(svc.ruleset_problems(version.document), rs)
-    round_rows = []
-    if rounds is not None:
-        for i, (form, spec) in enumerate(zip(rounds.forms, rs.rounds, strict=False)):
-            problems = places.rounds.get(i, {})
-            round_rows.append({"form": form, "spec": spec, "kind": KINDS.get(spec.kind, ""),
-                               "rows": _rows(form, problems), "problems": problems.get("", []),
-                               "variants": spec.variants})
     return render(request, "brackets/rulesets/edit.html", {
         "tournament": tournament, "ruleset": ruleset, "version": version, "rs": rs,
         "places": places, "policies": policies, "policy_rows": _rows(policies, places.policies),
         "ladder": ladder,
         "ladder_rows": _rows(ladder, places.ladder) if ladder is not None else [],
-        "rounds": rounds, "round_rows": round_rows,
-        "history": sel.ruleset_history(ruleset),
+        "rounds": rounds,
+        "round_rows": _round_rows(rounds, rs, places) if rounds is not None else [],
+        "history": sel.ruleset_history(ruleset), "edited": edited,
+        "in_use": tournament.preset == ea.RULESET_PRESET
+        and (tournament.preset_settings or {}).get("document") == version.document,
         "started": settings_locked(tournament)}, status=status)
 
 
@@ -190,4 +266,5 @@ def ruleset_apply(request: HttpRequest, tournament: Tournament, ruleset_id: int
         messages.error(request, exc.message)
         return redirect("ruleset_edit", slug=tournament.slug, ruleset_id=ruleset.pk)
     messages.success(request, _("この大会のルールをルールセットに変更しました。"))
-    return redirect("rulesets", slug=tournament.slug)
+    # Back on the rule set, now in use: its rehearsal and rule page are a tap away.
+    return redirect("ruleset_edit", slug=tournament.slug, ruleset_id=ruleset.pk)

@@ -48,6 +48,9 @@ class _FormValues(HTMLParser):
 
     def handle_data(self, data: str) -> None:
         if self._textarea:
+            # A browser drops the newline that opens a textarea's text.
+            if not self.values[self._textarea]:
+                data = data.removeprefix("\r\n").removeprefix("\n")
             self.values[self._textarea] += data
 
     def handle_endtag(self, tag: str) -> None:

@@ -18,6 +18,8 @@ def rulesets_matrix() -> dict[str, Any]:
     return {
         "rulesets": Entry(ORGANISER),
         "ruleset_start": Entry(ORGANISER, method="POST", data=lambda w: {"preset": "shop-top2"}),
+        "ruleset_start_empty": Entry(ORGANISER, method="POST",
+                                     data=lambda w: {"name": "空から", "shape": "rounds"}),
         "ruleset_import": Entry(ORGANISER, method="POST"),
         "ruleset_clone": Entry(ORGANISER, method="POST"),
         "ruleset_edit": Entry(ORGANISER, kwargs=_ruleset),

@@ -61,6 +61,14 @@ RULESET_TEXT: dict[str, Any] = {
                                   "Qレベル（{bomber}）以下にしてください"),
     "ruleset_shura_fixed_mode": _("修羅くじはQレベル別のモードと一緒に使います。モードの決め方を"
                                   "「Qレベル別」にするか、修羅をなしにしてください"),
+    "ruleset_shura_off_lots_owed": _("修羅の道が「なし」なのに、くじの対象（実績ごとの本数・自己申告・"
+                                     "過去の優勝者の形式くじ）が変更されています。修羅の道を「あり」に"
+                                     "するか、くじの対象を元に戻してください"),
+    "ruleset_shura_ground_over_cap": _("{ground}のくじ（{lots}本）が修羅くじの上限（{cap}本）を"
+                                       "超えています。本数を減らすか、上限を増やしてください"),
+    "ruleset_shura_owes_nothing": _("修羅の道が「あり」ですが、くじを引く人がいません。実績による"
+                                    "くじか自己申告の修羅の道を認めるか、修羅の道を「なし」に"
+                                    "してください"),
     "ruleset_lot_pool_unknown": _("形式くじの種類「{pool}」はありません"),
     "ruleset_penalty_range": _("減点（{penalty}）は{low}〜{high}で指定してください"),
     "rehearsal_entrants_range": _("参加人数は{low}〜{high}人で指定してください（現在 {value}人）"),

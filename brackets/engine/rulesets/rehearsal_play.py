@@ -110,6 +110,8 @@ class EventRun:
             return _Player(preset.player_rules(), 0, 0)
         q_level = lot.choice(Q_LEVELS)
         if preset.shura and preset.max_lots and lot.die(SHURA_ONE_IN) == 1:
+            # A 修羅 player with 1…cap lots, whatever owes them: the restrictions only see
+            # how many genres are gone, so the declaration stands for any ground's lots.
             extra = lot.die(preset.max_lots) - 1
             owed = lots_owed(ShuraDeclaration(volunteer=True, extra_lots=extra),
                              cap=preset.max_lots)

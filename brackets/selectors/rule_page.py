@@ -359,19 +359,53 @@ def _windows(rs: RuleSet) -> RuleSection:
     return RuleSection(_("出題制限と出題履歴"), tuple(items))
 
 
+#: The 3-a grounds as the rule page names their holders.
+GROUND_HOLDERS = {"national_title": gettext_noop("全国大会称号経験者"),
+                  "shiga_winner": gettext_noop("地元大会での優勝経験者"),
+                  "seed_or_invitation": gettext_noop("シード権・特別招待枠保持者")}
+
+
 def _shura(rs: RuleSet) -> RuleSection | None:
+    """修羅 as the organisers composed it: which achievements owe how many lots, 修羅の道,
+    the cap, past champions' format lots."""
     s = rs.shura
     if not s.enabled:
         return None
-    return RuleSection(_("修羅の道"), (
-        RuleItem(_("対象となる実績のあるプレイヤー、および自己申告により修羅の道を選ぶプレイヤーは、"
-                   "初めにジャンルくじを引き、該当するジャンルを大会中使用できません。")),
-        RuleItem(_("修羅の道のプレイヤーは、階級にかかわらずボンバーマンルールを適用します。")),
-        RuleItem(_("くじはノンジャンルを除く{n}種類です。くじの本数は自己申告により増やせますが、"
-                   "ひとり{cap}本までとします。").format(n=7, cap=s.max_lots)),
-        RuleItem(_("過去の優勝者は、定められた本数以下の出題形式くじを引き、該当する形式を大会中"
-                   "使用不可とすることができます。")),
-    ))
+    owing = [(g, getattr(s, g)) for g in GROUND_HOLDERS if getattr(s, g) > 0]
+    items = []
+    if owing:
+        items.append(RuleItem(
+            _("次の実績のあるプレイヤーは、初めにジャンルくじを引き、該当するジャンルを大会中"
+              "使用できません。複数に当てはまる場合、くじの本数は累積します。"),
+            tuple(_("{holder}：ジャンルくじ{n}本").format(holder=_(GROUND_HOLDERS[g]), n=n)
+                  for g, n in owing)))
+    if s.voluntary and owing:
+        items.append(RuleItem(_("上記に当てはまらないプレイヤーでも、自己申告により修羅の道を"
+                                "選ぶ者は、ジャンルくじを1本引き、該当するジャンルを大会中使用"
+                                "できません。")))
+    elif s.voluntary:
+        items.append(RuleItem(_("自己申告により修羅の道を選ぶプレイヤーは、初めにジャンルくじを"
+                                "1本引き、該当するジャンルを大会中使用できません。")))
+    else:
+        items.append(RuleItem(_("自己申告による修羅の道（くじの追加）はありません。")))
+    items.append(RuleItem(_("修羅の道のプレイヤーは、階級にかかわらずボンバーマンルールを"
+                            "適用します。")))
+    if s.voluntary:
+        items.append(RuleItem(_("くじはノンジャンルを除く{n}種類です。くじの本数は自己申告により"
+                                "増やせますが、ひとり{cap}本までとします。").format(
+                                    n=7, cap=s.max_lots)))
+    else:
+        items.append(RuleItem(_("くじはノンジャンルを除く{n}種類です。くじはひとり{cap}本までと"
+                                "します。").format(n=7, cap=s.max_lots)))
+    if s.champion_format_lots:
+        items.append(RuleItem(
+            _("過去の大会でジャンルくじを4本以上引いて優勝したことのあるプレイヤーは、階級が"
+              "賢者（Qレベル{q}以上）に到達していれば、ジャンルくじ4本とともに次のいずれか低い"
+              "本数以下の出題形式くじを引き、該当する形式を大会中使用不可とすることができます。"
+              ).format(q=50),
+            (_("過去の優勝時に引いたくじの総数から3を減じた本数"),
+             _("5から一人あたりの最大試合数を減じた本数"))))
+    return RuleSection(_("修羅の道"), tuple(items))
 
 
 def _penalties(rs: RuleSet) -> RuleSection:

@@ -27,6 +27,7 @@ from typing import Any
 from brackets.engine import (
     BASIC_RULE,
     DEFAULT_SCREEN_TIE_BREAK,
+    DEFAULT_SHURA_RULES,
     Catalog,
     Choices,
     DrawnLots,
@@ -259,7 +260,7 @@ class EntrantRulesInput:
     lot_formats: tuple[str, ...] = ()
 
 
-def declaration_of(e: EntrantRulesInput, rules: ShuraRules = ShuraRules()) -> ShuraDeclaration:
+def declaration_of(e: EntrantRulesInput, rules: ShuraRules = DEFAULT_SHURA_RULES) -> ShuraDeclaration:
     """The entrant's 修羅 declaration weighed by ``rules`` (their event's 修羅)."""
     return ShuraDeclaration(national_title=e.national_title, shiga_winner=e.shiga_winner,
                             seed_or_invitation=e.invited, volunteer=e.volunteer,
@@ -300,7 +301,7 @@ def player_rules(restriction: str, e: EntrantRulesInput, preset: Any = "",
     if restriction == "basic":
         return BASIC_RULE
     p = preset_for(preset, settings) if restriction == "preset" and preset else None
-    owed = lots_owed(declaration_of(e, p.shura_rules if p is not None else ShuraRules()))
+    owed = lots_owed(declaration_of(e, p.shura_rules if p is not None else DEFAULT_SHURA_RULES))
     drawn = None
     if e.lot_genres is not None:
         drawn = DrawnLots(player_key(e.entrant_id), e.lot_genres, e.lot_formats)

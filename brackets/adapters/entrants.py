@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy
 
 from brackets import engine_adapter as ea
 from brackets.engine import (
+    DEFAULT_SHURA_RULES,
     MAX_LOTS,
     Mode,
     QThresholds,
@@ -323,7 +324,7 @@ def entrant_validate(
 
 
 def shura_declaration(data: Mapping[str, Any],
-                      rules: ShuraRules = ShuraRules()) -> ShuraDeclaration:
+                      rules: ShuraRules = DEFAULT_SHURA_RULES) -> ShuraDeclaration:
     """The engine's view of an entrant's 修羅 declarations (H4), weighed by ``rules``."""
     return ShuraDeclaration(
         national_title=int(data.get("shura_titles") or 0) > 0,
@@ -341,8 +342,8 @@ def shura_rules_of(tournament: Tournament) -> ShuraRules:
     try:
         preset = ea.preset_for(tournament)
     except RuleRefusal:
-        return ShuraRules()
-    return preset.shura_rules if preset.shura else ShuraRules()
+        return DEFAULT_SHURA_RULES
+    return preset.shura_rules if preset.shura else DEFAULT_SHURA_RULES
 
 
 #: How each kind of revision reads in the history.

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from brackets.engine.errors import RuleRefusal
-from brackets.engine.shura import ShuraDeclaration, ShuraRules
+from brackets.engine.shura import DEFAULT_SHURA_RULES, ShuraDeclaration, ShuraRules
 
 #: 3-a-i and 3-a-ii: 栗東 and ゑ.
 TITLE_VERSIONS = ("tg", "we")
@@ -161,7 +161,7 @@ class DeskDuties:
     extra_lots: int = 0
     past_win_lots: int = 0
     q_level: int = 0
-    rules: ShuraRules = ShuraRules()
+    rules: ShuraRules = DEFAULT_SHURA_RULES
 
     def declaration(self) -> ShuraDeclaration:
         """The 3-a / 3-b / 6-c-ii declaration these fields make, under ``rules``."""
@@ -187,7 +187,7 @@ PAST_WIN_LOTS = "past_win_lots"
 
 def duties_in_force(entered: DeskDuties, record: RecordGives | None,
                     overrides: Mapping[str, int] | None = None, *,
-                    rules: ShuraRules = ShuraRules()) -> DeskDuties:
+                    rules: ShuraRules = DEFAULT_SHURA_RULES) -> DeskDuties:
     """The one combination rule: what the desk typed, what the record gives, and the
     organiser's overrides, as every page, document and draw reads an entrant's duties.
 

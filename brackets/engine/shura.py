@@ -70,6 +70,9 @@ class ShuraRules:
         return max(self.national_title, self.shiga_winner, self.seed_or_invitation)
 
 
+#: 堅田's 修羅: every preset's unless its rules compose another.
+DEFAULT_SHURA_RULES = ShuraRules()
+
 #: The 3-a grounds, in the rule page's order (as ``record.GROUNDS``).
 SHURA_GROUNDS = ("national_title", "shiga_winner", "seed_or_invitation")
 
@@ -89,7 +92,7 @@ class ShuraDeclaration:
     seed_or_invitation: bool = False
     volunteer: bool = False
     extra_lots: int = 0
-    rules: ShuraRules = ShuraRules()
+    rules: ShuraRules = DEFAULT_SHURA_RULES
 
 
 @dataclass(frozen=True)

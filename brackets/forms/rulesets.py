@@ -116,9 +116,6 @@ class PoliciesForm(_Styled):
     subgenres_as_one = forms.BooleanField(label=_("低火力ではサブジャンルをまとめて1形式"),
                                           required=False)
     shura = forms.BooleanField(label=_("修羅の道（くじ）"), required=False)
-    max_lots = _whole(_("修羅くじの上限（本）"), high=99)
-    format_lot_pool = forms.ChoiceField(label=_("形式くじの対象"),
-                                        choices=_labelled(FORMAT_LOT_POOLS))
     # 3-a: what each ground owes, in the rule page's words (0: the ground owes no lot).
     national_title_lots = _whole(_("全国大会称号経験者のジャンルくじ（本）"), high=MAX_LOTS,
                                  help_text=_("0＝くじなし"))
@@ -128,8 +125,11 @@ class PoliciesForm(_Styled):
                                      high=MAX_LOTS, help_text=_("0＝くじなし"))
     voluntary = forms.BooleanField(
         label=_("自己申告で修羅の道を選べる（くじの追加も可）"), required=False)
+    max_lots = _whole(_("修羅くじの上限（本）"), high=99)
     champion_format_lots = forms.BooleanField(
         label=_("過去の優勝者は出題形式くじを引ける"), required=False)
+    format_lot_pool = forms.ChoiceField(label=_("形式くじの対象"),
+                                        choices=_labelled(FORMAT_LOT_POOLS))
     illegal = forms.ChoiceField(label=_("ルール違反の出題"),
                                 choices=_labelled(("refuse", "penalty")))
     penalty = forms.DecimalField(label=_("ペナルティ（点）"), min_value=Decimal(0),
@@ -138,6 +138,11 @@ class PoliciesForm(_Styled):
     k7_extra_card = forms.ChoiceField(label=_("下関カード：3枚目を引く条件"),
                                       choices=_labelled(K7_EXTRA_CARD_RULES))
     k7_draw_per = forms.ChoiceField(label=_("下関カードの抽選単位"), choices=_labelled(K7_DRAW_PER))
+
+    #: The 修羅 fields, shown together on the composer under their own heading.
+    SHURA_FIELDS = ("shura", "national_title_lots", "shiga_winner_lots",
+                    "seed_or_invitation_lots", "voluntary", "max_lots", "champion_format_lots",
+                    "format_lot_pool")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -24,6 +24,7 @@ from ..restrictions import (
     player_rules_for,
 )
 from ..shura import (
+    DEFAULT_SHURA_RULES,
     MAX_LOTS,
     DrawnLots,
     LotsOwed,
@@ -253,7 +254,7 @@ class Preset:
     subgenres_as_one: bool = True
     # What 修羅 owes (3-a grounds' lots, 修羅の道, past champions' format lots): 堅田's
     # unless a composed rule set says otherwise.
-    shura_rules: ShuraRules = ShuraRules()
+    shura_rules: ShuraRules = DEFAULT_SHURA_RULES
     # 0-a: berths of the series' main event this event grants when it is a qualifier.
     berths: int = 1
 

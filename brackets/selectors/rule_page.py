@@ -373,12 +373,14 @@ def _shura(rs: RuleSet) -> RuleSection | None:
         return None
     owing = [(g, getattr(s, g)) for g in GROUND_HOLDERS if getattr(s, g) > 0]
     items = []
-    if owing:
-        items.append(RuleItem(
-            _("次の実績のあるプレイヤーは、初めにジャンルくじを引き、該当するジャンルを大会中"
-              "使用できません。複数に当てはまる場合、くじの本数は累積します。"),
-            tuple(_("{holder}：ジャンルくじ{n}本").format(holder=_(GROUND_HOLDERS[g]), n=n)
-                  for g, n in owing)))
+    # One sentence per achievement, as the seed pages word 3-a-i…iii (items with children
+    # are headings on the page and in the PDF).
+    for g, n in owing:
+        items.append(RuleItem(_("{holder}は、初めにジャンルくじを{n}本引き、該当するジャンルを"
+                                "大会中使用できません。").format(holder=_(GROUND_HOLDERS[g]),
+                                                                  n=n)))
+    if len(owing) > 1:
+        items.append(RuleItem(_("複数の実績に当てはまる場合、くじの本数は累積します。")))
     if s.voluntary and owing:
         items.append(RuleItem(_("上記に当てはまらないプレイヤーでも、自己申告により修羅の道を"
                                 "選ぶ者は、ジャンルくじを1本引き、該当するジャンルを大会中使用"
@@ -400,11 +402,10 @@ def _shura(rs: RuleSet) -> RuleSection | None:
     if s.champion_format_lots:
         items.append(RuleItem(
             _("過去の大会でジャンルくじを4本以上引いて優勝したことのあるプレイヤーは、階級が"
-              "賢者（Qレベル{q}以上）に到達していれば、ジャンルくじ4本とともに次のいずれか低い"
-              "本数以下の出題形式くじを引き、該当する形式を大会中使用不可とすることができます。"
-              ).format(q=50),
-            (_("過去の優勝時に引いたくじの総数から3を減じた本数"),
-             _("5から一人あたりの最大試合数を減じた本数"))))
+              "賢者（Qレベル{q}以上）に到達していれば、ジャンルくじ4本とともに、過去の優勝時に"
+              "引いたくじの総数から3を減じた本数と、5から一人あたりの最大試合数を減じた本数の"
+              "いずれか低い本数以下の出題形式くじを引き、該当する形式を大会中使用不可とする"
+              "ことができます。").format(q=50)))
     return RuleSection(_("修羅の道"), tuple(items))
 
 

@@ -15,13 +15,16 @@ KATATA = ruleset_of("katata-kansai5-qualifier")
 
 def _shura_text(rs: RuleSet) -> str:
     section = next(s for s in rule_page(rs).sections if s.title == "修羅の道")
-    return "\n".join(t for item in section.items for t in (item.text, *item.children))
+    assert all(not item.children for item in section.items)  # sentences, not headings
+    return "\n".join(item.text for item in section.items)
 
 
 def test_katata_page_states_one_lot_per_achievement_shura_no_michi_and_format_lots() -> None:
     text = _shura_text(KATATA)
-    for words in ("全国大会称号経験者：ジャンルくじ1本", "地元大会での優勝経験者：ジャンルくじ1本",
-                  "シード権・特別招待枠保持者：ジャンルくじ1本", "自己申告により修羅の道を選ぶ者",
+    for words in ("全国大会称号経験者は、初めにジャンルくじを1本引き",
+                  "地元大会での優勝経験者は、初めにジャンルくじを1本引き",
+                  "シード権・特別招待枠保持者は、初めにジャンルくじを1本引き",
+                  "くじの本数は累積します", "自己申告により修羅の道を選ぶ者",
                   "ひとり4本まで", "くじの総数から3を減じた本数", "最大試合数を減じた本数"):
         assert words in text, words
 
@@ -31,7 +34,7 @@ def test_composed_page_states_the_composed_lots_and_leaves_out_what_is_not_allow
                                        voluntary=False, champion_format_lots=False,
                                        max_lots=3))
     text = _shura_text(rs)
-    assert "全国大会称号経験者：ジャンルくじ2本" in text
+    assert "全国大会称号経験者は、初めにジャンルくじを2本引き" in text
     assert "地元大会での優勝経験者" not in text
     assert "自己申告による修羅の道（くじの追加）はありません" in text
     assert "くじはひとり3本までとします" in text and "自己申告により増やせ" not in text

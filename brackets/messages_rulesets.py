@@ -9,6 +9,11 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
+#: The 3-a grounds a 修羅 problem names (``ground``), as the rule page names their holders.
+GROUND_LABELS: dict[str, Any] = {
+    "national_title": _("全国大会称号経験者"), "shiga_winner": _("地元大会での優勝経験者"),
+    "seed_or_invitation": _("シード権・特別招待枠保持者")}
+
 RULESET_TEXT: dict[str, Any] = {
     "ruleset_version_newer": _("このルールファイルは新しい版（第{version}版）で作られています。"
                                "このサーバーが読めるのは第{supported}版までです。サーバーを更新してから"

@@ -24,6 +24,7 @@ from django.utils.translation import gettext_noop
 from brackets import engine_adapter as ea
 from brackets.engine import Counting, Mode, RoundRestrictions, RoundSpec, RuleSet, ruleset_of
 from brackets.labels import COUNTING_LABELS, MODE_LABELS, label
+from brackets.messages_rulesets import GROUND_LABELS
 
 #: Round names of the built-in presets, translated when shown (n回戦 by pattern).
 ROUND_NAMES = (gettext_noop("準決勝"), gettext_noop("決勝"), gettext_noop("3位決定戦"))
@@ -359,25 +360,19 @@ def _windows(rs: RuleSet) -> RuleSection:
     return RuleSection(_("出題制限と出題履歴"), tuple(items))
 
 
-#: The 3-a grounds as the rule page names their holders.
-GROUND_HOLDERS = {"national_title": gettext_noop("全国大会称号経験者"),
-                  "shiga_winner": gettext_noop("地元大会での優勝経験者"),
-                  "seed_or_invitation": gettext_noop("シード権・特別招待枠保持者")}
-
-
 def _shura(rs: RuleSet) -> RuleSection | None:
     """修羅 as the organisers composed it: which achievements owe how many lots, 修羅の道,
     the cap, past champions' format lots."""
     s = rs.shura
     if not s.enabled:
         return None
-    owing = [(g, getattr(s, g)) for g in GROUND_HOLDERS if getattr(s, g) > 0]
+    owing = [(g, getattr(s, g)) for g in GROUND_LABELS if getattr(s, g) > 0]
     items = []
     # One sentence per achievement, as the seed pages word 3-a-i…iii (items with children
     # are headings on the page and in the PDF).
     for g, n in owing:
         items.append(RuleItem(_("{holder}は、初めにジャンルくじを{n}本引き、該当するジャンルを"
-                                "大会中使用できません。").format(holder=_(GROUND_HOLDERS[g]),
+                                "大会中使用できません。").format(holder=str(GROUND_LABELS[g]),
                                                                   n=n)))
     if len(owing) > 1:
         items.append(RuleItem(_("複数の実績に当てはまる場合、くじの本数は累積します。")))

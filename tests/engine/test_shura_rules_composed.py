@@ -126,7 +126,7 @@ def test_lots_owed_while_shura_is_off_is_a_contradiction() -> None:
 def test_a_ground_owing_more_than_the_cap_is_a_contradiction() -> None:
     assert _codes(_shura(KATATA, max_lots=2, seed_or_invitation=3)) == [
         ("ruleset_shura_ground_over_cap",
-         {"key": "shura.seed_or_invitation", "ground": "シード権・特別招待枠", "lots": 3,
+         {"key": "shura.seed_or_invitation", "ground": "seed_or_invitation", "lots": 3,
           "cap": 2})]
 
 

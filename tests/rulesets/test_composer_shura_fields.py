@@ -72,7 +72,7 @@ def test_a_ground_over_the_cap_is_shown_beside_its_field(
                   **{"p-max_lots": "2", "p-shiga_winner_lots": "3"})
     html = client.get(edit_url(tournament.slug, ruleset.pk)).content.decode()
     assert "要修正" in html
-    assert ("地元大会の優勝のくじ（3本）が修羅くじの上限（2本）を超えています"
+    assert ("地元大会での優勝経験者のくじ（3本）が修羅くじの上限（2本）を超えています"
             in _field_block(html, "id_p-shiga_winner_lots"))
 
 

@@ -356,11 +356,6 @@ def _policies(rs: RuleSet) -> Iterator[RuleRefusal]:
             yield refusal
 
 
-#: The 3-a grounds as the rule pages name them (a problem names the ground it is about).
-GROUND_NAMES = {"national_title": "全国大会称号", "shiga_winner": "地元大会の優勝",
-                "seed_or_invitation": "シード権・特別招待枠"}
-
-
 def _shura_owed(rs: RuleSet) -> Iterator[RuleRefusal]:
     """What 修羅 owes against its switch and its cap.
 
@@ -381,7 +376,7 @@ def _shura_owed(rs: RuleSet) -> Iterator[RuleRefusal]:
     for ground in owing:
         if getattr(s, ground) > s.max_lots:
             yield RuleRefusal("ruleset_shura_ground_over_cap", f"{ground} over the cap",
-                              key=f"shura.{ground}", ground=GROUND_NAMES[ground],
+                              key=f"shura.{ground}", ground=ground,
                               lots=getattr(s, ground), cap=s.max_lots)
     if not owing and not s.voluntary:
         yield RuleRefusal("ruleset_shura_owes_nothing", "修羅 is on and owes nothing")

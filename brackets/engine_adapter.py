@@ -27,6 +27,7 @@ from typing import Any
 from brackets.engine import (
     BASIC_RULE,
     DEFAULT_SCREEN_TIE_BREAK,
+    DEFAULT_SHURA_RULES,
     Catalog,
     Choices,
     DrawnLots,
@@ -42,6 +43,7 @@ from brackets.engine import (
     SeatEntry,
     Selection,
     ShuraDeclaration,
+    ShuraRules,
     legal_choices,
     lots_owed,
     match_result,
@@ -258,10 +260,11 @@ class EntrantRulesInput:
     lot_formats: tuple[str, ...] = ()
 
 
-def declaration_of(e: EntrantRulesInput) -> ShuraDeclaration:
+def declaration_of(e: EntrantRulesInput, rules: ShuraRules = DEFAULT_SHURA_RULES) -> ShuraDeclaration:
+    """The entrant's 修羅 declaration weighed by ``rules`` (their event's 修羅)."""
     return ShuraDeclaration(national_title=e.national_title, shiga_winner=e.shiga_winner,
                             seed_or_invitation=e.invited, volunteer=e.volunteer,
-                            extra_lots=e.extra_lots)
+                            extra_lots=e.extra_lots, rules=rules)
 
 
 def rules_input_from_entrant(entrant: Any, lots: Mapping[str, Any] | None,
@@ -297,7 +300,8 @@ def player_rules(restriction: str, e: EntrantRulesInput, preset: Any = "",
         return PlayerRules()
     if restriction == "basic":
         return BASIC_RULE
-    owed = lots_owed(declaration_of(e))
+    p = preset_for(preset, settings) if restriction == "preset" and preset else None
+    owed = lots_owed(declaration_of(e, p.shura_rules if p is not None else DEFAULT_SHURA_RULES))
     drawn = None
     if e.lot_genres is not None:
         drawn = DrawnLots(player_key(e.entrant_id), e.lot_genres, e.lot_formats)
@@ -305,8 +309,7 @@ def player_rules(restriction: str, e: EntrantRulesInput, preset: Any = "",
         # Lots owed but not drawn yet: the player is BOMBER; no lot bans exist yet.
         drawn = DrawnLots(player_key(e.entrant_id), (), ())
     opt = Mode(e.opt_up) if e.opt_up else None
-    if restriction == "preset" and preset:
-        p = preset_for(preset, settings)
+    if p is not None:
         if p.mode_source == "fixed":
             return p.fixed_rules
         return p.player_rules(q_level=e.q_level, opt_up=_stricter_only(opt, e.q_level, p),

@@ -17,7 +17,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 from brackets.engine import EngineBug, EngineError, ScreenTie, Violation
-from brackets.messages_rulesets import RULESET_TEXT
+from brackets.messages_rulesets import GROUND_LABELS, RULESET_TEXT
 
 logger = logging.getLogger(__name__)
 
@@ -415,6 +415,8 @@ def engine_message(code: str, params: Mapping[str, Any] | None = None,
                  else _show(v, names)) for k, v in (params or {}).items()}
     if code in ("out_of_bounds", "required") and shown.get("field") in BOUND_LABELS:
         shown["field"] = str(BOUND_LABELS[shown["field"]])
+    if shown.get("ground") in GROUND_LABELS:
+        shown["ground"] = str(GROUND_LABELS[shown["ground"]])
     template = ERROR_TEXT.get(code)
     text = None if template is None else _format(template, shown)
     if text is not None:

@@ -9,6 +9,11 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
+#: The 3-a grounds a 修羅 problem names (``ground``), as the rule page names their holders.
+GROUND_LABELS: dict[str, Any] = {
+    "national_title": _("全国大会称号経験者"), "shiga_winner": _("地元大会での優勝経験者"),
+    "seed_or_invitation": _("シード権・特別招待枠保持者")}
+
 RULESET_TEXT: dict[str, Any] = {
     "ruleset_version_newer": _("このルールファイルは新しい版（第{version}版）で作られています。"
                                "このサーバーが読めるのは第{supported}版までです。サーバーを更新してから"
@@ -61,6 +66,14 @@ RULESET_TEXT: dict[str, Any] = {
                                   "Qレベル（{bomber}）以下にしてください"),
     "ruleset_shura_fixed_mode": _("修羅くじはQレベル別のモードと一緒に使います。モードの決め方を"
                                   "「Qレベル別」にするか、修羅をなしにしてください"),
+    "ruleset_shura_off_lots_owed": _("修羅の道が「なし」なのに、くじの対象（実績ごとの本数・自己申告・"
+                                     "過去の優勝者の形式くじ）が変更されています。修羅の道を「あり」に"
+                                     "するか、くじの対象を元に戻してください"),
+    "ruleset_shura_ground_over_cap": _("{ground}のくじ（{lots}本）が修羅くじの上限（{cap}本）を"
+                                       "超えています。本数を減らすか、上限を増やしてください"),
+    "ruleset_shura_owes_nothing": _("修羅の道が「あり」ですが、くじを引く人がいません。実績による"
+                                    "くじか自己申告の修羅の道を認めるか、修羅の道を「なし」に"
+                                    "してください"),
     "ruleset_lot_pool_unknown": _("形式くじの種類「{pool}」はありません"),
     "ruleset_penalty_range": _("減点（{penalty}）は{low}〜{high}で指定してください"),
     "rehearsal_entrants_range": _("参加人数は{low}〜{high}人で指定してください（現在 {value}人）"),

@@ -21,11 +21,13 @@ from django.utils.translation import gettext_lazy
 
 from brackets import engine_adapter as ea
 from brackets.engine import (
+    DEFAULT_SHURA_RULES,
     MAX_LOTS,
     Mode,
     QThresholds,
     RuleRefusal,
     ShuraDeclaration,
+    ShuraRules,
     bounds,
     lots_owed,
     mode_for_q,
@@ -294,8 +296,12 @@ def entrant_validate(
                         "選んでください（同じか緩いモードは申告できません）。")
             % {"opt": label(MODE_LABELS, clean["opt_up"]), "q": clean["q_level"],
                "rank": label(MODE_LABELS, rank)})
+    rules = shura_rules_of(tournament)
+    if not rules.voluntary and (clean["shura_voluntary"] or clean["shura_extra_lots"]):
+        add("shura_voluntary" if clean["shura_voluntary"] else "shura_extra_lots",
+            _("この大会のルールでは、自己申告による修羅の道（くじの追加）は選べません。"))
     try:
-        lots_owed(shura_declaration(clean))
+        lots_owed(shura_declaration(clean, rules))
     except RuleRefusal:
         add(
             "shura_extra_lots",
@@ -317,15 +323,27 @@ def entrant_validate(
     return clean
 
 
-def shura_declaration(data: Mapping[str, Any]) -> ShuraDeclaration:
-    """The engine's view of an entrant's 修羅 declarations (H4)."""
+def shura_declaration(data: Mapping[str, Any],
+                      rules: ShuraRules = DEFAULT_SHURA_RULES) -> ShuraDeclaration:
+    """The engine's view of an entrant's 修羅 declarations (H4), weighed by ``rules``."""
     return ShuraDeclaration(
         national_title=int(data.get("shura_titles") or 0) > 0,
         shiga_winner=int(data.get("shura_local_wins") or 0) > 0,
         seed_or_invitation=bool(data.get("shura_invited")),
         volunteer=bool(data.get("shura_voluntary")),
         extra_lots=int(data.get("shura_extra_lots") or 0),
+        rules=rules,
     )
+
+
+def shura_rules_of(tournament: Tournament) -> ShuraRules:
+    """What the tournament's 修羅 owes (堅田's where the rules have no 修羅 or cannot be
+    read: such an event draws no lots, so nothing here weighs them)."""
+    try:
+        preset = ea.preset_for(tournament)
+    except RuleRefusal:
+        return DEFAULT_SHURA_RULES
+    return preset.shura_rules if preset.shura else DEFAULT_SHURA_RULES
 
 
 #: How each kind of revision reads in the history.

@@ -227,6 +227,7 @@ from brackets.engine.series import (
     series_berths,
 )
 from brackets.engine.shura import (
+    DEFAULT_SHURA_RULES,
     FORMAT_LOT_POOLS,
     MAX_LOTS,
     DrawnLots,
@@ -234,6 +235,7 @@ from brackets.engine.shura import (
     PastWin,
     QualifierAppearance,
     ShuraDeclaration,
+    ShuraRules,
     check_eligibility,
     draw_lots,
     format_lots_allowed,
@@ -290,7 +292,7 @@ __all__ = [
     "REHEARSAL_MAX_ENTRANTS", "REHEARSAL_MAX_PLAYER_RUNS", "REHEARSAL_MAX_RUNS", "Rehearsal",
     "RoundRehearsal", "Shortfall", "Span", "Spread", "check_rehearsal", "rehearse",
     "BASIC_RULE", "CATALOG_2016", "CATALOG_LATER", "DEFAULT_SCREEN_TIE_BREAK", "DISQUALIFIED",
-    "FORMAT_LOT_POOLS", "MAX_LOTS", "NO_RESTRICTION", "SPEC_VERSION", "TIE_BREAKS",
+    "DEFAULT_SHURA_RULES", "FORMAT_LOT_POOLS", "MAX_LOTS", "NO_RESTRICTION", "SPEC_VERSION", "TIE_BREAKS",
     "UNDEFINED", "AdvancementOutcome", "AdvancementRule", "Advancer", "Card", "CardDraw",
     "Catalog", "Choices", "ChoicesSummary", "ContendersSource", "Counting", "DiceDuel", "Draw",
     "DrawnLots", "EngineBug", "EngineError", "FinalSetup", "Format", "FormatGroup", "Genre",
@@ -299,7 +301,7 @@ __all__ = [
     "PresetDefinition", "QThresholds", "QualifierAppearance", "Ratio", "RematchCheck",
     "RoundKind", "RoundRestrictions", "RoundSpec", "RuleAssignment", "RuleChoice",
     "RuleRefusal", "RuleVariant", "ScoreRange", "ScreenTie", "SeatEntry", "Selection",
-    "SeriesState", "Setting", "ShuraDeclaration", "Standing", "SubGenre", "TieContext",
+    "SeriesState", "Setting", "ShuraDeclaration", "ShuraRules", "Standing", "SubGenre", "TieContext",
     "Usage", "Violation", "WildcardRow", "advance", "assign_rules", "bans_in_force",
     "bans_pending", "bounds", "card_allowance", "cards_pending", "check_eligibility",
     "check_pair", "check_rematch", "check_selection", "contenders", "contenders_complete",

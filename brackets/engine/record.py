@@ -23,7 +23,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from brackets.engine.errors import RuleRefusal
-from brackets.engine.shura import ShuraDeclaration
+from brackets.engine.shura import DEFAULT_SHURA_RULES, ShuraDeclaration, ShuraRules
 
 #: 3-a-i and 3-a-ii: 栗東 and ゑ.
 TITLE_VERSIONS = ("tg", "we")
@@ -150,7 +150,8 @@ class DeskDuties:
 
     ``titles`` and ``local_wins`` count the achievements behind 3-a-i and 3-a-ii (one lot
     each ground however many, as :func:`~brackets.engine.shura.lots_owed` counts);
-    ``past_win_lots`` is 6-c-iii's L_past; ``q_level`` keys 2-d's mode.
+    ``past_win_lots`` is 6-c-iii's L_past; ``q_level`` keys 2-d's mode. ``rules`` are the
+    event's 修羅 rules the fields are weighed by (what each ground owes).
     """
 
     titles: int = 0
@@ -160,13 +161,14 @@ class DeskDuties:
     extra_lots: int = 0
     past_win_lots: int = 0
     q_level: int = 0
+    rules: ShuraRules = DEFAULT_SHURA_RULES
 
     def declaration(self) -> ShuraDeclaration:
-        """The 3-a / 3-b / 6-c-ii declaration these fields make."""
+        """The 3-a / 3-b / 6-c-ii declaration these fields make, under ``rules``."""
         return ShuraDeclaration(national_title=self.titles > 0,
                                 shiga_winner=self.local_wins > 0,
                                 seed_or_invitation=self.invited, volunteer=self.volunteer,
-                                extra_lots=self.extra_lots)
+                                extra_lots=self.extra_lots, rules=self.rules)
 
 
 @dataclass(frozen=True)
@@ -184,7 +186,8 @@ PAST_WIN_LOTS = "past_win_lots"
 
 
 def duties_in_force(entered: DeskDuties, record: RecordGives | None,
-                    overrides: Mapping[str, int] | None = None) -> DeskDuties:
+                    overrides: Mapping[str, int] | None = None, *,
+                    rules: ShuraRules = DEFAULT_SHURA_RULES) -> DeskDuties:
     """The one combination rule: what the desk typed, what the record gives, and the
     organiser's overrides, as every page, document and draw reads an entrant's duties.
 
@@ -193,6 +196,10 @@ def duties_in_force(entered: DeskDuties, record: RecordGives | None,
     An override (``ground`` → value) is the organiser's decision with a reason and has the
     last word on its ground: 0 removes the ground even when typed, 1 or more makes it hold
     (keeping a larger count); for ``past_win_lots`` its value is L_past.
+
+    The event's ``rules`` come last: where they allow no 修羅の道 the typed volunteer and
+    extra lots are not in force, and where past champions draw no format lots L_past is 0,
+    so every reader (the desk, the lottery, the documents) derives the same duties.
     """
     overrides = overrides or {}
     gives = record or RecordGives()
@@ -214,6 +221,11 @@ def duties_in_force(entered: DeskDuties, record: RecordGives | None,
     if PAST_WIN_LOTS in overrides:
         past = overrides[PAST_WIN_LOTS]
     q_level = max(entered.q_level, gives.highest.q_level if gives.highest else 0)
+    volunteer, extra = entered.volunteer, entered.extra_lots
+    if not rules.voluntary:
+        volunteer, extra = False, 0
+    if not rules.champion_format_lots:
+        past = 0
     return DeskDuties(titles=titles, local_wins=local_wins, invited=invited,
-                      volunteer=entered.volunteer, extra_lots=entered.extra_lots,
-                      past_win_lots=past, q_level=q_level)
+                      volunteer=volunteer, extra_lots=extra, past_win_lots=past,
+                      q_level=q_level, rules=rules)

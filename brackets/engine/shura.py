@@ -7,6 +7,10 @@ and draws the lots reproducibly with :class:`~brackets.engine.lottery.Lottery`. 
 genres and formats go into :class:`~brackets.engine.restrictions.PlayerRules` as whole-event
 bans, and any 修羅 player plays BOMBER whatever their rank.
 
+What an event owes is its :class:`ShuraRules` (the lots each ground owes, whether 修羅の道
+may be chosen, whether past champions draw format lots), composed per event; the defaults
+are 堅田's, read as follows.
+
 Readings (settings where the page is not explicit):
 
 * each of the three H4 conditions gives exactly one lot, however many titles or wins lie
@@ -41,12 +45,46 @@ MAX_LOTS = 4
 
 
 @dataclass(frozen=True)
+class ShuraRules:
+    """What an event's 修羅 owes, as its organisers compose it; the defaults are 堅田's.
+
+    ``national_title``, ``shiga_winner`` and ``seed_or_invitation``: the genre lots each
+    3-a ground owes (1 each at 堅田, cumulative; 0: the ground owes none).
+    ``voluntary``: a player may choose 修羅の道 and declare extra lots (3-b, 6-c-ii).
+    ``champion_format_lots``: a past champion may draw format lots (6-c-iii, H5).
+    """
+
+    national_title: int = 1
+    shiga_winner: int = 1
+    seed_or_invitation: int = 1
+    voluntary: bool = True
+    champion_format_lots: bool = True
+
+    def lots_for(self, ground: str) -> int:
+        """The genre lots one 3-a ground owes under these rules."""
+        return int(getattr(self, ground))
+
+    @property
+    def most_for_one_ground(self) -> int:
+        """The most lots a single ground owes (the cap must leave room for it)."""
+        return max(self.national_title, self.shiga_winner, self.seed_or_invitation)
+
+
+#: 堅田's 修羅: every preset's unless its rules compose another.
+DEFAULT_SHURA_RULES = ShuraRules()
+
+#: The 3-a grounds, in the rule page's order (as ``record.GROUNDS``).
+SHURA_GROUNDS = ("national_title", "shiga_winner", "seed_or_invitation")
+
+
+@dataclass(frozen=True)
 class ShuraDeclaration:
     """What the desk records about one entrant's 修羅 status (H4).
 
     ``national_title``: (i) national title holder in the named versions; ``shiga_winner``:
     (ii) a qualifying Shiga tournament win; ``seed_or_invitation``: (iii) the named seed or
     invitation holders; ``volunteer``: 修羅の道 (3-b); ``extra_lots``: self-declared extra.
+    ``rules``: the event's 修羅 rules the declaration is weighed by (default 堅田's).
     """
 
     national_title: bool = False
@@ -54,6 +92,7 @@ class ShuraDeclaration:
     seed_or_invitation: bool = False
     volunteer: bool = False
     extra_lots: int = 0
+    rules: ShuraRules = DEFAULT_SHURA_RULES
 
 
 @dataclass(frozen=True)
@@ -70,23 +109,30 @@ class LotsOwed:
 
 
 def lots_owed(declaration: ShuraDeclaration, *, cap: int = MAX_LOTS) -> LotsOwed:
-    """Genre lots owed from a declaration (H4, 6-c-ii); over ``cap`` raises."""
+    """Genre lots owed from a declaration (H4, 6-c-ii) under its event's rules; over
+    ``cap`` raises. ``reasons`` names each lot's ground, one entry per lot."""
     if declaration.extra_lots < 0:
         raise RuleRefusal("bad_lot_count", "extra lots cannot be negative",
                           extra_lots=declaration.extra_lots)
-    reasons = [name for name, flag in (
-        ("national_title", declaration.national_title),
-        ("shiga_winner", declaration.shiga_winner),
-        ("seed_or_invitation", declaration.seed_or_invitation)) if flag]
-    if not reasons and (declaration.volunteer or declaration.extra_lots > 0):
-        reasons.append("volunteer")
-    total = len(reasons) + declaration.extra_lots
+    rules = declaration.rules
+    held = {"national_title": declaration.national_title,
+            "shiga_winner": declaration.shiga_winner,
+            "seed_or_invitation": declaration.seed_or_invitation}
+    grounds = [(g, rules.lots_for(g)) for g in SHURA_GROUNDS if held[g] and rules.lots_for(g)]
+    # Where the rules allow no 修羅の道, a typed volunteer or extra lot owes nothing: the
+    # desk refuses such a declaration when it is entered.
+    extra = declaration.extra_lots if rules.voluntary else 0
+    volunteer = rules.voluntary and not grounds and (declaration.volunteer or extra > 0)
+    total = sum(n for _g, n in grounds) + (1 if volunteer else 0) + extra
     # The cap comes before the reasons list: a declared count of three billion is refused
     # at once instead of building a list that size (issue 19, defect 2).
     if total > cap:
         raise RuleRefusal("too_many_lots", f"at most {cap} lots per person", lots=total,
                           cap=cap)
-    reasons.extend(["extra"] * declaration.extra_lots)
+    reasons = [g for g, n in grounds for _i in range(n)]
+    if volunteer:
+        reasons.append("volunteer")
+    reasons.extend(["extra"] * extra)
     return LotsOwed(total, tuple(reasons))
 
 

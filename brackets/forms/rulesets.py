@@ -22,6 +22,7 @@ from brackets.engine import (
     K7_DECKS,
     K7_DRAW_PER,
     K7_EXTRA_CARD_RULES,
+    MAX_LOTS,
     RULESET_PRESETS,
     TIE_BREAKS,
     Counting,
@@ -99,7 +100,18 @@ class PoliciesForm(_Styled):
     subgenres_as_one = forms.BooleanField(label=_("低火力ではサブジャンルをまとめて1形式"),
                                           required=False)
     shura = forms.BooleanField(label=_("修羅の道（くじ）"), required=False)
+    # 3-a: what each ground owes, in the rule page's words (0: the ground owes no lot).
+    national_title_lots = _whole(_("全国大会称号経験者のジャンルくじ（本）"), high=MAX_LOTS,
+                                 help_text=_("0＝くじなし"))
+    shiga_winner_lots = _whole(_("地元大会優勝経験者のジャンルくじ（本）"), high=MAX_LOTS,
+                               help_text=_("0＝くじなし"))
+    seed_or_invitation_lots = _whole(_("シード権・特別招待枠保持者のジャンルくじ（本）"),
+                                     high=MAX_LOTS, help_text=_("0＝くじなし"))
+    voluntary = forms.BooleanField(
+        label=_("自己申告で修羅の道を選べる（くじの追加も可）"), required=False)
     max_lots = _whole(_("修羅くじの上限（本）"), high=99)
+    champion_format_lots = forms.BooleanField(
+        label=_("過去の優勝者は出題形式くじを引ける"), required=False)
     format_lot_pool = forms.ChoiceField(label=_("形式くじの対象"),
                                         choices=_labelled(FORMAT_LOT_POOLS))
     illegal = forms.ChoiceField(label=_("ルール違反の出題"),
@@ -110,6 +122,11 @@ class PoliciesForm(_Styled):
     k7_extra_card = forms.ChoiceField(label=_("下関カード：3枚目を引く条件"),
                                       choices=_labelled(K7_EXTRA_CARD_RULES))
     k7_draw_per = forms.ChoiceField(label=_("下関カードの抽選単位"), choices=_labelled(K7_DRAW_PER))
+
+    #: The 修羅 fields, shown together on the composer under their own heading.
+    SHURA_FIELDS = ("shura", "national_title_lots", "shiga_winner_lots",
+                    "seed_or_invitation_lots", "voluntary", "max_lots", "champion_format_lots",
+                    "format_lot_pool")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -130,6 +147,9 @@ class PoliciesForm(_Styled):
             "pinpoint_min_q": p.pinpoint_min_q, "grouped_min_q": p.grouped_min_q,
             "subgenres_as_one": p.subgenres_as_one, "shura": s.enabled,
             "max_lots": s.max_lots, "format_lot_pool": s.format_lot_pool,
+            "national_title_lots": s.national_title, "shiga_winner_lots": s.shiga_winner,
+            "seed_or_invitation_lots": s.seed_or_invitation, "voluntary": s.voluntary,
+            "champion_format_lots": s.champion_format_lots,
             "illegal": sel.illegal, "penalty": sel.penalty, "k7_deck": c.deck,
             "k7_extra_card": c.extra_card, "k7_draw_per": c.draw_per}
         for place in range(1, TIE_BREAK_PLACES + 1):
@@ -192,7 +212,12 @@ def composed(rs: RuleSet, policies: dict[str, Any], ladder: dict[str, Any] | Non
                         pinpoint_min_q=p["pinpoint_min_q"], grouped_min_q=p["grouped_min_q"],
                         subgenres_as_one=p["subgenres_as_one"]),
         shura=replace(rs.shura, enabled=p["shura"], max_lots=p["max_lots"],
-                      format_lot_pool=p["format_lot_pool"]),
+                      format_lot_pool=p["format_lot_pool"],
+                      national_title=p["national_title_lots"],
+                      shiga_winner=p["shiga_winner_lots"],
+                      seed_or_invitation=p["seed_or_invitation_lots"],
+                      voluntary=p["voluntary"],
+                      champion_format_lots=p["champion_format_lots"]),
         selection=replace(rs.selection, illegal=p["illegal"], penalty=p["penalty"]),
         cards=replace(rs.cards, deck=p["k7_deck"], extra_card=p["k7_extra_card"],
                       draw_per=p["k7_draw_per"]))

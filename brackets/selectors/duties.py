@@ -252,7 +252,14 @@ def in_force_for(*, tournament: Tournament, entrants: Iterable[Entrant],
     # An entrant not saved yet (the desk's preview of a returning player) has no lots,
     # overrides or freeze: only the record is read.
     linked = [e for e in entrants if e.player_id]
-    if not linked or not weighs_record(tournament):
+    if not weighs_record(tournament):
+        return out
+    # The event's composed 修羅 (what each ground owes, 修羅の道, past champions' format
+    # lots) weighs every duty read here, the typed ones of an unlinked entrant too.
+    rules = ea.preset_for(tournament).shura_rules
+    for item in out.values():
+        item.duties = duties_in_force(item.entered, None, rules=rules)
+    if not linked:
         return out
     merges = _Merges()
     frozen = _frozen_moments(tournament, [e.pk for e in linked if e.pk is not None])
@@ -281,7 +288,7 @@ def in_force_for(*, tournament: Tournament, entrants: Iterable[Entrant],
         item = out[e.pk]
         item.gives, item.overrides, item.past_wins, item.cards = gives, ov, past, own_cards
         item.achievements = {ad.achievement_key(a): a for a in mine}
-        item.duties = duties_in_force(item.entered, gives, values)
+        item.duties = duties_in_force(item.entered, gives, values, rules=rules)
         if as_of is not None:
             item.frozen_at = as_of
             ids_now = family_now[e.pk]
@@ -289,7 +296,8 @@ def in_force_for(*, tournament: Tournament, entrants: Iterable[Entrant],
             now_gives, _g = _gives(live_now,
                                    _newest_cards(cards, ids_now, None), past)
             now = duties_in_force(item.entered, now_gives,
-                                  {g: r.value for g, r in overrides.get(e.pk, {}).items()})
+                                  {g: r.value for g, r in overrides.get(e.pk, {}).items()},
+                                  rules=rules)
             item.later = now if now != item.duties else None
             item.recorded_later = [a for a in live_now if a.at > as_of]
     return out

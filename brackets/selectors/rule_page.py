@@ -24,6 +24,7 @@ from django.utils.translation import gettext_noop
 from brackets import engine_adapter as ea
 from brackets.engine import Counting, Mode, RoundRestrictions, RoundSpec, RuleSet, ruleset_of
 from brackets.labels import COUNTING_LABELS, MODE_LABELS, label
+from brackets.messages_rulesets import GROUND_LABELS
 
 #: Round names of the built-in presets, translated when shown (n回戦 by pattern).
 ROUND_NAMES = (gettext_noop("準決勝"), gettext_noop("決勝"), gettext_noop("3位決定戦"))
@@ -360,18 +361,47 @@ def _windows(rs: RuleSet) -> RuleSection:
 
 
 def _shura(rs: RuleSet) -> RuleSection | None:
+    """修羅 as the organisers composed it: which achievements owe how many lots, 修羅の道,
+    the cap, past champions' format lots."""
     s = rs.shura
     if not s.enabled:
         return None
-    return RuleSection(_("修羅の道"), (
-        RuleItem(_("対象となる実績のあるプレイヤー、および自己申告により修羅の道を選ぶプレイヤーは、"
-                   "初めにジャンルくじを引き、該当するジャンルを大会中使用できません。")),
-        RuleItem(_("修羅の道のプレイヤーは、階級にかかわらずボンバーマンルールを適用します。")),
-        RuleItem(_("くじはノンジャンルを除く{n}種類です。くじの本数は自己申告により増やせますが、"
-                   "ひとり{cap}本までとします。").format(n=7, cap=s.max_lots)),
-        RuleItem(_("過去の優勝者は、定められた本数以下の出題形式くじを引き、該当する形式を大会中"
-                   "使用不可とすることができます。")),
-    ))
+    owing = [(g, getattr(s, g)) for g in GROUND_LABELS if getattr(s, g) > 0]
+    items = []
+    # One sentence per achievement, as the seed pages word 3-a-i…iii (items with children
+    # are headings on the page and in the PDF).
+    for g, n in owing:
+        items.append(RuleItem(_("{holder}は、初めにジャンルくじを{n}本引き、該当するジャンルを"
+                                "大会中使用できません。").format(holder=str(GROUND_LABELS[g]),
+                                                                  n=n)))
+    if len(owing) > 1:
+        items.append(RuleItem(_("複数の実績に当てはまる場合、くじの本数は累積します。")))
+    if s.voluntary and owing:
+        items.append(RuleItem(_("上記に当てはまらないプレイヤーでも、自己申告により修羅の道を"
+                                "選ぶ者は、ジャンルくじを1本引き、該当するジャンルを大会中使用"
+                                "できません。")))
+    elif s.voluntary:
+        items.append(RuleItem(_("自己申告により修羅の道を選ぶプレイヤーは、初めにジャンルくじを"
+                                "1本引き、該当するジャンルを大会中使用できません。")))
+    else:
+        items.append(RuleItem(_("自己申告による修羅の道（くじの追加）はありません。")))
+    items.append(RuleItem(_("修羅の道のプレイヤーは、階級にかかわらずボンバーマンルールを"
+                            "適用します。")))
+    if s.voluntary:
+        items.append(RuleItem(_("くじはノンジャンルを除く{n}種類です。くじの本数は自己申告により"
+                                "増やせますが、ひとり{cap}本までとします。").format(
+                                    n=7, cap=s.max_lots)))
+    else:
+        items.append(RuleItem(_("くじはノンジャンルを除く{n}種類です。くじはひとり{cap}本までと"
+                                "します。").format(n=7, cap=s.max_lots)))
+    if s.champion_format_lots:
+        items.append(RuleItem(
+            _("過去の大会でジャンルくじを4本以上引いて優勝したことのあるプレイヤーは、階級が"
+              "賢者（Qレベル{q}以上）に到達していれば、ジャンルくじ4本とともに、過去の優勝時に"
+              "引いたくじの総数から3を減じた本数と、5から一人あたりの最大試合数を減じた本数の"
+              "いずれか低い本数以下の出題形式くじを引き、該当する形式を大会中使用不可とする"
+              "ことができます。").format(q=50)))
+    return RuleSection(_("修羅の道"), tuple(items))
 
 
 def _penalties(rs: RuleSet) -> RuleSection:

@@ -21,6 +21,8 @@ from brackets.services.rulesets import current_version, ruleset_problems
 CODE_FIELDS = {
     "ruleset_thresholds_order": ("p", "pinpoint_min_q"),
     "ruleset_shura_fixed_mode": ("p", "shura"),
+    "ruleset_shura_off_lots_owed": ("p", "shura"),
+    "ruleset_shura_owes_nothing": ("p", "shura"),
     "ruleset_lot_pool_unknown": ("p", "format_lot_pool"),
     "ruleset_penalty_range": ("p", "penalty"),
     "ruleset_tie_break_empty": ("p", "tie_break_1"),
@@ -32,7 +34,10 @@ CODE_FIELDS = {
 }
 #: Document keys of the policies form's fields (``players.x`` → ``x``, a few renamed).
 POLICY_KEYS = {"shura.max_lots": "max_lots", "shura.enabled": "shura",
-               "shura.format_lot_pool": "format_lot_pool", "selection.penalty": "penalty"}
+               "shura.format_lot_pool": "format_lot_pool", "selection.penalty": "penalty",
+               "shura.national_title": "national_title_lots",
+               "shura.shiga_winner": "shiga_winner_lots",
+               "shura.seed_or_invitation": "seed_or_invitation_lots"}
 #: The field of a round a problem about that round is shown beside ("" = the round).
 ROUND_CODE_FIELDS = {
     "ruleset_advance_invalid": "advance_per_group", "ruleset_target_mismatch": "target",

@@ -21,11 +21,12 @@ from brackets.engine import (
     EngineError,
     Rehearsal,
     RoundRehearsal,
+    Shortfall,
     rehearse,
     validate_ruleset,
 )
 from brackets.forms.rehearsal import RehearsalForm
-from brackets.labels import MODE_LABELS, label
+from brackets.labels import MODE_LABELS, RULE_LABELS, label
 from brackets.messages import error_text
 from brackets.models import CabinetSet, Role, Tournament
 from brackets.perf.page_cache import public_page
@@ -64,11 +65,25 @@ def _minutes(value: float) -> str:
     return _("{h}時間{m}分").format(h=hours, m=minutes) if hours else _("{m}分").format(m=minutes)
 
 
+def _spot(shortfall: Shortfall) -> str:
+    """Where the match was, in the reader's language as the live pages word a group
+    (「1組」 / "Group 1"; a K6 rule's name before it; a K10 series' game)."""
+    spot = shortfall.spot
+    if spot.game:
+        return _("第{n}戦").format(n=spot.game)
+    group = _("{label}組").format(label=spot.number)
+    if not spot.variant:
+        return group
+    rule = _(spot.variant) if spot.variant in RULE_LABELS.values() else spot.variant
+    return _("{rule} {group}").format(rule=rule, group=group)
+
+
 def _rows(report: Rehearsal) -> list[RoundRow]:
     rows = []
     for r in report.rounds:
         shortfalls = [{"s": s, "round": round_name(s.round), "mode": label(MODE_LABELS, s.mode),
-                       "axis": _(AXIS_LABELS.get(s.axis, s.axis))} for s in r.shortfalls]
+                       "group": _spot(s), "axis": _(AXIS_LABELS.get(s.axis, s.axis))}
+                      for s in r.shortfalls]
         rows.append(RoundRow(r, round_name(r.name), _minutes(r.minutes), shortfalls))
     return rows
 

@@ -23,7 +23,15 @@ from ..restrictions import (
     QThresholds,
     player_rules_for,
 )
-from ..shura import MAX_LOTS, DrawnLots, LotsOwed, format_lot_pool, shura_player_rules
+from ..shura import (
+    DEFAULT_SHURA_RULES,
+    MAX_LOTS,
+    DrawnLots,
+    LotsOwed,
+    ShuraRules,
+    format_lot_pool,
+    shura_player_rules,
+)
 from ..special import CardDraw
 from .settings import Setting
 
@@ -244,6 +252,9 @@ class Preset:
     max_lots: int = MAX_LOTS
     format_lot_pool_kind: str = "format_groups"
     subgenres_as_one: bool = True
+    # What 修羅 owes (3-a grounds' lots, 修羅の道, past champions' format lots): 堅田's
+    # unless a composed rule set says otherwise.
+    shura_rules: ShuraRules = DEFAULT_SHURA_RULES
     # 0-a: berths of the series' main event this event grants when it is a qualifier.
     berths: int = 1
 

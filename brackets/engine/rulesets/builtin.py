@@ -28,8 +28,9 @@ def _common(preset: Preset) -> RuleSet:
             counting=preset.fixed_rules.counting, bomber_min_q=t.bomber_min_q,
             pinpoint_min_q=t.pinpoint_min_q, grouped_min_q=t.grouped_min_q,
             subgenres_as_one=preset.subgenres_as_one),
-        shura=ShuraPolicy(enabled=preset.shura, max_lots=preset.max_lots,
-                          format_lot_pool=preset.format_lot_pool_kind),
+        shura=ShuraPolicy.of(enabled=preset.shura, max_lots=preset.max_lots,
+                             format_lot_pool=preset.format_lot_pool_kind,
+                             rules=preset.shura_rules),
         selection=SelectionPolicy(illegal=preset.illegal_selection, penalty=preset.penalty,
                                   dummy=preset.dummy_selection),
         tie_break=preset.tie_break, berths=preset.berths)

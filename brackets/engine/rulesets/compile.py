@@ -51,6 +51,7 @@ def compile_ruleset(ruleset: RuleSet) -> Preset:
         dummy_selection=ruleset.selection.dummy, settings=card_settings(ruleset),
         setting_specs=(), max_lots=ruleset.shura.max_lots,
         format_lot_pool_kind=ruleset.shura.format_lot_pool,
+        shura_rules=ruleset.shura.rules(),
         subgenres_as_one=p.subgenres_as_one, berths=ruleset.berths,
     )
 

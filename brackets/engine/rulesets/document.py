@@ -10,7 +10,8 @@ version and the berths. :func:`~.compile.compile_ruleset` turns it into a ``Pres
 :meth:`RuleSet.to_dict` writes plain JSON with a ``version``; :meth:`RuleSet.from_dict`
 reads it back exactly. The document comes from an organiser's file, so what is wrong with
 it is a :class:`RuleRefusal` naming the key: a newer version (``ruleset_version_newer``),
-an unknown key (``ruleset_key_unknown``), a missing one (``ruleset_key_missing``) or a
+an unknown key (``ruleset_key_unknown``), a missing one (``ruleset_key_missing``; the keys
+of what 修羅 owes, added later, may be missing and then read as 堅田's) or a
 value of the wrong type (``ruleset_value_invalid``). Whether the rules make sense together
 is :func:`~.validate.validate_ruleset`'s question, not the reader's.
 """
@@ -37,7 +38,7 @@ from ..presets.spec import (
     spec_to_dict,
 )
 from ..restrictions import Counting, Mode
-from ..shura import MAX_LOTS
+from ..shura import MAX_LOTS, ShuraRules
 
 #: Version of :meth:`RuleSet.to_dict`. A round inside the document is
 #: ``RoundSpec.to_dict()`` without its own version: a change of ``SPEC_VERSION`` is a new
@@ -74,11 +75,42 @@ class PlayerPolicy:
 
 @dataclass(frozen=True)
 class ShuraPolicy:
-    """修羅 (H4, H5): whether lots are owed, the cap per person, the format-lot pool."""
+    """修羅 (H4, H5): whether lots are owed, the cap per person, the format-lot pool, and
+    what is owed: the genre lots each 3-a ground owes (``national_title`` 全国大会称号,
+    ``shiga_winner`` 地元大会優勝, ``seed_or_invitation`` シード権・招待枠; 0 owes none),
+    whether 修羅の道 and extra lots may be chosen (``voluntary``, 3-b and 6-c-ii) and whether
+    past champions draw format lots (``champion_format_lots``, 6-c-iii). The defaults of
+    what is owed are 堅田's, which a document written before they existed reads as."""
 
     enabled: bool = False
     max_lots: int = MAX_LOTS
     format_lot_pool: str = "format_groups"
+    national_title: int = 1
+    shiga_winner: int = 1
+    seed_or_invitation: int = 1
+    voluntary: bool = True
+    champion_format_lots: bool = True
+
+    def rules(self) -> ShuraRules:
+        """What the policy owes, as the engine's duties read it."""
+        return ShuraRules(national_title=self.national_title, shiga_winner=self.shiga_winner,
+                          seed_or_invitation=self.seed_or_invitation,
+                          voluntary=self.voluntary,
+                          champion_format_lots=self.champion_format_lots)
+
+    @classmethod
+    def of(cls, *, enabled: bool, max_lots: int, format_lot_pool: str,
+           rules: ShuraRules) -> ShuraPolicy:
+        """The policy of a preset's 修羅 switch, cap, pool and rules."""
+        return cls(enabled=enabled, max_lots=max_lots, format_lot_pool=format_lot_pool,
+                   national_title=rules.national_title, shiga_winner=rules.shiga_winner,
+                   seed_or_invitation=rules.seed_or_invitation, voluntary=rules.voluntary,
+                   champion_format_lots=rules.champion_format_lots)
+
+
+#: The keys of ``shura`` a document written before they existed may lack: read as 堅田's.
+SHURA_LATER_KEYS = ("national_title", "shiga_winner", "seed_or_invitation", "voluntary",
+                    "champion_format_lots")
 
 
 @dataclass(frozen=True)
@@ -167,7 +199,9 @@ def ruleset_to_dict(ruleset: RuleSet) -> dict[str, Any]:
                     "pinpoint_min_q": p.pinpoint_min_q, "grouped_min_q": p.grouped_min_q,
                     "subgenres_as_one": p.subgenres_as_one},
         "shura": {"enabled": s.enabled, "max_lots": s.max_lots,
-                  "format_lot_pool": s.format_lot_pool},
+                  "format_lot_pool": s.format_lot_pool, "national_title": s.national_title,
+                  "shiga_winner": s.shiga_winner, "seed_or_invitation": s.seed_or_invitation,
+                  "voluntary": s.voluntary, "champion_format_lots": s.champion_format_lots},
         # The penalty is text so that 400.50 survives JSON exactly.
         "selection": {"illegal": sel.illegal, "penalty": str(sel.penalty),
                       "dummy": {"genre": sel.dummy.genre, "format": sel.dummy.format,
@@ -186,9 +220,12 @@ def _invalid(key: str, value: Any, expected: str) -> RuleRefusal:
                        key=key, value=repr(value)[:80], expected=expected)
 
 
-def _object(data: Any, where: str, keys: Collection[str]) -> Mapping[str, Any]:
+def _object(data: Any, where: str, keys: Collection[str],
+            optional: Collection[str] = ()) -> Mapping[str, Any]:
     """``data`` as a mapping with exactly ``keys``: the first unknown key, then the first
-    missing one, is refused by its full path, so a file never loses a rule silently."""
+    missing one, is refused by its full path, so a file never loses a rule silently. Keys
+    in ``optional`` (added after files were written) may be missing; the caller gives
+    their old meaning."""
     if not isinstance(data, Mapping):
         raise _invalid(where or "(document)", data, "object")
     for key in data:
@@ -196,7 +233,7 @@ def _object(data: Any, where: str, keys: Collection[str]) -> Mapping[str, Any]:
             raise RuleRefusal("ruleset_key_unknown", f"unknown key {where}.{key}",
                               key=f"{where}.{key}" if where else str(key))
     for key in keys:
-        if key not in data:
+        if key not in data and key not in optional:
             raise RuleRefusal("ruleset_key_missing", f"missing key {where}.{key}",
                               key=f"{where}.{key}" if where else key)
     return data
@@ -314,7 +351,10 @@ def ruleset_from_dict(data: Any) -> RuleSet:
     p = _object(top["players"], "players", ("mode_source", "mode", "counting",
                                             "bomber_min_q", "pinpoint_min_q",
                                             "grouped_min_q", "subgenres_as_one"))
-    s = _object(top["shura"], "shura", ("enabled", "max_lots", "format_lot_pool"))
+    s = _object(top["shura"], "shura", ("enabled", "max_lots", "format_lot_pool",
+                                        *SHURA_LATER_KEYS), optional=SHURA_LATER_KEYS)
+    # A file from before what 修羅 owes was composable owes what 堅田 owes, as it did then.
+    s = {**{k: getattr(ShuraPolicy(), k) for k in SHURA_LATER_KEYS}, **s}
     sel = _object(top["selection"], "selection", ("illegal", "penalty", "dummy"))
     dummy = _object(sel["dummy"], "selection.dummy", ("genre", "format", "difficulty"))
     c = _object(top["cards"], "cards", ("deck", "extra_card", "draw_per"))
@@ -337,7 +377,12 @@ def ruleset_from_dict(data: Any) -> RuleSet:
             subgenres_as_one=_get(p, "subgenres_as_one", "players", bool)),
         shura=ShuraPolicy(enabled=_get(s, "enabled", "shura", bool),
                           max_lots=_get(s, "max_lots", "shura", int),
-                          format_lot_pool=_get(s, "format_lot_pool", "shura", str)),
+                          format_lot_pool=_get(s, "format_lot_pool", "shura", str),
+                          national_title=_get(s, "national_title", "shura", int),
+                          shiga_winner=_get(s, "shiga_winner", "shura", int),
+                          seed_or_invitation=_get(s, "seed_or_invitation", "shura", int),
+                          voluntary=_get(s, "voluntary", "shura", bool),
+                          champion_format_lots=_get(s, "champion_format_lots", "shura", bool)),
         selection=SelectionPolicy(
             illegal=_get(sel, "illegal", "selection", str, choices=("refuse", "penalty")),
             penalty=_penalty(sel["penalty"], "selection.penalty"),

@@ -42,11 +42,30 @@ SHURA_ONE_IN = 6
 
 
 @dataclass(frozen=True)
+class Spot:
+    """Where in a round a match is: the K6 rule it is played under (its name, "" for none),
+    the group's number, or the game of a K10 series (0 for none)."""
+
+    variant: str = ""
+    number: int = 1
+    game: int = 0
+
+    @property
+    def label(self) -> str:
+        """The match's name in the rehearsal's lottery purposes: fixed text whatever the
+        reader's language, so the same seed plays the same event."""
+        if self.game:
+            return f"第{self.game}戦"
+        return f"{self.variant}{self.number}組"
+
+
+@dataclass(frozen=True)
 class Shortfall:
     """A match where a player had no legal choice on an axis: the rule's fallback was played.
 
     ``axis``: ``genre`` (ノンジャンル), ``format`` (ランダム) or ``forced`` (both).
-    ``played``: sets the player had played in the event before this match.
+    ``played``: sets the player had played in the event before this match. ``group`` is
+    the match's fixed label; ``spot`` the same place as data, for a page to word.
     """
 
     run: int
@@ -58,6 +77,7 @@ class Shortfall:
     lots: int
     axis: str
     played: int
+    spot: Spot = Spot()
 
 
 @dataclass
@@ -110,6 +130,8 @@ class EventRun:
             return _Player(preset.player_rules(), 0, 0)
         q_level = lot.choice(Q_LEVELS)
         if preset.shura and preset.max_lots and lot.die(SHURA_ONE_IN) == 1:
+            # A 修羅 player with 1…cap lots, whatever owes them: the restrictions only see
+            # how many genres are gone, so the declaration stands for any ground's lots.
             extra = lot.die(preset.max_lots) - 1
             owed = lots_owed(ShuraDeclaration(volunteer=True, extra_lots=extra),
                              cap=preset.max_lots)
@@ -236,7 +258,8 @@ class EventRun:
                        if restrictions.cards and per_round else None)
         results: dict[str, MatchResult] = {}
         for group in groups:
-            label = f"{prefix}{group.number}組"
+            spot = Spot(variant=prefix, number=group.number)
+            label = spot.label
             glot = self.lot.child(f"{spec.key}/{label}")
             cards = None
             if restrictions.cards:
@@ -248,7 +271,7 @@ class EventRun:
                     for p in group.players})
             match = restrictions.match_rules(spec.name, cards=cards, bans=bans)
             for player in group.players:
-                selection = self._choose(spec, label, player, self.players[player].history,
+                selection = self._choose(spec, spot, player, self.players[player].history,
                                          match, glot.child(player))
                 self.players[player].history.append(
                     restrictions.history_entry(selection, spec.name))
@@ -258,7 +281,7 @@ class EventRun:
             stats.matches += 1
         return results
 
-    def _choose(self, spec: RoundSpec, label: str, player: str,
+    def _choose(self, spec: RoundSpec, spot: Spot, player: str,
                 history: Sequence[HistoryEntry], match: MatchRules, lot: Lottery,
                 rules: PlayerRules | None = None) -> Selection:
         """A legal set chosen by lot, with the open genres and formats counted (0 on an
@@ -275,8 +298,8 @@ class EventRun:
             axis = "forced" if forced or (no_genre and no_format) else (
                 "genre" if no_genre else "format")
             stats.shortfalls.append(Shortfall(
-                self.number, spec.name, label, player, str(choices.rules.mode), who.q_level,
-                who.lots, axis, sum(1 for e in history if e.recorded)))
+                self.number, spec.name, spot.label, player, str(choices.rules.mode),
+                who.q_level, who.lots, axis, sum(1 for e in history if e.recorded), spot))
         genre = lot.choice(choices.legal_genres)
         fmt = lot.choice(choices.legal_formats(genre))
         return Selection(genre, fmt, lot.choice(self.catalog.difficulties))
@@ -313,16 +336,16 @@ class EventRun:
         game = 0
         while not state.finished:
             game += 1
-            label = f"第{game}戦" if spec.is_series else "1組"
+            spot = Spot(game=game) if spec.is_series else Spot()
             glot = lot.child(f"game{game}")
             restr = spec.restrictions
             for contender in pair:
                 partner = match.partner_of(contender)
                 own = self.players[contender]
                 history = own.history + pair_history[contender]
-                first = self._choose(spec, label, contender, history,
+                first = self._choose(spec, spot, contender, history,
                                      restr.match_rules(spec.name), glot.child(contender))
-                second = self._choose(spec, label, partner, history,
+                second = self._choose(spec, spot, partner, history,
                                       restr.match_rules(spec.name, partner=first),
                                       glot.child(partner), rules=own.rules)
                 entries = [restr.history_entry(s, spec.name) for s in (first, second)]

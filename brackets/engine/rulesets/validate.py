@@ -27,8 +27,8 @@ from ..errors import RuleRefusal
 from ..presets.plans import ladder_template, plan_fixed, plan_ladder
 from ..presets.spec import RoundRestrictions, RoundSpec
 from ..restrictions import Mode
-from ..shura import FORMAT_LOT_POOLS, MAX_LOTS
-from .document import LadderRules, RuleSet
+from ..shura import FORMAT_LOT_POOLS, MAX_LOTS, SHURA_GROUNDS
+from .document import SHURA_LATER_KEYS, LadderRules, RuleSet, ShuraPolicy
 
 
 def validate_ruleset(ruleset: RuleSet) -> list[RuleRefusal]:
@@ -343,6 +343,7 @@ def _policies(rs: RuleSet) -> Iterator[RuleRefusal]:
     if rs.shura.format_lot_pool not in FORMAT_LOT_POOLS:
         yield RuleRefusal("ruleset_lot_pool_unknown", "no such pool",
                           pool=rs.shura.format_lot_pool)
+    yield from _shura_owed(rs)
     penalty = rs.selection.penalty
     if rs.selection.illegal == "penalty" and not bounds.PENALTY.contains(penalty):
         yield RuleRefusal("ruleset_penalty_range", f"penalty {penalty}", penalty=penalty,
@@ -353,3 +354,29 @@ def _policies(rs: RuleSet) -> Iterator[RuleRefusal]:
             catalog.validate(rs.selection.dummy)
         except RuleRefusal as refusal:
             yield refusal
+
+
+def _shura_owed(rs: RuleSet) -> Iterator[RuleRefusal]:
+    """What 修羅 owes against its switch and its cap.
+
+    While 修羅 is off what it owes is dormant, and a document that never composed it holds
+    堅田's values (the defaults); composing anything else there contradicts the switch.
+    While it is on: a ground owing more than the cap (that player could never register)
+    and a 修羅 nobody can owe.
+    """
+    s = rs.shura
+    for ground in SHURA_GROUNDS:
+        yield from _range(f"shura.{ground}", getattr(s, ground), 0, MAX_LOTS)
+    if not s.enabled:
+        dormant = ShuraPolicy()
+        if any(getattr(s, k) != getattr(dormant, k) for k in SHURA_LATER_KEYS):
+            yield RuleRefusal("ruleset_shura_off_lots_owed", "what 修羅 owes, 修羅 is off")
+        return
+    owing = [g for g in SHURA_GROUNDS if getattr(s, g) > 0]
+    for ground in owing:
+        if getattr(s, ground) > s.max_lots:
+            yield RuleRefusal("ruleset_shura_ground_over_cap", f"{ground} over the cap",
+                              key=f"shura.{ground}", ground=ground,
+                              lots=getattr(s, ground), cap=s.max_lots)
+    if not owing and not s.voluntary:
+        yield RuleRefusal("ruleset_shura_owes_nothing", "修羅 is on and owes nothing")

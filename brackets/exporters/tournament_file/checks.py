@@ -25,7 +25,7 @@ def facts_check(tournament: Tournament) -> None:
     nothing.
     """
     from brackets import engine_adapter as ea
-    from brackets.adapters.entrants import shura_declaration, snapshot
+    from brackets.adapters.entrants import shura_declaration, shura_rules_of, snapshot
     from brackets.selectors import rounds as sel
     from brackets.services.rounds import RoundError, recorded_facts_check
 
@@ -35,9 +35,10 @@ def facts_check(tournament: Tournament) -> None:
             where=where)
 
     entrants = Entrant.objects.filter(tournament=tournament).order_by("pk")
+    rules = shura_rules_of(tournament)
     for index, entrant in enumerate(entrants):
         try:
-            lots_owed(shura_declaration(snapshot(entrant)))
+            lots_owed(shura_declaration(snapshot(entrant), rules))
         except RuleRefusal:
             raise fail(f"records.entrant[{index}].shura_extra_lots", gettext(
                 "修羅くじは1人{cap}本までです").format(cap=MAX_LOTS)) from None

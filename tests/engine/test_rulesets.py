@@ -162,8 +162,9 @@ def test_kyushu_rule_set_reads_like_the_rule_page() -> None:
 
 def test_a_new_round_spec_layout_needs_a_new_document_version() -> None:
     """A round inside a document is RoundSpec.to_dict() without its own version, so the two
-    versions move together: bump RULESET_VERSION (and read the old one) with SPEC_VERSION."""
-    assert (SPEC_VERSION, RULESET_VERSION) == (1, 1)
+    versions move together: bump RULESET_VERSION (and read the old one) with SPEC_VERSION.
+    Version 2 of the document is the 修羅 rules, with the round layout unchanged."""
+    assert (SPEC_VERSION, RULESET_VERSION) == (1, 2)
 
 
 # -- composing from empty ---------------------------------------------------------------------
@@ -441,3 +442,13 @@ def test_a_ladder_at_its_capacity_is_planned_and_its_refusal_reported() -> None:
     ladder = replace(KATATA_LADDER, single_advance_rounds=(1,))
     codes = _codes(replace(KATATA, ladder=ladder, capacity=20))
     assert [code for code, _p in codes] == ["round_undrawable"]
+
+
+def test_a_version_2_document_without_the_shura_rules_is_refused_by_key() -> None:
+    """Only a version-1 file, written before the 修羅 rules were composable, may lack them."""
+    data = ruleset_of("katata-kansai5-qualifier").to_dict()
+    del data["shura"]["voluntary"]
+    with pytest.raises(RuleRefusal) as refused:
+        RuleSet.from_dict(data)
+    assert refused.value.code == "ruleset_key_missing"
+    assert RuleSet.from_dict({**data, "version": 1}).shura.voluntary is True

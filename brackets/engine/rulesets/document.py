@@ -42,8 +42,9 @@ from ..shura import MAX_LOTS, ShuraRules
 
 #: Version of :meth:`RuleSet.to_dict`. A round inside the document is
 #: ``RoundSpec.to_dict()`` without its own version: a change of ``SPEC_VERSION`` is a new
-#: document version too.
-RULESET_VERSION = 1
+#: document version too. Version 2 adds the 修羅 rules (:data:`SHURA_LATER_KEYS`), so a
+#: server that cannot apply them refuses the file as newer rather than misreading it.
+RULESET_VERSION = 2
 
 T = TypeVar("T")
 
@@ -108,7 +109,7 @@ class ShuraPolicy:
                    champion_format_lots=rules.champion_format_lots)
 
 
-#: The keys of ``shura`` a document written before they existed may lack: read as 堅田's.
+#: The keys of ``shura`` a version-1 document lacks: it reads as 堅田's.
 SHURA_LATER_KEYS = ("national_title", "shiga_winner", "seed_or_invitation", "voluntary",
                     "champion_format_lots")
 
@@ -344,6 +345,7 @@ def _version(data: Any) -> None:
 def ruleset_from_dict(data: Any) -> RuleSet:
     """See :meth:`RuleSet.from_dict`."""
     _version(data)
+    shura_later = SHURA_LATER_KEYS if data["version"] == 1 else ()
     top = _object(data, "", tuple(ruleset_to_dict(RuleSet("x", "x"))))
     rounds = top["rounds"]
     if not isinstance(rounds, list):
@@ -352,7 +354,7 @@ def ruleset_from_dict(data: Any) -> RuleSet:
                                             "bomber_min_q", "pinpoint_min_q",
                                             "grouped_min_q", "subgenres_as_one"))
     s = _object(top["shura"], "shura", ("enabled", "max_lots", "format_lot_pool",
-                                        *SHURA_LATER_KEYS), optional=SHURA_LATER_KEYS)
+                                        *SHURA_LATER_KEYS), optional=shura_later)
     # A file from before what 修羅 owes was composable owes what 堅田 owes, as it did then.
     s = {**{k: getattr(ShuraPolicy(), k) for k in SHURA_LATER_KEYS}, **s}
     sel = _object(top["selection"], "selection", ("illegal", "penalty", "dummy"))

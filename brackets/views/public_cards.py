@@ -186,15 +186,18 @@ def _digest(value: Any) -> str:
     return hashlib.blake2b(repr(value).encode(), digest_size=16).hexdigest()
 
 
-def cached_cards_html(tournament: Tournament, groups: list[Group], page: PageCards) -> str:
+def cached_cards_html(tournament: Tournament, groups: list[Group], page: PageCards,
+                      views: dict[int, sel.GroupView] | None = None) -> str:
     """The cards of ``groups`` (one round, not a pair or series round), each from the
-    cache when what it shows is unchanged; only the others' facts are read."""
+    cache when what it shows is unchanged; only the others' facts are read, unless the
+    caller has read them already (``views``, by group id)."""
     keys = page.keys
     found = cache.get_many(list(keys.values()))
     missing = [g for g in groups if keys[g.id] not in found]
     if missing:
         built = {}
-        for view in sel.group_views(missing, tournament):
+        for view in ([views[g.id] for g in missing] if views is not None
+                     else sel.group_views(missing, tournament)):
             built[keys[view.group.id]] = ("" if view.status == sel.UNUSED
                                           else str(cards_html([view], page.ctx)))
         cache.set_many(built, CARD_SECONDS)

@@ -1,0 +1,39 @@
+"""Rendered fragments of a page, each cached under a digest of what it shows.
+
+A page cached whole (brackets/perf/page_cache.py) is built again after every save in the
+tournament, and most of what it holds did not change: at a venue four saves in five are
+selections, which leave the round's 惜敗率 table as it was, and each save touches one
+group of the round. So a page is assembled from fragments, each kept under the values it
+is rendered from (its rows, its language, its links) rather than under a counter that
+something may forget to move: a fragment whose inputs are equal is the same HTML, and
+one whose inputs changed is never found.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from typing import Any
+
+from django.core.cache import cache
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
+
+# A fragment not shown again is dropped after this; changed inputs never hit it anyway.
+FRAGMENT_SECONDS = 600
+
+
+def digest(value: Any) -> str:
+    """A short, stable name for ``value`` (plain data whose repr names it fully)."""
+    return hashlib.blake2b(repr(value).encode(), digest_size=16).hexdigest()
+
+
+def cached_fragment(kind: str, shown: Any, build: Callable[[], str]) -> SafeString:
+    """``build()``'s HTML, kept under ``shown`` and the language (a fragment holds
+    translated text): ``shown`` must name everything the HTML is rendered from."""
+    key = f"brackets:frag:{kind}:{digest((shown, get_language()))}"
+    html = cache.get(key)
+    if html is None:
+        html = build()
+        cache.set(key, html, FRAGMENT_SECONDS)
+    return mark_safe(html)

@@ -37,3 +37,26 @@ def cached_fragment(kind: str, shown: Any, build: Callable[[], str]) -> SafeStri
         html = build()
         cache.set(key, html, FRAGMENT_SECONDS)
     return mark_safe(html)
+
+
+def cached_rows(table: Any, row_template: str) -> SafeString:
+    """The ``<tr>`` of every row of a django-tables2 ``table``, each kept under its
+    record, its even/odd place and the table's shape (class, columns, attributes, row
+    colours, links): after one group's result only the rows it moved are rendered again,
+    not a round's 72 (or 1,024). The records must be plain values whose repr names them
+    (frozen dataclasses of numbers and strings)."""
+    from django.template.loader import render_to_string
+
+    rows = list(table.paginated_rows)
+    link = table.player_url("0") if getattr(table, "player_url", None) else None
+    shape = (type(table).__name__, [c.name for c in table.columns], repr(table.attrs),
+             sorted(table.row_classes.items()), link, get_language())
+    keys = [f"brackets:row:{digest((shape, row.record, row.get_even_odd_css_class()))}"
+            for row in rows]
+    found = cache.get_many(keys)
+    built = {key: render_to_string(row_template, {"row": row})
+             for key, row in zip(keys, rows) if key not in found}
+    if built:
+        cache.set_many(built, FRAGMENT_SECONDS)
+        found.update(built)
+    return mark_safe("".join(found[key] for key in keys))

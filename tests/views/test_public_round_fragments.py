@@ -162,3 +162,42 @@ def test_the_staff_and_public_cards_of_a_group_are_kept_apart(
     assert f'id="pg-{groups[0].label}"' in own
     assert match_url not in own.split("<main", 1)[1]
     assert match_url in staff.get(staff_url).content.decode()
+
+
+def test_table_rows_from_fragments_are_the_rows_django_tables2_renders(
+        tournament: Tournament, groups: list[Group], monkeypatch: pytest.MonkeyPatch) -> None:
+    from brackets.tables_rounds import CrossGroupTable
+
+    kept = _page(tournament)
+    again = _page(tournament)  # the rows now from the cache
+    for cache in caches.all():
+        cache.clear()
+    monkeypatch.setattr(CrossGroupTable, "row_fragments", False)
+    plain = _page(tournament)
+    assert 'data-player="' in plain.split("全体の成績")[1]
+    assert _without_holes(kept) == _without_holes(again) == _without_holes(plain)
+
+
+def test_a_corrected_result_renders_again_only_the_table_rows_it_changed(
+        tournament: Tournament, cast: dict[str, Any], groups: list[Group],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import django.template.loader as loader
+
+    # Group C's players below A's and B's in every placement: the last row is C's 4th.
+    low = {1: ("300.00", 1), 2: ("150.00", 2), 3: ("120.00", 3), 4: ("90.00", 4)}
+    svc.results_save(group=groups[2], by=cast["organiser"], rows=low)
+    _page(tournament)
+    rows: list[Any] = []
+    real = loader.render_to_string
+
+    def counting(name: str, context: Any = None, *args: Any, **kwargs: Any) -> str:
+        if name == "brackets/_round_table_row.html":
+            rows.append(context["row"].record)
+        return real(name, context, *args, **kwargs)
+
+    monkeypatch.setattr(loader, "render_to_string", counting)
+    svc.results_save(group=groups[2], by=cast["organiser"], rows={**low, 4: ("80.00", 4)})
+    _fresh(tournament)
+    table = _page(tournament).split("全体の成績")[1]
+    assert "80.00" in table and "90.00" not in table
+    assert [(r.group, r.place, str(r.score)) for r in rows] == [(groups[2].label, 4, "80.00")]

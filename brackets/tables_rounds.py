@@ -146,6 +146,9 @@ class RoundTableBase(PlannedTable, tables.Table):  # type: ignore[misc]
     #: Each row rendered once per record and kept (brackets/perf/fragments.py): only for
     #: a table whose records are plain values, whose repr names all a row shows.
     row_fragments: ClassVar[bool] = False
+    #: Columns that number the rows: filled per row into a kept row (a rank moves for
+    #: every row below a changed one, the rest of the row does not).
+    rank_columns: ClassVar[tuple[str, ...]] = ()
 
     #: mark → row class; a screen passes its own palette (``row_classes=``).
     ROW_CLASSES: ClassVar[Mapping[str, str]] = {"group_top": "table-success",
@@ -177,7 +180,8 @@ class RoundTableBase(PlannedTable, tables.Table):  # type: ignore[misc]
     def cached_rows(self) -> SafeString:
         """Every row's ``<tr>``, each from the cache while its record and place are
         unchanged (the template asks for this when ``row_fragments`` is set)."""
-        return fragments.cached_rows(self, "brackets/_round_table_row.html")
+        return fragments.cached_rows(self, "brackets/_round_table_row.html",
+                                     per_row=self.rank_columns)
 
     def render_score(self, value: Decimal | None) -> str:
         return "" if value is None else f"{value}"
@@ -214,6 +218,7 @@ class CrossGroupTable(RoundTableBase):
     # Its rows are CrossRow values; after one result most of a round's rows are as they
     # were, and rendering them all is half of a round page's rebuild.
     row_fragments = True
+    rank_columns = ("order",)
 
     class Meta:
         attrs: ClassVar[dict[str, str]] = {"class": "table table-sm cross-table"}

@@ -11,11 +11,14 @@ one whose inputs changed is never found.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections.abc import Callable
 from typing import Any
 
 from django.core.cache import cache
+from django.template.loader import render_to_string
+from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
@@ -39,24 +42,45 @@ def cached_fragment(kind: str, shown: Any, build: Callable[[], str]) -> SafeStri
     return mark_safe(html)
 
 
-def cached_rows(table: Any, row_template: str) -> SafeString:
-    """The ``<tr>`` of every row of a django-tables2 ``table``, each kept under its
-    record, its even/odd place and the table's shape (class, columns, attributes, row
-    colours, links): after one group's result only the rows it moved are rendered again,
-    not a round's 72 (or 1,024). The records must be plain values whose repr names them
-    (frozen dataclasses of numbers and strings)."""
-    from django.template.loader import render_to_string
+# Letters only, so rendering leaves them as they are.
+PARITY_HOLE = "parityHoleQx7w"
 
+
+def _hole(name: str) -> str:
+    return f"{name}HoleQx7w"
+
+
+def cached_rows(table: Any, row_template: str, *, per_row: tuple[str, ...] = ()) -> SafeString:
+    """The ``<tr>`` of every row of a django-tables2 ``table``, each kept under its
+    record and the table's shape (class, columns, attributes, row colours, links): after
+    one group's result only its rows are rendered again, not a round's 72 (or 1,024).
+
+    A row's even/odd class and the columns named in ``per_row`` (a rank, which moves for
+    every row below a changed one) are holes in the kept row, filled per row, so a row
+    that only moved is not rendered again. The records must be dataclasses of plain
+    values whose repr names all a row shows."""
     rows = list(table.paginated_rows)
     link = table.player_url("0") if getattr(table, "player_url", None) else None
     shape = (type(table).__name__, [c.name for c in table.columns], repr(table.attrs),
              sorted(table.row_classes.items()), link, get_language())
-    keys = [f"brackets:row:{digest((shape, row.record, row.get_even_odd_css_class()))}"
-            for row in rows]
+    holed = [dataclasses.replace(row.record, **{name: _hole(name) for name in per_row})
+             for row in rows]
+    keys = [f"brackets:row:{digest((shape, record))}" for record in holed]
     found = cache.get_many(keys)
-    built = {key: render_to_string(row_template, {"row": row})
-             for key, row in zip(keys, rows) if key not in found}
+    built = {}
+    for key, record in zip(keys, holed):
+        if key not in found and key not in built:
+            row = type(rows[0])(record, table=table)
+            row.get_even_odd_css_class = lambda: PARITY_HOLE  # type: ignore[method-assign]
+            built[key] = render_to_string(row_template, {"row": row})
     if built:
         cache.set_many(built, FRAGMENT_SECONDS)
         found.update(built)
-    return mark_safe("".join(found[key] for key in keys))
+    out = []
+    for key, row in zip(keys, rows):
+        html = found[key].replace(PARITY_HOLE, row.get_even_odd_css_class())
+        for name in per_row:
+            value = getattr(row.record, name)
+            html = html.replace(_hole(name), "" if value is None else escape(value))
+        out.append(html)
+    return mark_safe("".join(out))

@@ -202,7 +202,8 @@ def _round_cards_html(tournament: Tournament, rnd: Round, payload: dict[str, Any
     if payload["pair"] or rv.rules.spec.is_series or not rv.groups:
         return _group_cards_html(payload)
     groups = [g.group for g in rv.groups]
-    return cards.cached_cards_html(tournament, groups, cards.page_cards(tournament, rnd, groups),
+    return cards.cached_cards_html(tournament, groups,
+                                   cards.page_cards(tournament, rnd, groups, rv.groups),
                                    views={g.group.id: g for g in rv.groups})
 
 

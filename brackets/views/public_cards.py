@@ -136,17 +136,23 @@ class PageCards:
     version: str
 
 
-def page_cards(tournament: Tournament, rnd: Round, groups: list[Group]) -> PageCards:
+def page_cards(tournament: Tournament, rnd: Round, groups: list[Group],
+               views: Iterable[sel.GroupView] | None = None) -> PageCards:
     """The cards' keys from a few plain-value queries (no fact is read): ``groups`` are
     loaded in this request, so every fact a card is built from later is at least as new
-    as the version its key names."""
+    as the version its key names. ``views`` of ``groups``, when already read, give the
+    seats instead of a query."""
     ids = [g.id for g in groups]
     seats: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
     names: dict[str, str] = {}
-    for group_id, number, entrant_id, seat_id, name in (
-            Seat.objects.filter(group_id__in=ids, superseded_by__isnull=True)
-            .order_by("group_id", "number", "id")
-            .values_list("group_id", "number", "entrant_id", "id", "entrant__name")):
+    seated = (Seat.objects.filter(group_id__in=ids, superseded_by__isnull=True)
+              .order_by("group_id", "number", "id")
+              .values_list("group_id", "number", "entrant_id", "id", "entrant__name")
+              if views is None else
+              [(v.group.id, s.number, s.entrant_id, s.id,
+                s.entrant.name if s.entrant_id is not None else None)
+               for v in views for s in v.seats])
+    for group_id, number, entrant_id, seat_id, name in seated:
         seats[group_id].append((number, entrant_id, seat_id, name or ""))
         if entrant_id is not None:
             names[ea.player_key(entrant_id)] = name

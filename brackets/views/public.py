@@ -13,6 +13,9 @@ A big round (more than PAGE_GROUPS groups) comes a page of group cards at a time
 by the revision: each card under its group's version (brackets/views/public_cards.py), the
 page under the versions of its cards, so at a venue, where the revision moves with every
 tablet's save, a phone's poll of a page nobody saved on is still a cache hit or a 304.
+A round on one page is rebuilt per revision from the same cards, and its round-wide
+tables are kept under the rows they show (brackets/perf/fragments.py), so a save costs
+about its own group's card and the table rows it changed.
 """
 
 from __future__ import annotations

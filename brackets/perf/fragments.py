@@ -71,7 +71,7 @@ def cached_rows(table: Any, row_template: str, *, per_row: tuple[str, ...] = ())
     for key, record in zip(keys, holed):
         if key not in found and key not in built:
             row = type(rows[0])(record, table=table)
-            row.get_even_odd_css_class = lambda: PARITY_HOLE  # type: ignore[method-assign]
+            row.get_even_odd_css_class = lambda: PARITY_HOLE
             built[key] = render_to_string(row_template, {"row": row})
     if built:
         cache.set_many(built, FRAGMENT_SECONDS)

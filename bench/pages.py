@@ -6,8 +6,8 @@ half the groups played, like tablets.py:
 
 - the public round page's size: raw, and gzip as the server sends it to a browser that
   accepts it; for a paged round also the largest page;
-- the public round page rebuilt after one result save (median ms, the save not timed), and
-  the same page when nothing changed (a cache hit) and a 304 revalidation;
+- the public round page rebuilt after one result save and after one selection save (median
+  ms, the save not timed), and the same page when nothing changed (a cache hit) and a 304 revalidation;
 - a result save through the staff form (median ms) and the match page after a save.
 
 It works on a throwaway SQLite database in a temporary folder (or on ``DATABASE_URL`` if
@@ -137,6 +137,13 @@ def measure(count: int, runs: int) -> None:
         return staff.post(reverse("match_results", args=[slug, g.id]), urlencode(data),
                           content_type=FORM_ENCODED)
 
+    def select(i: int) -> None:
+        # A venue's other saves: four selections a match for each result.
+        g = free[(i + 1) % len(free)]
+        seat = Seat.objects.filter(group=g, entrant__isnull=False).order_by("number").first()
+        svc.selection_save(group=Group.objects.get(id=g.id), by=user, seat_number=seat.number,
+                           genre="芸能", format=("四択", "連想")[i % 2], difficulty="HARD")
+
     raw, packed = sizes(public, url)
     print(f"{count} entrants ({len(groups)} groups), {django.db.connection.vendor}:")
     print(f"  public round page, half the groups played: {raw / 1024:7.1f} KB raw, "
@@ -170,6 +177,12 @@ def measure(count: int, runs: int) -> None:
         save(1000 + i)
         expire_public(slug)
 
+    def after_selection(i: int) -> None:
+        select(i)
+        expire_public(slug)
+
+    # Before the results: a selection is saved on a group still playing.
+    reselected = timed(rebuild, runs, before=after_selection)
     rebuilt = timed(rebuild, runs, before=after_save)
     posted = timed(save, runs)
     match_url = reverse("match_page", args=[slug, free[2].id])
@@ -181,6 +194,7 @@ def measure(count: int, runs: int) -> None:
     print(f"  public round page, unchanged (cache hit):   {hit:8.2f} ms")
     print(f"  public round page, 304 revalidation:        {revalidate:8.2f} ms")
     print(f"  public round page rebuilt after one save:   {rebuilt:8.2f} ms")
+    print(f"  ... after one selection save:               {reselected:8.2f} ms")
     print(f"  result save (staff form POST):              {posted:8.2f} ms")
     print(f"  match page GET after a save elsewhere:      {match_after:8.2f} ms")
 

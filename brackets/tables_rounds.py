@@ -26,6 +26,7 @@ from django.utils.translation import gettext_lazy
 
 from brackets.engine import Ratio
 from brackets.labels import ratio_text
+from brackets.perf import fragments
 from brackets.tables_rows import PlannedTable
 
 NUMERIC = {"th": {"class": "num"}, "td": {"class": "num"}}
@@ -142,6 +143,13 @@ class RoundTableBase(PlannedTable, tables.Table):  # type: ignore[misc]
     given, row classes by the engine's mark, plain values for the spreadsheet; each
     column's render call is worked out once per table (brackets/tables_rows.py)."""
 
+    #: Each row rendered once per record and kept (brackets/perf/fragments.py): only for
+    #: a table whose records are plain values, whose repr names all a row shows.
+    row_fragments: ClassVar[bool] = False
+    #: Columns that number the rows: filled per row into a kept row (a rank moves for
+    #: every row below a changed one, the rest of the row does not).
+    rank_columns: ClassVar[tuple[str, ...]] = ()
+
     #: mark → row class; a screen passes its own palette (``row_classes=``).
     ROW_CLASSES: ClassVar[Mapping[str, str]] = {"group_top": "table-success",
                                                 "wildcard": "table-warning"}
@@ -168,6 +176,12 @@ class RoundTableBase(PlannedTable, tables.Table):  # type: ignore[misc]
 
     def value_name(self, value: str) -> str:
         return value
+
+    def cached_rows(self) -> SafeString:
+        """Every row's ``<tr>``, each from the cache while its record and place are
+        unchanged (the template asks for this when ``row_fragments`` is set)."""
+        return fragments.cached_rows(self, "brackets/_round_table_row.html",
+                                     per_row=self.rank_columns)
 
     def render_score(self, value: Decimal | None) -> str:
         return "" if value is None else f"{value}"
@@ -200,6 +214,11 @@ class CrossGroupTable(RoundTableBase):
     ratio = tables.Column(verbose_name=gettext_lazy("惜敗率"), attrs=NUMERIC,
                           empty_values=())
     mark = tables.Column(verbose_name=gettext_lazy("判定"), empty_values=())
+
+    # Its rows are CrossRow values; after one result most of a round's rows are as they
+    # were, and rendering them all is half of a round page's rebuild.
+    row_fragments = True
+    rank_columns = ("order",)
 
     class Meta:
         attrs: ClassVar[dict[str, str]] = {"class": "table table-sm cross-table"}

@@ -13,6 +13,9 @@ A big round (more than PAGE_GROUPS groups) comes a page of group cards at a time
 by the revision: each card under its group's version (brackets/views/public_cards.py), the
 page under the versions of its cards, so at a venue, where the revision moves with every
 tablet's save, a phone's poll of a page nobody saved on is still a cache hit or a 304.
+A round on one page is rebuilt per revision from the same cards, and its round-wide
+tables are kept under the rows they show (brackets/perf/fragments.py), so a save costs
+about its own group's card and the table rows it changed.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from brackets import tables_rounds as rt
 from brackets.adapters.rounds import round_rules
 from brackets.labels import MODE_LABELS, translated
 from brackets.models import Entrant, Group, Round, SpecialFact, Tournament
+from brackets.perf import fragments
 from brackets.perf.page_cache import Builders, public_page
 from brackets.selectors import floor as floor_sel
 from brackets.selectors import players as player_sel
@@ -183,13 +187,43 @@ def _round_build(tournament: Tournament, number: int, version: str,
     built = {"name": rnd.name, "nav": _nav(tournament, rnd, sel.tournament_rounds(tournament))}
     payload = {**_round_payload(tournament, rnd), "version": version}
     built["calls"] = _calls(tournament, rnd, payload["rv"] if rnd.draw_public else None)
-    payload["cards_html"] = "" if pages else _group_cards_html(payload)
+    payload["cards_html"] = "" if pages else _round_cards_html(tournament, rnd, payload)
     payload["cross_order"] = sel.overall_order_note(payload["rv"])
     payload["ratio_note"] = sel.undefined_ratio_note(payload["rv"])
+    payload["tables_html"] = _tables_html(payload)
     if pages:
         payload.update(page=TABLE_SECTION, pages=_page_links(labels, pages), paged=True)
     built["body"] = render_to_string("brackets/public/_round_live.html", payload)
     return built
+
+
+def _round_cards_html(tournament: Tournament, rnd: Round, payload: dict[str, Any]) -> str:
+    """The cards of a round shown on one page: each from the cache while its group is
+    unchanged (as on a card page), so a save re-renders one card, not the round's. A pair
+    or series round's cards read each other (K9/K10): they are built together."""
+    rv = payload["rv"]
+    if payload["pair"] or rv.rules.spec.is_series or not rv.groups:
+        return _group_cards_html(payload)
+    groups = [g.group for g in rv.groups]
+    return cards.cached_cards_html(tournament, groups,
+                                   cards.page_cards(tournament, rnd, groups, rv.groups),
+                                   views={g.group.id: g for g in rv.groups})
+
+
+def _tables_html(payload: dict[str, Any]) -> str:
+    """The round-wide tables (全体の成績, 惜敗率, advancers) under the rows they show:
+    a selection save, most of a venue's saves, leaves them as they were, and rendering
+    them (django-tables2, 72 rows and more) is half of a round page's build."""
+    cross = payload["cross"]
+    advancers = payload["advancers"]
+    shown = (payload["tournament"].slug, payload["ratio_note"], payload["cross_order"],
+             None if cross is None else (cross.attrs, cross.data.data),
+             [(rule, table.attrs, table.data.data) for rule, _o, table in payload["wild_tables"]],
+             advancers, payload["wildcards"], [payload["names"].get(a) for a in advancers],
+             bool(payload["podium"]))
+    return fragments.cached_fragment(
+        "round-tables", shown,
+        lambda: render_to_string("brackets/public/_round_tables.html", payload))
 
 
 def _calls(tournament: Tournament, rnd: Round, rv: sel.RoundView | None = None) -> str:

@@ -136,17 +136,23 @@ class PageCards:
     version: str
 
 
-def page_cards(tournament: Tournament, rnd: Round, groups: list[Group]) -> PageCards:
+def page_cards(tournament: Tournament, rnd: Round, groups: list[Group],
+               views: Iterable[sel.GroupView] | None = None) -> PageCards:
     """The cards' keys from a few plain-value queries (no fact is read): ``groups`` are
     loaded in this request, so every fact a card is built from later is at least as new
-    as the version its key names."""
+    as the version its key names. ``views`` of ``groups``, when already read, give the
+    seats instead of a query."""
     ids = [g.id for g in groups]
     seats: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
     names: dict[str, str] = {}
-    for group_id, number, entrant_id, seat_id, name in (
-            Seat.objects.filter(group_id__in=ids, superseded_by__isnull=True)
-            .order_by("group_id", "number", "id")
-            .values_list("group_id", "number", "entrant_id", "id", "entrant__name")):
+    seated = (Seat.objects.filter(group_id__in=ids, superseded_by__isnull=True)
+              .order_by("group_id", "number", "id")
+              .values_list("group_id", "number", "entrant_id", "id", "entrant__name")
+              if views is None else
+              [(v.group.id, s.number, s.entrant_id, s.id,
+                s.entrant.name if s.entrant_id is not None else None)
+               for v in views for s in v.seats])
+    for group_id, number, entrant_id, seat_id, name in seated:
         seats[group_id].append((number, entrant_id, seat_id, name or ""))
         if entrant_id is not None:
             names[ea.player_key(entrant_id)] = name
@@ -186,15 +192,18 @@ def _digest(value: Any) -> str:
     return hashlib.blake2b(repr(value).encode(), digest_size=16).hexdigest()
 
 
-def cached_cards_html(tournament: Tournament, groups: list[Group], page: PageCards) -> str:
+def cached_cards_html(tournament: Tournament, groups: list[Group], page: PageCards,
+                      views: dict[int, sel.GroupView] | None = None) -> str:
     """The cards of ``groups`` (one round, not a pair or series round), each from the
-    cache when what it shows is unchanged; only the others' facts are read."""
+    cache when what it shows is unchanged; only the others' facts are read, unless the
+    caller has read them already (``views``, by group id)."""
     keys = page.keys
     found = cache.get_many(list(keys.values()))
     missing = [g for g in groups if keys[g.id] not in found]
     if missing:
         built = {}
-        for view in sel.group_views(missing, tournament):
+        for view in ([views[g.id] for g in missing] if views is not None
+                     else sel.group_views(missing, tournament)):
             built[keys[view.group.id]] = ("" if view.status == sel.UNUSED
                                           else str(cards_html([view], page.ctx)))
         cache.set_many(built, CARD_SECONDS)

@@ -178,15 +178,10 @@ def test_table_rows_from_fragments_are_the_rows_django_tables2_renders(
     assert _without_holes(kept) == _without_holes(again) == _without_holes(plain)
 
 
-def test_a_corrected_result_renders_again_only_the_table_rows_it_changed(
-        tournament: Tournament, cast: dict[str, Any], groups: list[Group],
-        monkeypatch: pytest.MonkeyPatch) -> None:
+def _rendered_rows(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """The records of the 惜敗率 table rows rendered from now on, in order."""
     from brackets.perf import fragments
 
-    # Group C's players below A's and B's in every placement: the last row is C's 4th.
-    low = {1: ("300.00", 1), 2: ("150.00", 2), 3: ("120.00", 3), 4: ("90.00", 4)}
-    svc.results_save(group=groups[2], by=cast["organiser"], rows=low)
-    _page(tournament)
     rows: list[Any] = []
     real = fragments.render_to_string
 
@@ -196,6 +191,17 @@ def test_a_corrected_result_renders_again_only_the_table_rows_it_changed(
         return real(name, context, *args, **kwargs)
 
     monkeypatch.setattr(fragments, "render_to_string", counting)
+    return rows
+
+
+def test_a_corrected_result_renders_again_only_the_table_rows_it_changed(
+        tournament: Tournament, cast: dict[str, Any], groups: list[Group],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Group C's players below A's and B's in every placement: the last row is C's 4th.
+    low = {1: ("300.00", 1), 2: ("150.00", 2), 3: ("120.00", 3), 4: ("90.00", 4)}
+    svc.results_save(group=groups[2], by=cast["organiser"], rows=low)
+    _page(tournament)
+    rows = _rendered_rows(monkeypatch)
     svc.results_save(group=groups[2], by=cast["organiser"], rows={**low, 4: ("80.00", 4)})
     _fresh(tournament)
     table = _page(tournament).split("全体の成績")[1]
@@ -206,18 +212,8 @@ def test_a_corrected_result_renders_again_only_the_table_rows_it_changed(
 def test_a_row_that_only_moved_is_not_rendered_again(
         tournament: Tournament, cast: dict[str, Any], groups: list[Group],
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from brackets.perf import fragments
-
     _page(tournament)
-    rows: list[Any] = []
-    real = fragments.render_to_string
-
-    def counting(name: str, context: Any = None, *args: Any, **kwargs: Any) -> str:
-        if name == "brackets/_round_table_row.html":
-            rows.append(context["row"].record)
-        return real(name, context, *args, **kwargs)
-
-    monkeypatch.setattr(fragments, "render_to_string", counting)
+    rows = _rendered_rows(monkeypatch)
     # Group C's winner goes between A's and B's (equal) and the rest: every row after
     # the first two moves down one place, and only C's four rows are new.
     svc.results_save(group=groups[2], by=cast["organiser"],

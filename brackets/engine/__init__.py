@@ -247,6 +247,7 @@ from brackets.engine.shura import (
 )
 from brackets.engine.special import (
     Card,
+    MAX_CARDS_PER_DRAW,
     CardDraw,
     DiceDuel,
     FinalSetup,
@@ -293,7 +294,7 @@ __all__ = [
     "RoundRehearsal", "Shortfall", "Span", "Spread", "check_rehearsal", "rehearse",
     "BASIC_RULE", "CATALOG_2016", "CATALOG_LATER", "DEFAULT_SCREEN_TIE_BREAK", "DISQUALIFIED",
     "DEFAULT_SHURA_RULES", "FORMAT_LOT_POOLS", "MAX_LOTS", "NO_RESTRICTION", "SPEC_VERSION", "TIE_BREAKS",
-    "UNDEFINED", "AdvancementOutcome", "AdvancementRule", "Advancer", "Card", "CardDraw",
+    "UNDEFINED", "MAX_CARDS_PER_DRAW", "AdvancementOutcome", "AdvancementRule", "Advancer", "Card", "CardDraw",
     "Catalog", "Choices", "ChoicesSummary", "ContendersSource", "Counting", "DiceDuel", "Draw",
     "DrawnLots", "EngineBug", "EngineError", "FinalSetup", "Format", "FormatGroup", "Genre",
     "Group", "HistoryEntry", "LotsOwed", "Lottery", "MatchResult", "MatchRules", "Method",

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import combinations
 from typing import Literal
 
 from .errors import EngineBug, RuleRefusal
@@ -153,8 +154,24 @@ class CardDraw:
         return frozenset(card.group for card in self.cards)
 
 
+def never_extra_card(a: Card, b: Card) -> bool:
+    """A 下関 variant without a redraw: the cards drawn are all the cards."""
+    return False
+
+
+#: The most cards one 下関 draw may have before the redraw (a bound for forms and files).
+MAX_CARDS_PER_DRAW = 6
+
+
 def _expected_count(first: Sequence[Card], extra_if: ExtraCardRule, base: int) -> int:
-    return base + (1 if extra_if(first[0], first[1]) else 0)
+    """``base`` cards, one more if any two of them meet ``extra_if``."""
+    shown = first[:base]
+    return base + (1 if any(extra_if(a, b) for a, b in combinations(shown, 2)) else 0)
+
+
+def _check_base(base: int) -> None:
+    if not 1 <= base <= MAX_CARDS_PER_DRAW:
+        raise EngineBug("card_base_unsupported", "cards per draw out of range", base=base)
 
 
 def draw_cards(
@@ -164,15 +181,19 @@ def draw_cards(
     extra_if: ExtraCardRule = share_genre_or_group,
     base: int = 2,
 ) -> CardDraw:
-    """Draw ``base`` cards without replacement, one more if ``extra_if`` holds (K7)."""
+    """Draw ``base`` cards without replacement, one more if any two of them meet
+    ``extra_if`` (K7 draws two; a variant may draw three with :func:`never_extra_card`)."""
     if len(set(deck)) != len(deck):
         raise EngineBug("deck_duplicate", "a card appears twice in the deck")
-    if base != 2:
-        raise EngineBug("card_base_unsupported", "K7 draws two cards", base=base)
-    if len(deck) < base + 1:
-        raise EngineBug("deck_too_small", "the deck needs at least three cards", size=len(deck))
+    _check_base(base)
+    # The deck holds a redraw even when the first cards do not call for one: the deck's
+    # size cannot depend on the draw.
+    needed = base + (0 if extra_if is never_extra_card else 1)
+    if len(deck) < needed:
+        raise EngineBug("deck_too_small", f"the deck needs at least {needed} cards",
+                        size=len(deck), needed=needed)
     order = lottery.shuffled(list(deck))
-    count = _expected_count(order[:2], extra_if, base)
+    count = _expected_count(order, extra_if, base)
     return CardDraw(tuple(order[:count]), recorded=False)
 
 
@@ -181,24 +202,36 @@ def record_cards(
     *,
     deck: Collection[Card] | None = None,
     extra_if: ExtraCardRule = share_genre_or_group,
+    base: int = 2,
 ) -> CardDraw:
     """Record a physical draw, checking that the number of cards follows the rule."""
-    if len(cards) < 2:
-        raise RuleRefusal("card_count_mismatch", "at least two cards are drawn", count=len(cards))
+    _check_base(base)
+    # K7 as played (two cards, a redraw on an overlap) keeps the wording staff know.
+    k7 = base == 2 and extra_if is not never_extra_card
+    if len(cards) < base:
+        if k7:
+            raise RuleRefusal("card_count_mismatch", "at least two cards are drawn",
+                              count=len(cards))
+        raise RuleRefusal("card_count_short", f"at least {base} cards are drawn",
+                          count=len(cards), base=base)
     if len(set(cards)) != len(cards):
         raise RuleRefusal("card_twice", "the same card was recorded twice")
     if deck is not None:
         unknown = [c for c in cards if c not in deck]
         if unknown:
             raise RuleRefusal("card_unknown", "a recorded card is not in the deck", cards=unknown)
-    expected = _expected_count(cards[:2], extra_if, 2)
+    expected = _expected_count(cards, extra_if, base)
     if len(cards) != expected:
-        raise RuleRefusal(
-            "card_count_mismatch",
-            f"{expected} cards should have been drawn, {len(cards)} recorded",
-            expected=expected,
-            count=len(cards),
-        )
+        if k7:
+            raise RuleRefusal(
+                "card_count_mismatch",
+                f"{expected} cards should have been drawn, {len(cards)} recorded",
+                expected=expected,
+                count=len(cards),
+            )
+        raise RuleRefusal("card_count_expected",
+                          f"{expected} cards should have been drawn, {len(cards)} recorded",
+                          expected=expected, count=len(cards))
     return CardDraw(tuple(cards), recorded=True)
 
 

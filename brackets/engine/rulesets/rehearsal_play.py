@@ -248,7 +248,8 @@ class EventRun:
         deck = shimonoseki_deck(self.catalog, settings.get("k7_deck",
                                                            "lot_genres_x_format_groups"))
         rule = extra_card_rule(settings.get("k7_extra_card", "share_genre_or_group"))
-        return draw_cards(deck, self.lot.child(purpose), extra_if=rule)
+        return draw_cards(deck, self.lot.child(purpose), extra_if=rule,
+                          base=int(settings.get("k7_cards_per_draw", 2)))
 
     def _play_groups(self, spec: RoundSpec, restrictions: RoundRestrictions,
                      groups: Sequence[Group], prefix: str) -> dict[str, MatchResult]:

@@ -245,10 +245,14 @@ from brackets.engine.shura import (
     shura_player_rules,
     validate_drawn,
 )
-from brackets.engine.special import (
-    Card,
+from brackets.engine.cards import (
     MAX_CARDS_PER_DRAW,
+    Card,
     CardDraw,
+    draw_cards,
+    record_cards,
+)
+from brackets.engine.special import (
     DiceDuel,
     FinalSetup,
     PartnerMatch,
@@ -257,11 +261,9 @@ from brackets.engine.special import (
     RuleChoice,
     SeriesState,
     assign_rules,
-    draw_cards,
     final_setup,
     partner_match,
     partner_match_winner,
-    record_cards,
     record_dice,
     reveal_bans,
     roll_dice,

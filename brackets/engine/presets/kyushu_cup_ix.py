@@ -11,16 +11,16 @@ from decimal import Decimal
 from typing import Any
 
 from ..bounds import PENALTY
-from ..catalog import Catalog, Selection
-from ..errors import RuleRefusal
-from ..restrictions import BASIC_RULE, QThresholds
-from ..special import (
+from ..cards import (
     MAX_CARDS_PER_DRAW,
     Card,
     never_extra_card,
     share_genre_and_group,
     share_genre_or_group,
 )
+from ..catalog import Catalog, Selection
+from ..errors import RuleRefusal
+from ..restrictions import BASIC_RULE, QThresholds
 from .plans import plan_fixed
 from .registry import PresetDefinition, register_preset
 from .settings import Setting

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from .. import bounds
 from ..advancement import TIE_BREAKS
+from ..cards import MAX_CARDS_PER_DRAW
 from ..catalog import BUILTIN_CATALOGS
 from ..errors import RuleRefusal
 from ..presets.kyushu_cup_ix import shimonoseki_deck
@@ -29,7 +30,6 @@ from ..presets.plans import ladder_template, plan_fixed, plan_ladder
 from ..presets.spec import RoundRestrictions, RoundSpec
 from ..restrictions import Mode
 from ..shura import FORMAT_LOT_POOLS, MAX_LOTS, SHURA_GROUNDS
-from ..special import MAX_CARDS_PER_DRAW
 from .document import SHURA_LATER_KEYS, LadderRules, RuleSet, ShuraPolicy
 
 

@@ -1,7 +1,8 @@
 """#17 in real Chromium at 1280x800: an organiser turns 九州杯IX's 下関 cards into "three
 cards, no redraw" in the composer's cards section, saves, rehearses the rule set at 40
 entrants from its own page before applying it, and reads its rule page preview; the
-tournament's rules stay as they were. The K6 round offers no advancers of its own.
+tournament's rules stay as they were; one card with a redraw rule is refused for rehearsal
+with the reason. The K6 round offers no advancers of its own.
 Screenshots go to /tmp/shots/rulesets/."""
 
 from __future__ import annotations
@@ -68,4 +69,17 @@ def test_a_three_card_variant_is_rehearsed_before_it_is_applied(
     assert "カードを3枚引き" in page.inner_text("#rule-page")
     t.refresh_from_db()
     assert t.preset != "ruleset"
+
+    # One card with a redraw rule: saved as 要修正, and its rehearsal is refused with why.
+    page.goto(f"{live_server.url}/t/{t.slug}/rulesets/{ruleset.pk}/")
+    page.fill("#id_p-k7_cards_per_draw", "1")
+    page.select_option("#id_p-k7_extra_card", "share_genre_or_group")
+    page.click("button.btn-primary[name=save]")
+    page.wait_for_selector("#ruleset-try-blocked")
+    page.screenshot(path=str(SHOTS / "composer-top-problem-1280.png"))
+    page.click("#ruleset-try #rehearsal-run")
+    page.wait_for_selector("#rehearsal-error")
+    page.screenshot(path=str(SHOTS / "pre-apply-rehearsal-refused-1280.png"))
+    assert "下関カードを1枚だけ" in page.inner_text("#rehearsal-problems")
+    assert page.locator("#rehearsal-table").count() == 0
     context.close()

@@ -148,9 +148,14 @@ def _restrictions(r: RoundRestrictions, window: str | None, rs: RuleSet) -> list
             extra = _("2枚が同じカードの場合はもう1枚引く")
         else:
             extra = _("同じカードが2枚ある場合はもう1枚引く")
-        out.append(_("【追加ルール】「下関ルール・改」カードを{n}枚引き、引いたカードに対応するジャンル"
-                      "及び形式群のみ使用可能となります（{extra}）。").format(
-                          n=cards.cards_per_draw, extra=extra))
+        if cards.cards_per_draw == 2:
+            # K7's own sentence, so the built-in rule page reads as it always has.
+            line = _("【追加ルール】「下関ルール・改」カードを2枚引き、引いたカードに対応するジャンル"
+                     "及び形式群のみ使用可能となります（{extra}）。")
+        else:
+            line = _("【追加ルール】「下関ルール・改」カードを{n}枚引き、引いたカードに対応するジャンル"
+                     "及び形式群のみ使用可能となります（{extra}）。")
+        out.append(line.format(n=cards.cards_per_draw, extra=extra))
         if cards.draw_per == "round":
             out.append(_("カードは回戦ごとに1回引き、全組共通です。"))
     if r.match_bans:

@@ -255,6 +255,9 @@ ERROR_TEXT: dict[str, Any] = {
     # K7 physical draws: staff need to know what to fix on the form, in Japanese.
     "card_count_mismatch": _("記録したカードの枚数（{count}枚）がルールと合いません。2枚が同じ"
                              "ジャンルか同じ形式群なら3枚目も、そうでなければ2枚だけ記録してください"),
+    "card_count_short": _("記録したカードは{count}枚です。このルールでは最初に{base}枚引きます"),
+    "card_count_expected": _("記録したカードの枚数（{count}枚）がルールと合いません。この引き方"
+                             "では{expected}枚です"),
     "card_twice": _("同じカードが2回記録されています"),
     "card_unknown": _("山札にないカードが記録されています"),
     # K7: the cards decide what a player may choose, so selections wait for the draw.

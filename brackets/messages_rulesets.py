@@ -76,6 +76,11 @@ RULESET_TEXT: dict[str, Any] = {
                                     "してください"),
     "ruleset_lot_pool_unknown": _("形式くじの種類「{pool}」はありません"),
     "ruleset_penalty_range": _("減点（{penalty}）は{low}〜{high}で指定してください"),
+    "ruleset_cards_redraw_one": _("下関カードを1枚だけ引くときは、重なりで追加を引く条件が使えません"
+                                  "（比べるカードがありません）。引く枚数を2枚以上にするか、追加を"
+                                  "「引かない」にしてください"),
+    "ruleset_cards_deck_small": _("下関カードの山札は{deck}枚ですが、追加分も含めて{needed}枚"
+                                  "必要です。引く枚数を減らすか、山札を変えてください"),
     "rehearsal_entrants_range": _("参加人数は{low}〜{high}人で指定してください（現在 {value}人）"),
     "rehearsal_seeds_range": _("シードの人数は{low}〜{high}人で指定してください（現在 {value}人）"),
     "rehearsal_runs_range": _("試行回数は{low}〜{high}回で指定してください（現在 {value}回）"),

@@ -284,6 +284,16 @@ urlpatterns += [
          name="ruleset_apply"),
 ]
 
+# A rule set rehearsed and its rule page read before it is applied (issue 17).
+from brackets.views import ruleset_preview as ruleset_preview_views
+
+urlpatterns += [
+    path("t/<slug:slug>/rulesets/<int:ruleset_id>/rehearsal/",
+         ruleset_preview_views.ruleset_rehearsal, name="ruleset_rehearsal"),
+    path("t/<slug:slug>/rulesets/<int:ruleset_id>/rules/",
+         ruleset_preview_views.ruleset_rule_page, name="ruleset_rule_page"),
+]
+
 # A tournament's rules as a rule page, and the organiser's rehearsal (issue 17 items 3, 4).
 from brackets.views import rules as rules_views
 

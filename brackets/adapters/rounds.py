@@ -116,6 +116,17 @@ class RoundRules:
         return str(self.preset.settings.get("k7_extra_card", "share_genre_or_group"))
 
     @property
+    def k7_cards_per_draw(self) -> int:
+        """K7: cards drawn before the redraw rule (setting ``k7_cards_per_draw``)."""
+        return int(self.preset.settings.get("k7_cards_per_draw", 2))
+
+    @property
+    def k7_card_slots(self) -> int:
+        """The most cards one draw can have: the cards drawn, and one more unless the
+        variant never redraws."""
+        return self.k7_cards_per_draw + (0 if self.k7_extra_card == "never" else 1)
+
+    @property
     def k7_draw_per_round(self) -> bool:
         """K7: one card draw serves every group of the round (setting ``k7_draw_per``)."""
         return bool(self.preset.settings.get("k7_draw_per", "match") == "round")

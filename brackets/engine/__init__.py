@@ -245,9 +245,14 @@ from brackets.engine.shura import (
     shura_player_rules,
     validate_drawn,
 )
-from brackets.engine.special import (
+from brackets.engine.cards import (
+    MAX_CARDS_PER_DRAW,
     Card,
     CardDraw,
+    draw_cards,
+    record_cards,
+)
+from brackets.engine.special import (
     DiceDuel,
     FinalSetup,
     PartnerMatch,
@@ -256,11 +261,9 @@ from brackets.engine.special import (
     RuleChoice,
     SeriesState,
     assign_rules,
-    draw_cards,
     final_setup,
     partner_match,
     partner_match_winner,
-    record_cards,
     record_dice,
     reveal_bans,
     roll_dice,
@@ -293,7 +296,7 @@ __all__ = [
     "RoundRehearsal", "Shortfall", "Span", "Spread", "check_rehearsal", "rehearse",
     "BASIC_RULE", "CATALOG_2016", "CATALOG_LATER", "DEFAULT_SCREEN_TIE_BREAK", "DISQUALIFIED",
     "DEFAULT_SHURA_RULES", "FORMAT_LOT_POOLS", "MAX_LOTS", "NO_RESTRICTION", "SPEC_VERSION", "TIE_BREAKS",
-    "UNDEFINED", "AdvancementOutcome", "AdvancementRule", "Advancer", "Card", "CardDraw",
+    "UNDEFINED", "MAX_CARDS_PER_DRAW", "AdvancementOutcome", "AdvancementRule", "Advancer", "Card", "CardDraw",
     "Catalog", "Choices", "ChoicesSummary", "ContendersSource", "Counting", "DiceDuel", "Draw",
     "DrawnLots", "EngineBug", "EngineError", "FinalSetup", "Format", "FormatGroup", "Genre",
     "Group", "HistoryEntry", "LotsOwed", "Lottery", "MatchResult", "MatchRules", "Method",

@@ -1,4 +1,4 @@
-"""Special rounds of 九州杯IX: rule selection (K6), 下関 cards (K7), simultaneous bans (K8),
+"""Special rounds of 九州杯IX: rule selection (K6), simultaneous bans (K8),
 partner matches (K9, K10), the final's dice, set order and best-of-3 series (K10).
 
 Every random outcome comes from a :class:`Lottery` (reproducible from the stored seed) or
@@ -10,11 +10,11 @@ constraint) is the restrictions module's job; this module produces the facts it 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from .errors import EngineBug, RuleRefusal
+from .errors import RuleRefusal
 from .lottery import Lottery
 from .results import MatchResult
 
@@ -111,95 +111,6 @@ def assign_rules(
         room[assigned] -= 1
         choices.append(RuleChoice(position, player, wish, assigned))
     return RuleAssignment(tuple(choices))
-
-
-# ----------------------------------------------------------------- K7 下関ルール・改
-
-
-@dataclass(frozen=True)
-class Card:
-    """A 下関 card: one genre and one format group (default reading of K7)."""
-
-    genre: str
-    group: str
-
-
-ExtraCardRule = Callable[[Card, Card], bool]
-
-
-def share_genre_or_group(a: Card, b: Card) -> bool:
-    """Default reading of K7: draw one more if the two cards share a genre or a group."""
-    return a.genre == b.genre or a.group == b.group
-
-
-def share_genre_and_group(a: Card, b: Card) -> bool:
-    """Literal reading of the seed (2枚とも同一): only identical cards trigger a redraw."""
-    return a.genre == b.genre and a.group == b.group
-
-
-@dataclass(frozen=True)
-class CardDraw:
-    """The cards of one match and what they allow (the union of the cards)."""
-
-    cards: tuple[Card, ...]
-    recorded: bool
-
-    @property
-    def allowed_genres(self) -> frozenset[str]:
-        return frozenset(card.genre for card in self.cards)
-
-    @property
-    def allowed_groups(self) -> frozenset[str]:
-        return frozenset(card.group for card in self.cards)
-
-
-def _expected_count(first: Sequence[Card], extra_if: ExtraCardRule, base: int) -> int:
-    return base + (1 if extra_if(first[0], first[1]) else 0)
-
-
-def draw_cards(
-    deck: Sequence[Card],
-    lottery: Lottery,
-    *,
-    extra_if: ExtraCardRule = share_genre_or_group,
-    base: int = 2,
-) -> CardDraw:
-    """Draw ``base`` cards without replacement, one more if ``extra_if`` holds (K7)."""
-    if len(set(deck)) != len(deck):
-        raise EngineBug("deck_duplicate", "a card appears twice in the deck")
-    if base != 2:
-        raise EngineBug("card_base_unsupported", "K7 draws two cards", base=base)
-    if len(deck) < base + 1:
-        raise EngineBug("deck_too_small", "the deck needs at least three cards", size=len(deck))
-    order = lottery.shuffled(list(deck))
-    count = _expected_count(order[:2], extra_if, base)
-    return CardDraw(tuple(order[:count]), recorded=False)
-
-
-def record_cards(
-    cards: Sequence[Card],
-    *,
-    deck: Collection[Card] | None = None,
-    extra_if: ExtraCardRule = share_genre_or_group,
-) -> CardDraw:
-    """Record a physical draw, checking that the number of cards follows the rule."""
-    if len(cards) < 2:
-        raise RuleRefusal("card_count_mismatch", "at least two cards are drawn", count=len(cards))
-    if len(set(cards)) != len(cards):
-        raise RuleRefusal("card_twice", "the same card was recorded twice")
-    if deck is not None:
-        unknown = [c for c in cards if c not in deck]
-        if unknown:
-            raise RuleRefusal("card_unknown", "a recorded card is not in the deck", cards=unknown)
-    expected = _expected_count(cards[:2], extra_if, 2)
-    if len(cards) != expected:
-        raise RuleRefusal(
-            "card_count_mismatch",
-            f"{expected} cards should have been drawn, {len(cards)} recorded",
-            expected=expected,
-            count=len(cards),
-        )
-    return CardDraw(tuple(cards), recorded=True)
 
 
 # ------------------------------------------------------------ K8 simultaneous bans

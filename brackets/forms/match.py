@@ -13,6 +13,7 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from brackets.engine import MAX_CARDS_PER_DRAW
 from brackets.forms.fields import (
     BoundedText,
     Flag,
@@ -25,6 +26,8 @@ from brackets.forms.fields import (
 )
 
 SEATS = range(1, 5)  # a group has at most four seats (H1)
+# The most cards one 下関 draw can have: the cards drawn and a redraw.
+CARD_SLOTS = MAX_CARDS_PER_DRAW + 1
 
 
 class SelectionForm(RefusalForm):
@@ -123,21 +126,22 @@ class ConfirmForm(RefusalForm):
 
 
 class CardsPhysicalForm(RefusalForm):
-    """K7 cards drawn from the physical deck: up to three (genre, group) cards. Half a card
-    is refused, not dropped."""
+    """K7 cards drawn from the physical deck: up to the most one draw of any 下関 variant
+    has (the page shows the round's own number of rows). Half a card is refused, not
+    dropped; a wrong count is the engine's to word against the round's rule."""
 
     refusal_fields: ClassVar[dict[str, str]] = {NON_FIELD_ERRORS: "cards"}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        for i in range(1, 4):
+        for i in range(1, CARD_SLOTS + 1):
             self.fields[f"card_genre_{i}"] = Text()
             self.fields[f"card_group_{i}"] = Text()
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         cards: list[tuple[str, str]] = []
-        for i in range(1, 4):
+        for i in range(1, CARD_SLOTS + 1):
             genre, group = data.get(f"card_genre_{i}", ""), data.get(f"card_group_{i}", "")
             if genre and group:
                 cards.append((genre, group))

@@ -22,6 +22,7 @@ from brackets.engine import (
     K7_DECKS,
     K7_DRAW_PER,
     K7_EXTRA_CARD_RULES,
+    MAX_CARDS_PER_DRAW,
     MAX_LOTS,
     RULESET_PRESETS,
     TIE_BREAKS,
@@ -119,10 +120,14 @@ class PoliciesForm(_Styled):
     penalty = forms.DecimalField(label=_("ペナルティ（点）"), min_value=Decimal(0),
                                  max_value=Decimal(99999), decimal_places=2)
     k7_deck = forms.ChoiceField(label=_("下関カードの山札"), choices=_labelled(K7_DECKS))
-    k7_extra_card = forms.ChoiceField(label=_("下関カード：3枚目を引く条件"),
+    k7_cards_per_draw = _whole(_("最初に引く枚数"), low=1, high=MAX_CARDS_PER_DRAW,
+                               help_text=_("九州杯IXは2枚"))
+    k7_extra_card = forms.ChoiceField(label=_("追加で1枚引く条件"),
                                       choices=_labelled(K7_EXTRA_CARD_RULES))
     k7_draw_per = forms.ChoiceField(label=_("下関カードの抽選単位"), choices=_labelled(K7_DRAW_PER))
 
+    #: The 下関 card fields, shown together on the composer under their own heading.
+    CARD_FIELDS = ("k7_deck", "k7_cards_per_draw", "k7_extra_card", "k7_draw_per")
     #: The 修羅 fields, shown together on the composer under their own heading.
     SHURA_FIELDS = ("shura", "national_title_lots", "shiga_winner_lots",
                     "seed_or_invitation_lots", "voluntary", "max_lots", "champion_format_lots",
@@ -151,7 +156,7 @@ class PoliciesForm(_Styled):
             "seed_or_invitation_lots": s.seed_or_invitation, "voluntary": s.voluntary,
             "champion_format_lots": s.champion_format_lots,
             "illegal": sel.illegal, "penalty": sel.penalty, "k7_deck": c.deck,
-            "k7_extra_card": c.extra_card, "k7_draw_per": c.draw_per}
+            "k7_cards_per_draw": c.cards_per_draw, "k7_extra_card": c.extra_card, "k7_draw_per": c.draw_per}
         for place in range(1, TIE_BREAK_PLACES + 1):
             chain = rs.tie_break
             initial[f"tie_break_{place}"] = chain[place - 1] if place <= len(chain) else ""
@@ -219,7 +224,8 @@ def composed(rs: RuleSet, policies: dict[str, Any], ladder: dict[str, Any] | Non
                       voluntary=p["voluntary"],
                       champion_format_lots=p["champion_format_lots"]),
         selection=replace(rs.selection, illegal=p["illegal"], penalty=p["penalty"]),
-        cards=replace(rs.cards, deck=p["k7_deck"], extra_card=p["k7_extra_card"],
+        cards=replace(rs.cards, deck=p["k7_deck"], cards_per_draw=p["k7_cards_per_draw"],
+                      extra_card=p["k7_extra_card"],
                       draw_per=p["k7_draw_per"]))
     if ladder is not None and rs.ladder is not None:
         out = replace(out, ladder=replace(

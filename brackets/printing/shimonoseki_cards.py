@@ -1,6 +1,6 @@
 """The 下関 card deck (K7, 下関ルール・改): one cut-out card per (genre, format group) pair.
 
-Two cards are drawn per match; the deck is the catalog's lot genres × ordinary format groups
+The rules say how many cards a match draws (two in K7); the deck is the catalog's lot genres × ordinary format groups
 (the same deck the app draws from when staff let it draw), so the paper and the app agree.
 """
 

@@ -140,11 +140,22 @@ def _restrictions(r: RoundRestrictions, window: str | None, rs: RuleSet) -> list
     if r.read_window is not None and r.record_window is None:
         out.append(_("この回戦の出題は出題履歴に加えません。"))
     if r.cards:
-        extra = (_("ジャンルか形式群が重なった場合はもう1枚引く")
-                 if cards.extra_card == "share_genre_or_group"
-                 else _("2枚が同じカードの場合はもう1枚引く"))
-        out.append(_("【追加ルール】「下関ルール・改」カードを2枚引き、引いたカードに対応するジャンル"
-                      "及び形式群のみ使用可能となります（{extra}）。").format(extra=extra))
+        if cards.extra_card == "never":
+            extra = _("追加で引くことはありません")
+        elif cards.extra_card == "share_genre_or_group":
+            extra = _("ジャンルか形式群が重なった場合はもう1枚引く")
+        elif cards.cards_per_draw == 2:
+            extra = _("2枚が同じカードの場合はもう1枚引く")
+        else:
+            extra = _("同じカードが2枚ある場合はもう1枚引く")
+        if cards.cards_per_draw == 2:
+            # K7's own sentence, so the built-in rule page reads as it always has.
+            line = _("【追加ルール】「下関ルール・改」カードを2枚引き、引いたカードに対応するジャンル"
+                     "及び形式群のみ使用可能となります（{extra}）。")
+        else:
+            line = _("【追加ルール】「下関ルール・改」カードを{n}枚引き、引いたカードに対応するジャンル"
+                     "及び形式群のみ使用可能となります（{extra}）。")
+        out.append(line.format(n=cards.cards_per_draw, extra=extra))
         if cards.draw_per == "round":
             out.append(_("カードは回戦ごとに1回引き、全組共通です。"))
     if r.match_bans:

@@ -37,7 +37,9 @@ POLICY_KEYS = {"shura.max_lots": "max_lots", "shura.enabled": "shura",
                "shura.format_lot_pool": "format_lot_pool", "selection.penalty": "penalty",
                "shura.national_title": "national_title_lots",
                "shura.shiga_winner": "shiga_winner_lots",
-               "shura.seed_or_invitation": "seed_or_invitation_lots"}
+               "shura.seed_or_invitation": "seed_or_invitation_lots",
+               "cards.cards_per_draw": "k7_cards_per_draw",
+               "cards.extra_card": "k7_extra_card"}
 #: The field of a round a problem about that round is shown beside ("" = the round).
 ROUND_CODE_FIELDS = {
     "ruleset_advance_invalid": "advance_per_group", "ruleset_target_mismatch": "target",

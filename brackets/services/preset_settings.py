@@ -44,7 +44,8 @@ SETTING_LABELS: dict[str, Any] = {
     "r3_capacity_a": _("3回戦 ルールAの定員"),
     "r3_capacity_b": _("3回戦 ルールBの定員"),
     "r3_b_recorded": _("ルールBの出題を履歴に記録する"),
-    "k7_extra_card": _("下関カード：3枚目を引く条件"),
+    "k7_cards_per_draw": _("下関カード：最初に引く枚数"),
+    "k7_extra_card": _("下関カード：追加で1枚引く条件"),
     "k7_deck": _("下関カードの山札"),
     "k7_draw_per": _("下関カードの抽選単位"),
     "history_reset_at_final": _("決勝で履歴をリセット（ペアごとに基本ルール）"),
@@ -72,6 +73,7 @@ SETTING_LABELS: dict[str, Any] = {
 VALUE_LABELS: dict[str, Any] = {
     "random": _("抽選（シード分け）"), "snake": _("順位順スネーク"), "mod": _("順位順（剰余）"),
     "share_genre_or_group": _("ジャンルか形式群が重なったら"), "identical": _("同じカードのときだけ"),
+    "never": _("引かない（追加なし）"),
     "lot_genres_x_format_groups": _("7ジャンル×形式群（既定の推定）"), "all": _("全ジャンル×全形式群"),
     "match": _("試合（組）ごと"), "round": _("回戦ごとに1回（全組共通）"),
     "refuse": _("受け付けない（選び直し）"), "penalty": _("減点して続行"),

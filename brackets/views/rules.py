@@ -8,6 +8,7 @@ event headless in the engine and shows the report.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,6 +22,7 @@ from brackets.engine import (
     EngineError,
     Rehearsal,
     RoundRehearsal,
+    RuleSet,
     Shortfall,
     rehearse,
     validate_ruleset,
@@ -88,25 +90,42 @@ def _rows(report: Rehearsal) -> list[RoundRow]:
     return rows
 
 
-@role_required(Role.ORGANISER)
-def rules_rehearsal(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    """GET: the form; POST: the event played headless with the typed field, and the report."""
-    cabinets = CabinetSet.objects.filter(tournament=tournament, in_service=True).count()
+def rehearsal_cabinets(tournament: Tournament) -> int:
+    """The cabinet sets in service: the rehearsal's minutes are estimated over them."""
+    return CabinetSet.objects.filter(tournament=tournament, in_service=True).count()
+
+
+def rehearsal_initial(tournament: Tournament) -> dict[str, Any]:
+    """The form's field size: the entrants so far, else the capacity, else 40."""
     field_size = tournament.entrants.count() or tournament.capacity or 40
-    initial = {"entrants": min(max(field_size, 2), REHEARSAL_MAX_ENTRANTS)}
-    form = RehearsalForm(request.POST if request.method == "POST" else None, initial=initial)
+    return {"entrants": min(max(field_size, 2), REHEARSAL_MAX_ENTRANTS)}
+
+
+def rehearsal_page(request: HttpRequest, tournament: Tournament, read: Callable[[], RuleSet],
+                   *, refuse_problems: bool = False,
+                   context: dict[str, Any] | None = None) -> HttpResponse:
+    """GET: the form; POST: the rules ``read`` gives played headless with the typed field,
+    and the report. With ``refuse_problems`` rules the validator finds problems in are not
+    rehearsed (a rule set not yet applied: what it would play is not yet an event)."""
+    cabinets = rehearsal_cabinets(tournament)
+    form = RehearsalForm(request.POST if request.method == "POST" else None,
+                         initial=rehearsal_initial(tournament))
     report: Rehearsal | None = None
     error = ""
     problems: list[str] = []
     status = 200
     try:
-        document = tournament_ruleset(tournament)
+        document: RuleSet | None = read()
         problems = [error_text(p) for p in validate_ruleset(document)]
     except EngineError as exc:
         document = None
         error = error_text(exc)
     if request.method == "POST" and document is not None:
-        if form.is_valid():
+        if refuse_problems and problems:
+            error = _("このルールセットには要修正の問題があるため、リハーサルできません。"
+                      "下の問題を直して保存してから、もう一度お試しください。")
+            status = 400
+        elif form.is_valid():
             data = form.cleaned_data
             try:
                 report = rehearse(document, data["entrants"], data["seeds"], data["runs"],
@@ -122,4 +141,11 @@ def rules_rehearsal(request: HttpRequest, tournament: Tournament) -> HttpRespons
         "problems": problems, "cabinets": cabinets,
         "rows": _rows(report) if report is not None else [],
         "total": _minutes(report.minutes) if report is not None else "",
+        **(context or {}),
     }, status=status)
+
+
+@role_required(Role.ORGANISER)
+def rules_rehearsal(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """The tournament's own rules, rehearsed."""
+    return rehearsal_page(request, tournament, lambda: tournament_ruleset(tournament))

@@ -6,7 +6,9 @@ The edit page shows the policies, the ladder or the rounds in forms (rounds are 
 moved and deleted there, and each K6 rule); every save is a new version, then the page
 shows each problem ``validate_ruleset`` finds beside its field (a draft with problems is
 kept, marked 要修正).
-A rule set is exported as a file, and applied to this tournament while it has not started.
+A rule set is exported as a file, rehearsed and its rule page read before it is applied
+(:mod:`.ruleset_preview`; the rehearsal form is on this page), and applied to this
+tournament while it has not started.
 """
 
 from __future__ import annotations
@@ -16,10 +18,12 @@ from typing import Any
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from brackets import engine_adapter as ea
+from brackets.forms.rehearsal import RehearsalForm
 from brackets.forms.ruleset_rounds import (
     KINDS,
     RESTRICTION_FIELDS,
@@ -43,6 +47,7 @@ from brackets.permissions import role_required
 from brackets.selectors import rulesets as sel
 from brackets.services import rulesets as svc
 from brackets.services.preset_settings import settings_locked
+from brackets.views.rules import rehearsal_cabinets, rehearsal_initial
 
 
 def _list(request: HttpRequest, tournament: Tournament, *, start: Any = None,
@@ -165,16 +170,29 @@ def _round_rows(rounds: RoundsEditor, rs: Any, places: Any) -> list[dict[str, An
         # A K6 round's sets are played under its rules' restrictions: its own are kept as
         # they are (hidden) and each rule's are shown with the rule.
         chosen = kind == "rule_selection" and bool(variants)
+        # Its advancers are each rule's too (K6: top 2 under A, the winner under B), so the
+        # round's own number is kept as it is (hidden) rather than offered as if it applied.
+        selection = kind == "rule_selection"
+        hidden = (*(RESTRICTION_FIELDS if chosen else ()),
+                  *(("advance_per_group",) if selection else ()))
         out.append({"form": form, "index": i, "key": draft.key,
                     "name": draft.values.get("name") or "", "kind": KINDS.get(kind, ""),
-                    "rule_selection": kind == "rule_selection",
-                    "sections": [(title, _rows(form, problems, names))
+                    "rule_selection": selection,
+                    "sections": [(title, _rows(form, problems,
+                                               [n for n in names if n not in hidden]))
                                  for title, names in SECTIONS
                                  if not (chosen and names == RESTRICTION_FIELDS)],
-                    "kept": [form[name] for name in RESTRICTION_FIELDS] if chosen else [],
+                    "kept": [form[name] for name in hidden],
                     "problems": problems.get("", []), "variants": variants,
                     "variant_management": rounds.variants[i].management_form})
     return out
+
+
+def _rehearsal_context(tournament: Tournament, ruleset: RuleSetDoc) -> dict[str, Any]:
+    """The pre-apply rehearsal's form on the rule set's page, posting to its own page."""
+    return {"rehearsal_form": RehearsalForm(initial=rehearsal_initial(tournament)),
+            "rehearsal_action": reverse("ruleset_rehearsal", args=[tournament.slug, ruleset.pk]),
+            "cabinets": rehearsal_cabinets(tournament)}
 
 
 _EDITED = {"add_round": _("回戦を追加しました。"), "move": _("回戦の順番を変えました。"),
@@ -236,6 +254,7 @@ def ruleset_edit(request: HttpRequest, tournament: Tournament, ruleset_id: int) 
         "rounds": rounds,
         "round_rows": _round_rows(rounds, rs, places) if rounds is not None else [],
         "history": sel.ruleset_history(ruleset), "edited": edited,
+        **_rehearsal_context(tournament, ruleset),
         "in_use": tournament.preset == ea.RULESET_PRESET
         and (tournament.preset_settings or {}).get("document") == version.document,
         "started": settings_locked(tournament)}, status=status)

@@ -27,7 +27,7 @@ from brackets.engine import (
     series_state,
     set_order,
 )
-from brackets.engine.special import share_genre_and_group
+from brackets.engine.cards import share_genre_and_group
 
 ORDER = [f"r{i:02d}" for i in range(1, 21)]  # processing order positions 1..20
 

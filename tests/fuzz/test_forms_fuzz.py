@@ -33,6 +33,7 @@ from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 
 from brackets.exporters.tournament_file import tournament_file_data
+from brackets.forms.match import CARD_SLOTS
 from brackets.models import Tournament
 from tests.conftest import client_for
 from tests.test_role_matrix import DENY, MATRIX, OK
@@ -65,7 +66,8 @@ EXTRA_FIELDS = {
     "match_action": ["action", "seat", "points", "reason", "penalty", "version", "key",
                      *(f"seat_order_{n}" for n in range(1, 5))],
     "match_special": ["action", "entrant", "genre",
-                      *(f"card_{k}_{n}" for k in ("genre", "group") for n in range(1, 4))],
+                      *(f"card_{k}_{n}" for k in ("genre", "group")
+                        for n in range(1, CARD_SLOTS + 1))],
     "match_selection": ["seat", "set", "difficulty", "confirm_illegal", "version", "key"],
     "match_results": ["version", "key", *(f"{k}_{n}" for k in ("score", "place")
                                           for n in range(1, 5))],
@@ -325,7 +327,8 @@ AREAS = {
     "series": ["public_series", "series_index", "series_edit", "series_attach",
                "series_berth_grant", "series_berth_withdraw"],
     "rulesets": ["rulesets", "ruleset_start", "ruleset_start_empty", "ruleset_import",
-                 "ruleset_clone", "ruleset_edit", "ruleset_export", "ruleset_apply"],
+                 "ruleset_clone", "ruleset_edit", "ruleset_export", "ruleset_apply",
+                 "ruleset_rehearsal", "ruleset_rule_page"],
     "public": ["public_tournament", "public_bracket", "public_round", "public_round_live",
                "public_projector", "public_player", "public_buzzer_scoreboard",
                "public_buzzer_state", "public_floor_call", "public_timetable", "public_rules",

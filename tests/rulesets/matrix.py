@@ -25,4 +25,6 @@ def rulesets_matrix() -> dict[str, Any]:
         "ruleset_edit": Entry(ORGANISER, kwargs=_ruleset),
         "ruleset_export": Entry(ORGANISER, kwargs=_ruleset),
         "ruleset_apply": Entry(ORGANISER, method="POST", kwargs=_ruleset),
+        "ruleset_rehearsal": Entry(ORGANISER, kwargs=_ruleset),
+        "ruleset_rule_page": Entry(ORGANISER, kwargs=_ruleset),
     }

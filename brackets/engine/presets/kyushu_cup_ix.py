@@ -11,10 +11,16 @@ from decimal import Decimal
 from typing import Any
 
 from ..bounds import PENALTY
+from ..cards import (
+    MAX_CARDS_PER_DRAW,
+    Card,
+    never_extra_card,
+    share_genre_and_group,
+    share_genre_or_group,
+)
 from ..catalog import Catalog, Selection
 from ..errors import RuleRefusal
 from ..restrictions import BASIC_RULE, QThresholds
-from ..special import Card, share_genre_and_group, share_genre_or_group
 from .plans import plan_fixed
 from .registry import PresetDefinition, register_preset
 from .settings import Setting
@@ -44,10 +50,12 @@ class KyushuCupIX(PresetDefinition):
         Setting("r3_capacity_a", 12, "K6: rule A capacity (3 groups, top 2).", minimum=0),
         Setting("r3_capacity_b", 8, "K6: rule B capacity (2 groups, winner only).", minimum=0),
         Setting("r3_b_recorded", False, "K6: rule B sets are not recorded in the history."),
+        Setting("k7_cards_per_draw", 2, "K7: cards drawn before the redraw rule (two).",
+                minimum=1, maximum=MAX_CARDS_PER_DRAW),
         Setting("k7_extra_card", "share_genre_or_group",
-                "K7: draw a third card when the two share a genre or a group (default) or "
-                "only when identical (literal reading).",
-                ("share_genre_or_group", "identical")),
+                "K7: draw one more card when two drawn share a genre or a group (default), "
+                "only when identical (literal reading), or never (a variant without redraw).",
+                ("share_genre_or_group", "identical", "never")),
         Setting("k7_deck", "lot_genres_x_format_groups",
                 "K7: the card deck (inference): 7 genres × columns with questions.",
                 ("lot_genres_x_format_groups", "all")),
@@ -134,7 +142,7 @@ class KyushuCupIX(PresetDefinition):
 # -- K7 下関ルール・改 --------------------------------------------------------------------------
 
 _EXTRA_CARD_RULES = {"share_genre_or_group": share_genre_or_group,
-                     "identical": share_genre_and_group}
+                     "identical": share_genre_and_group, "never": never_extra_card}
 
 
 def extra_card_rule(name: str) -> Callable[[Card, Card], bool]:

@@ -13,6 +13,7 @@ from decimal import Decimal
 from typing import Any, Literal
 
 from ..advancement import TIE_BREAKS, AdvancementRule
+from ..cards import CardDraw
 from ..catalog import BUILTIN_CATALOGS, Catalog, Selection
 from ..errors import EngineBug, RuleRefusal
 from ..restrictions import (
@@ -32,7 +33,6 @@ from ..shura import (
     format_lot_pool,
     shura_player_rules,
 )
-from ..special import CardDraw
 from .settings import Setting
 
 RoundKind = Literal[

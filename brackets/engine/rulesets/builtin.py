@@ -43,7 +43,9 @@ def _kyushu_cup_ix(preset: Preset, values: Mapping[str, Any]) -> RuleSet:
     capacity = r1.group_size * ((r2.size or 0) - seeds) // r1.advance_per_group
     return replace(_common(preset), rounds=preset.rounds, max_seeds=seeds,
                    capacity=max(capacity, 0),
-                   cards=CardRules(deck=values["k7_deck"], extra_card=values["k7_extra_card"],
+                   cards=CardRules(deck=values["k7_deck"],
+                                   cards_per_draw=values["k7_cards_per_draw"],
+                                   extra_card=values["k7_extra_card"],
                                    draw_per=values["k7_draw_per"]))
 
 

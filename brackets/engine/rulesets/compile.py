@@ -59,5 +59,5 @@ def compile_ruleset(ruleset: RuleSet) -> Preset:
 def card_settings(ruleset: RuleSet) -> dict[str, Any]:
     """The K7 rules under the setting keys the round adapter and the card sheets read from
     ``Preset.settings``, so a compiled preset runs through the same app code."""
-    return {"k7_deck": ruleset.cards.deck, "k7_extra_card": ruleset.cards.extra_card,
-            "k7_draw_per": ruleset.cards.draw_per}
+    return {"k7_deck": ruleset.cards.deck, "k7_cards_per_draw": ruleset.cards.cards_per_draw,
+            "k7_extra_card": ruleset.cards.extra_card, "k7_draw_per": ruleset.cards.draw_per}

@@ -42,7 +42,8 @@ from ..shura import MAX_LOTS, ShuraRules
 
 #: Version of :meth:`RuleSet.to_dict`. A round inside the document is
 #: ``RoundSpec.to_dict()`` without its own version: a change of ``SPEC_VERSION`` is a new
-#: document version too. Version 2 adds the 修羅 rules (:data:`SHURA_LATER_KEYS`), so a
+#: document version too. Version 2 adds the 修羅 rules (:data:`SHURA_LATER_KEYS`) and the
+#: 下関 cards per draw (:data:`CARDS_LATER_KEYS`), so a
 #: server that cannot apply them refuses the file as newer rather than misreading it.
 RULESET_VERSION = 2
 
@@ -52,7 +53,7 @@ T = TypeVar("T")
 _DUMMY = Selection("ノンジャンル", "ランダム", "HARD")
 
 K7_DECKS = ("lot_genres_x_format_groups", "all")
-K7_EXTRA_CARD_RULES = ("share_genre_or_group", "identical")
+K7_EXTRA_CARD_RULES = ("share_genre_or_group", "identical", "never")
 K7_DRAW_PER = ("match", "round")
 
 
@@ -113,6 +114,9 @@ class ShuraPolicy:
 SHURA_LATER_KEYS = ("national_title", "shiga_winner", "seed_or_invitation", "voluntary",
                     "champion_format_lots")
 
+#: The keys of ``cards`` a version-1 document lacks: it draws two cards, as K7 does.
+CARDS_LATER_KEYS = ("cards_per_draw",)
+
 
 @dataclass(frozen=True)
 class SelectionPolicy:
@@ -125,9 +129,11 @@ class SelectionPolicy:
 
 @dataclass(frozen=True)
 class CardRules:
-    """K7 下関ルール・改: the deck, when a third card is drawn, one draw per match or round."""
+    """K7 下関ルール・改: the deck, the cards drawn (``cards_per_draw``), when one more is
+    drawn (``never``: no redraw), one draw per match or round."""
 
     deck: str = "lot_genres_x_format_groups"
+    cards_per_draw: int = 2
     extra_card: str = "share_genre_or_group"
     draw_per: str = "match"
 
@@ -208,7 +214,8 @@ def ruleset_to_dict(ruleset: RuleSet) -> dict[str, Any]:
                       "dummy": {"genre": sel.dummy.genre, "format": sel.dummy.format,
                                 "difficulty": sel.dummy.difficulty}},
         "tie_break": list(ruleset.tie_break),
-        "cards": {"deck": c.deck, "extra_card": c.extra_card, "draw_per": c.draw_per},
+        "cards": {"deck": c.deck, "cards_per_draw": c.cards_per_draw,
+                  "extra_card": c.extra_card, "draw_per": c.draw_per},
         "berths": ruleset.berths,
     }
 
@@ -359,7 +366,9 @@ def ruleset_from_dict(data: Any) -> RuleSet:
     s = {**{k: getattr(ShuraPolicy(), k) for k in SHURA_LATER_KEYS}, **s}
     sel = _object(top["selection"], "selection", ("illegal", "penalty", "dummy"))
     dummy = _object(sel["dummy"], "selection.dummy", ("genre", "format", "difficulty"))
-    c = _object(top["cards"], "cards", ("deck", "extra_card", "draw_per"))
+    c = _object(top["cards"], "cards", ("deck", *CARDS_LATER_KEYS, "extra_card", "draw_per"),
+                optional=CARDS_LATER_KEYS if data["version"] == 1 else ())
+    c = {**{k: getattr(CardRules(), k) for k in CARDS_LATER_KEYS}, **c}
     return RuleSet(
         slug=_get(top, "slug", "", str), name=_get(top, "name", "", str),
         description=_get(top, "description", "", str),
@@ -393,6 +402,7 @@ def ruleset_from_dict(data: Any) -> RuleSet:
                             _get(dummy, "difficulty", "selection.dummy", str))),
         tie_break=_list(top, "tie_break", "", str),
         cards=CardRules(deck=_get(c, "deck", "cards", str, choices=K7_DECKS),
+                        cards_per_draw=_get(c, "cards_per_draw", "cards", int),
                         extra_card=_get(c, "extra_card", "cards", str,
                                         choices=K7_EXTRA_CARD_RULES),
                         draw_per=_get(c, "draw_per", "cards", str, choices=K7_DRAW_PER)),

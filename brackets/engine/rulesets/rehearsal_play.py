@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from ..advancement import AdvancementOutcome, TieContext, advance, processing_order
+from ..cards import CardDraw, draw_cards
 from ..catalog import Catalog, Selection
 from ..draws import Group, Method, draw_groups
 from ..lottery import Lottery
@@ -25,9 +26,7 @@ from ..restrictions import HistoryEntry, MatchRules, PlayerRules, legal_choices
 from ..results import MatchResult, SeatEntry, match_result
 from ..shura import ShuraDeclaration, draw_lots, lots_owed
 from ..special import (
-    CardDraw,
     assign_rules,
-    draw_cards,
     partner_match,
     partner_match_winner,
     reveal_bans,
@@ -248,7 +247,8 @@ class EventRun:
         deck = shimonoseki_deck(self.catalog, settings.get("k7_deck",
                                                            "lot_genres_x_format_groups"))
         rule = extra_card_rule(settings.get("k7_extra_card", "share_genre_or_group"))
-        return draw_cards(deck, self.lot.child(purpose), extra_if=rule)
+        return draw_cards(deck, self.lot.child(purpose), extra_if=rule,
+                          base=int(settings.get("k7_cards_per_draw", 2)))
 
     def _play_groups(self, spec: RoundSpec, restrictions: RoundRestrictions,
                      groups: Sequence[Group], prefix: str) -> dict[str, MatchResult]:

@@ -11,7 +11,7 @@ matching the players that can arrive at the capacity (advancers, wildcards up to
 target, seeds joining); contradictions (advancers ≥ group size, K6 capacities, pair rounds
 of two); history windows read before anything writes them, or read over more sets than
 the catalog has format groups (a window that needed a reset); the tie-break chain, the
-Q thresholds, 修羅, the penalty and the dummy's set.
+Q thresholds, 修羅, the 下関 cards, the penalty and the dummy's set.
 """
 
 from __future__ import annotations
@@ -22,8 +22,10 @@ from dataclasses import dataclass
 
 from .. import bounds
 from ..advancement import TIE_BREAKS
+from ..cards import MAX_CARDS_PER_DRAW
 from ..catalog import BUILTIN_CATALOGS
 from ..errors import RuleRefusal
+from ..presets.kyushu_cup_ix import shimonoseki_deck
 from ..presets.plans import ladder_template, plan_fixed, plan_ladder
 from ..presets.spec import RoundRestrictions, RoundSpec
 from ..restrictions import Mode
@@ -344,6 +346,7 @@ def _policies(rs: RuleSet) -> Iterator[RuleRefusal]:
         yield RuleRefusal("ruleset_lot_pool_unknown", "no such pool",
                           pool=rs.shura.format_lot_pool)
     yield from _shura_owed(rs)
+    yield from _cards(rs)
     penalty = rs.selection.penalty
     if rs.selection.illegal == "penalty" and not bounds.PENALTY.contains(penalty):
         yield RuleRefusal("ruleset_penalty_range", f"penalty {penalty}", penalty=penalty,
@@ -354,6 +357,26 @@ def _policies(rs: RuleSet) -> Iterator[RuleRefusal]:
             catalog.validate(rs.selection.dummy)
         except RuleRefusal as refusal:
             yield refusal
+
+
+def _cards(rs: RuleSet) -> Iterator[RuleRefusal]:
+    """The 下関 cards: a number one draw can have, a redraw rule with two cards to compare,
+    and a deck that holds the draw and its redraw (the deck is the catalog's, so it is
+    checked when the catalog is a built-in one)."""
+    c = rs.cards
+    yield from _range("cards.cards_per_draw", c.cards_per_draw, 1, MAX_CARDS_PER_DRAW)
+    redraws = c.extra_card != "never"
+    if c.cards_per_draw == 1 and redraws:
+        yield RuleRefusal("ruleset_cards_redraw_one", "a redraw compares two cards, one drawn",
+                          key="cards.extra_card")
+    catalog = BUILTIN_CATALOGS.get(rs.catalog_version)
+    if catalog is None or not 1 <= c.cards_per_draw <= MAX_CARDS_PER_DRAW:
+        return
+    deck = len(shimonoseki_deck(catalog, c.deck))
+    needed = c.cards_per_draw + (1 if redraws else 0)
+    if deck < needed:
+        yield RuleRefusal("ruleset_cards_deck_small", f"deck of {deck}, {needed} needed",
+                          key="cards.cards_per_draw", deck=deck, needed=needed)
 
 
 def _shura_owed(rs: RuleSet) -> Iterator[RuleRefusal]:

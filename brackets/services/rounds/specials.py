@@ -189,14 +189,15 @@ def card_draw(*, group: Group, by: Any, cards: Sequence[tuple[str, str]] | None 
         catalog = ea.catalog_for(g.round.tournament.version_id)
         deck = _deck(catalog, g.round)
         extra = _extra_card(g.round)
+        base = round_rules(g.round).k7_cards_per_draw
         purpose = f"round-{g.round.number}/cards" + ("" if per_round else f"/{g.label}")
         try:
             if cards is None:
                 drawn = draw_cards(deck, Lottery(g.round.tournament.lottery_seed, purpose),
-                                   extra_if=extra)
+                                   extra_if=extra, base=base)
             else:
                 drawn = record_cards([Card(a, b) for a, b in cards], deck=deck,
-                                     extra_if=extra)
+                                     extra_if=extra, base=base)
         except EngineError as exc:
             raise RoundError(_("カードの記録が正しくありません：{error}").format(
                 error=_engine_text(exc))) from exc

@@ -169,11 +169,11 @@ def _match_context(request: HttpRequest, tournament: Tournament, group: Group,
     drawn = match_gates.cards_drawn
     cards_allowed = {"genres": list(dict.fromkeys(c[0] for c in drawn)),
                      "groups": list(dict.fromkeys(c[1] for c in drawn)),
-                     "extra": len(drawn) > 2}
+                     "extra": len(drawn) > rules.k7_cards_per_draw}
     card_rows = [{"i": i,
                   "genre": posted.get(f"card_genre_{i}", "") if drawn_back else "",
                   "group": posted.get(f"card_group_{i}", "") if drawn_back else ""}
-                 for i in range(1, 4)]
+                 for i in range(1, rules.k7_card_slots + 1)]
     return {"tournament": tournament, "group": group, "round": rnd, "round_rules": rules,
             "gv": gv, "seats": seats,
             "set_order": set_order_row, "banned": banned,

@@ -16,6 +16,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from brackets import engine_adapter as ea
 from brackets.adapters.rounds import RoundRules, round_rules
 from brackets.labels import (
     KIND_LABELS,
@@ -65,17 +66,17 @@ def rounds_configure(request: HttpRequest, tournament: Tournament) -> HttpRespon
 
 
 def _staff_card(base: str, g: sel.GroupView, rules: RoundRules, names: dict[str, str],
-                withdrawn: Collection[int]) -> GroupCard:
+                withdrawn: Collection[str]) -> GroupCard:
     """One group's card: the shared card with the header linking the match page (``base``
     + the group's id), one row per seat and the result below. A withdrawn player (棄権)
-    is marked wherever they sit."""
+    (``withdrawn`` holds player keys) is marked wherever they sit."""
     quit_badge = (f' <span class="badge text-bg-dark withdrawn-badge">{escape(_("棄権"))}'
                   f'</span>')
     rows: list[str] = []
     adjusted = {p.seat: p for p in g.result.players} if g.result is not None else {}
     for seat in g.seats:
         who = escape(_("ダミー")) if seat.entrant_id is None else escape(seat.entrant.name)
-        if seat.entrant_id is not None and seat.entrant_id in withdrawn:
+        if seat.entrant_id is not None and ea.player_key(seat.entrant_id) in withdrawn:
             who += quit_badge
         r = g.result_rows.get(seat.number)
         score = "" if r is None else str(r.score)
@@ -132,25 +133,28 @@ def _kept_cards(tournament: Tournament, rnd: Round, roles: Iterable[str]) -> lis
     base = reverse("match_page", args=[tournament.slug, 0])[: -len("0/")]
     rules = round_rules(rnd)
 
-    def kept(views: list[sel.GroupView]) -> dict[int, KeptCard]:
+    def kept(views: list[sel.GroupView], withdrawn: Collection[str]) -> dict[int, KeptCard]:
         names = sel.seated_names(views)
-        withdrawn = sel.withdrawn_ids(tournament)
         return {g.group.id: KeptCard(
             g.label, render_cards([_staff_card(base, g, rules, names, withdrawn)]),
             g.status, bool(g.error)) for g in views}
 
     if rules.spec.is_pair or rules.spec.is_series:
         rv = sel.round_view(rnd)
-        return list(kept(rv.groups).values())
-    groups = list(Group.objects.filter(round=rnd).select_related("round").order_by("number"))
+        return list(kept(rv.groups, {ea.player_key(i) for i in sel.withdrawn_ids(tournament)}
+                         ).values())
+    groups = list(Group.objects.filter(round=rnd).order_by("number"))
     if not groups:
         return []
+    for g in groups:
+        g.round = rnd  # the round as loaded, not once more per group
     page = public_cards.page_cards(tournament, rnd, groups,
                                    also=("staff", base, rnd.number, sorted(roles)))
     by_id = {g.id: g for g in groups}
     found = fragments.cached_fragments(
         "staff-card", page.shown,
-        lambda ids: kept(sel.group_views([by_id[i] for i in ids], tournament)))
+        lambda ids: kept(sel.group_views([by_id[i] for i in ids], tournament),
+                         page.ctx.withdrawn))
     return [found[g.id] for g in groups]
 
 

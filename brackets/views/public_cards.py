@@ -7,6 +7,9 @@ Its key names exactly those, so after one save only the saved group's card is bu
 again: a round page of 256 groups rebuilt after a save reads the facts of one group, not
 of the round. What only the round knows (the cross-group table, wildcards, advancers)
 is built from the whole round on its own section (brackets/views/public.py).
+
+The staff round page keeps its own cards under the same names (:func:`page_cards`), plus
+its links and the viewer's roles (brackets/views/rounds/index.py).
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from brackets.perf import fragments
 from brackets.selectors import rounds as sel
 from brackets.templatetags.rounds_tags import pair_role_badge
 from brackets.views.group_cards import GroupCard, render_cards
+
 
 def player_url(tournament: Tournament) -> Callable[[str], str]:
     base = reverse("public_player", args=[tournament.slug, 0])[: -len("0/")]

@@ -1,4 +1,5 @@
-"""The rounds list, the round page (every group's card) and the round's lifecycle steps."""
+"""The rounds list, the round page (every group's card, each kept under what it shows)
+and the round's lifecycle steps."""
 
 from __future__ import annotations
 

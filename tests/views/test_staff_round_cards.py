@@ -100,6 +100,31 @@ def test_a_selection_save_renders_only_that_groups_staff_card_again(
     assert "status-badge-selecting" in _card(after, tournament, groups[3])
 
 
+def test_a_save_reads_the_facts_of_the_saved_group_only(
+        tournament: Tournament, cast: dict[str, Any], groups: list[Group],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from brackets.selectors import rounds as sel
+
+    _page(tournament, cast["organiser"])
+    read: list[list[int]] = []
+    real = sel.group_views
+
+    def recording(views: list[Group], *args: Any, **kwargs: Any) -> Any:
+        read.append([g.id for g in views])
+        return real(views, *args, **kwargs)
+
+    def whole_round(*args: Any) -> Any:
+        raise AssertionError("the whole round was read")
+
+    monkeypatch.setattr(sel, "group_views", recording)
+    monkeypatch.setattr(sel, "round_view", whole_round)
+    _select(groups[3], cast["organiser"])
+    _page(tournament, cast["organiser"])
+    svc.results_save(group=groups[2], by=cast["organiser"], rows=ROWS)
+    _page(tournament, cast["organiser"])
+    assert read == [[groups[3].id], [groups[2].id]]
+
+
 def test_the_staff_page_after_saves_is_the_page_built_from_nothing(
         tournament: Tournament, cast: dict[str, Any], groups: list[Group]) -> None:
     organiser = cast["organiser"]

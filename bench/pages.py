@@ -8,7 +8,9 @@ half the groups played, like tablets.py:
   accepts it; for a paged round also the largest page;
 - the public round page rebuilt after one result save and after one selection save (median
   ms, the save not timed), and the same page when nothing changed (a cache hit) and a 304 revalidation;
-- a result save through the staff form (median ms) and the match page after a save.
+- a result save through the staff form (median ms) and the match page after a save;
+- the staff round page (every group's card) rebuilt after one result save and after one
+  selection save.
 
 It works on a throwaway SQLite database in a temporary folder (or on ``DATABASE_URL`` if
 set, in fresh tournaments), so the venue's own data is never touched. Figures are as
@@ -187,6 +189,9 @@ def measure(count: int, runs: int) -> None:
     posted = timed(save, runs)
     match_url = reverse("match_page", args=[slug, free[2].id])
     match_after = timed(lambda i: staff.get(match_url), runs, before=lambda i: save(1))
+    round_url = reverse("round_detail", args=[slug, 1])
+    staff_round = timed(lambda i: staff.get(round_url), runs, before=lambda i: save(2000 + i))
+    staff_reselected = timed(lambda i: staff.get(round_url), runs, before=select)
     if pages:
         table_url = reverse("public_round", args=[slug, 1]) + "?page=table"
         table = timed(lambda i: public.get(table_url), runs, before=after_save)
@@ -197,6 +202,8 @@ def measure(count: int, runs: int) -> None:
     print(f"  ... after one selection save:               {reselected:8.2f} ms")
     print(f"  result save (staff form POST):              {posted:8.2f} ms")
     print(f"  match page GET after a save elsewhere:      {match_after:8.2f} ms")
+    print(f"  staff round page rebuilt after one save:    {staff_round:8.2f} ms")
+    print(f"  ... after one selection save:               {staff_reselected:8.2f} ms")
 
 
 def main() -> None:

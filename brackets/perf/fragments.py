@@ -42,6 +42,24 @@ def cached_fragment(kind: str, shown: Any, build: Callable[[], str]) -> SafeStri
     return mark_safe(html)
 
 
+def cached_fragments(kind: str, shown: dict[Any, Any],
+                     build: Callable[[list[Any]], dict[Any, Any]]) -> dict[Any, Any]:
+    """Many fragments at once, by id: ``shown[id]`` names everything fragment ``id`` is
+    rendered from (as for :func:`cached_fragment`, with the language added), and
+    ``build(ids)`` renders those not kept, by id. One cache read and at most one write
+    for all of them: a round page has 256 cards. A fragment is any picklable value (a
+    card keeps its HTML and the status its page counts)."""
+    language = get_language()
+    keys = {i: f"brackets:frag:{kind}:{digest((value, language))}" for i, value in shown.items()}
+    found = cache.get_many(list(keys.values()))
+    missing = [i for i, key in keys.items() if key not in found]
+    if missing:
+        built = build(missing)
+        cache.set_many({keys[i]: built[i] for i in missing}, FRAGMENT_SECONDS)
+        found.update({keys[i]: built[i] for i in missing})
+    return {i: found[key] for i, key in keys.items()}
+
+
 # Letters only, so rendering leaves them as they are.
 PARITY_HOLE = "parityHoleQx7w"
 

@@ -7,6 +7,9 @@ Its key names exactly those, so after one save only the saved group's card is bu
 again: a round page of 256 groups rebuilt after a save reads the facts of one group, not
 of the round. What only the round knows (the cross-group table, wildcards, advancers)
 is built from the whole round on its own section (brackets/views/public.py).
+
+The staff round page keeps its own cards under the same names (:func:`page_cards`), plus
+its links and the viewer's roles (brackets/views/rounds/index.py).
 """
 
 from __future__ import annotations
@@ -17,7 +20,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from django.core.cache import cache
 from django.db.models import Max
 from django.urls import reverse
 from django.utils.html import escape
@@ -28,12 +30,10 @@ from django.utils.translation import gettext as _
 from brackets import engine_adapter as ea
 from brackets.labels import penalised_score_html, ratio_text
 from brackets.models import ConfirmationFact, Group, Round, Seat, SelectionFact, Tournament
+from brackets.perf import fragments
 from brackets.selectors import rounds as sel
 from brackets.templatetags.rounds_tags import pair_role_badge
 from brackets.views.group_cards import GroupCard, render_cards
-
-# A card not shown again is dropped after this; a changed group never hits it anyway.
-CARD_SECONDS = 600
 
 
 def player_url(tournament: Tournament) -> Callable[[str], str]:
@@ -128,20 +128,23 @@ def cards_html(views: Iterable[sel.GroupView], ctx: CardContext) -> str:
 
 @dataclass(frozen=True)
 class PageCards:
-    """The cards of some groups of one round: each card's cache key (naming all it
-    shows), what they share, and ``version``, which moves exactly when one of them does."""
+    """The cards of some groups of one round: what each card shows, by group id (its
+    fragment's name: brackets/perf/fragments.py), what they share, and ``version``, which
+    moves exactly when one of them does."""
 
-    keys: dict[int, str]
+    shown: dict[int, Any]
     ctx: CardContext
     version: str
 
 
 def page_cards(tournament: Tournament, rnd: Round, groups: list[Group],
-               views: Iterable[sel.GroupView] | None = None) -> PageCards:
-    """The cards' keys from a few plain-value queries (no fact is read): ``groups`` are
-    loaded in this request, so every fact a card is built from later is at least as new
-    as the version its key names. ``views`` of ``groups``, when already read, give the
-    seats instead of a query."""
+               views: Iterable[sel.GroupView] | None = None,
+               also: tuple[Any, ...] = ()) -> PageCards:
+    """What the cards show, from a few plain-value queries (no fact is read): ``groups``
+    are loaded in this request, so every fact a card is built from later is at least as
+    new as the version its key names. ``views`` of ``groups``, when already read, give the
+    seats instead of a query. ``also`` names what else every card of the caller's page
+    shows (the staff page's links and its viewer's roles)."""
     ids = [g.id for g in groups]
     seats: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
     names: dict[str, str] = {}
@@ -175,17 +178,16 @@ def page_cards(tournament: Tournament, rnd: Round, groups: list[Group],
     # What every card of the round depends on beyond its own facts and players.
     shared = (tournament.pk, f"{tournament.created_at:%y%m%d%H%M%S%f}",
               tournament.two_person_confirmation, tournament.lottery_seed, rnd.status,
-              repr(rnd.spec), get_language())
-    keys = {}
+              repr(rnd.spec), get_language(), also)
+    shown = {}
     for g in groups:
         players = seats.get(g.id, [])
         seated = {ea.player_key(p[1]) for p in players if p[1] is not None}
-        shown = (g.id, g.version, g.label, g.rule, confirmed.get(g.id), players,
-                 sorted(seated & ctx.advancers), sorted(seated & ctx.wildcards),
-                 sorted(seated & gone), tournament.revision if g.id in judged else None,
-                 shared)
-        keys[g.id] = "brackets:pub:card:" + _digest(shown)
-    return PageCards(keys=keys, ctx=ctx, version=_digest(list(keys.values())))
+        shown[g.id] = (g.id, g.version, g.label, g.rule, confirmed.get(g.id), players,
+                       sorted(seated & ctx.advancers), sorted(seated & ctx.wildcards),
+                       sorted(seated & gone), tournament.revision if g.id in judged else None,
+                       shared)
+    return PageCards(shown=shown, ctx=ctx, version=_digest(list(shown.values())))
 
 
 def _digest(value: Any) -> str:
@@ -197,15 +199,13 @@ def cached_cards_html(tournament: Tournament, groups: list[Group], page: PageCar
     """The cards of ``groups`` (one round, not a pair or series round), each from the
     cache when what it shows is unchanged; only the others' facts are read, unless the
     caller has read them already (``views``, by group id)."""
-    keys = page.keys
-    found = cache.get_many(list(keys.values()))
-    missing = [g for g in groups if keys[g.id] not in found]
-    if missing:
-        built = {}
-        for view in ([views[g.id] for g in missing] if views is not None
-                     else sel.group_views(missing, tournament)):
-            built[keys[view.group.id]] = ("" if view.status == sel.UNUSED
-                                          else str(cards_html([view], page.ctx)))
-        cache.set_many(built, CARD_SECONDS)
-        found.update(built)
-    return mark_safe("".join(found[keys[g.id]] for g in groups))
+    def build(ids: list[int]) -> dict[int, str]:
+        wanted = set(ids)
+        missing = [g for g in groups if g.id in wanted]
+        return {view.group.id: "" if view.status == sel.UNUSED
+                else str(cards_html([view], page.ctx))
+                for view in ([views[g.id] for g in missing] if views is not None
+                             else sel.group_views(missing, tournament))}
+
+    found = fragments.cached_fragments("pub-card", page.shown, build)
+    return mark_safe("".join(found[g.id] for g in groups))

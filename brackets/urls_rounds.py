@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from brackets.views import public, rounds
+from brackets.views import public, public_player, rounds
 
 urlpatterns = [
     path("t/<slug:slug>/rounds/", rounds.rounds_index, name="rounds_index"),
@@ -39,5 +39,5 @@ urlpatterns = [
          name="public_round_live"),
     path("p/<slug:slug>/r/<int:number>/projector/", public.public_projector,
          name="public_projector"),
-    path("p/<slug:slug>/players/<int:entrant_id>/", public.public_player, name="public_player"),
+    path("p/<slug:slug>/players/<int:entrant_id>/", public_player.public_player, name="public_player"),
 ]

@@ -149,12 +149,12 @@ def test_shared_labels_translate_on_pages_and_on_sheets_in_the_printers_language
     from brackets.engine import Counting, Mode, PlayerRules
     from brackets.labels import COUNTING_LABELS, KIND_LABELS, MODE_LABELS, label, translated
     from brackets.selectors import documents
-    from brackets.views import public
+    from brackets.views import public_player
     from brackets.views.rounds import _common as rounds
 
     assert documents.MODE_LABELS is MODE_LABELS is rounds.MODE_LABELS
     assert documents.COUNTING_LABELS is COUNTING_LABELS is rounds.COUNTING_LABELS
-    assert public.MODE_LABELS is MODE_LABELS
+    assert public_player.MODE_LABELS is MODE_LABELS
     rules = PlayerRules(mode=Mode.PINPOINT, counting=Counting.INDIVIDUAL)
     with translation.override("en"):
         assert label(MODE_LABELS, "bomber") == "Bomber"

@@ -128,6 +128,13 @@ class Figures:
     logins: int = 0
     login_status: dict[int, int] = field(default_factory=dict)
     errors: dict[str, int] = field(default_factory=dict)
+    # (seconds since the start, what, ms): the same figures over the run's course
+    timeline: list[tuple[float, str, float]] = field(default_factory=list)
+    started: float = 0.0
+
+    def add(self, what: str, values: list[float], ms: float) -> None:
+        values.append(ms)
+        self.timeline.append((time.perf_counter() - self.started, what, ms))
 
     def error(self, what: str) -> None:
         self.errors[what] = self.errors.get(what, 0) + 1
@@ -198,7 +205,8 @@ class Venue:
                         if response.status != 200:
                             self.figures.error(f"phone HTTP {response.status}")
                         else:
-                            self.figures.phone_ms.append((done - sent) * 1000)
+                            self.figures.add("phone", self.figures.phone_ms,
+                                             (done - sent) * 1000)
                             self.figures.first_byte_ms.append((first_byte - sent) * 1000)
                             # From the phone's first ask (retries included), not from
                             # the bench's start: phones start spread over PACE_SECONDS.
@@ -226,7 +234,8 @@ class Venue:
                     ok = response.status == 302 and "/match/" in response.headers.get(
                         "Location", "")
                     if ok:
-                        self.figures.save_ms.append((time.perf_counter() - sent) * 1000)
+                        self.figures.add("save", self.figures.save_ms,
+                                         (time.perf_counter() - sent) * 1000)
                     else:
                         self.figures.error(f"tablet HTTP {response.status}")
                 session.cookie_jar.clear(lambda c: c.key == "messages")
@@ -305,7 +314,7 @@ class Venue:
             if arrived is None:
                 self.figures.error("tap never reached every scoreboard")
             else:
-                self.figures.tap_ms.append((arrived - sent) * 1000)
+                self.figures.add("tap", self.figures.tap_ms, (arrived - sent) * 1000)
             await asyncio.sleep(max(0.0, 1.0 - (time.perf_counter() - sent)))
 
     async def flooder(self, index: int) -> None:
@@ -340,7 +349,7 @@ class Venue:
         while viewers and not all(self.seen):
             await asyncio.sleep(0.05)
         self.cpu_at_start = [cpu_seconds(pid) for pid in self.pids]
-        self.started = time.perf_counter()
+        self.started = self.figures.started = time.perf_counter()
         self.stop_at = self.started + self.seconds
         tasks = [asyncio.create_task(self.phone(i)) for i in range(phones)]
         tasks += [asyncio.create_task(self.tablet(i, s)) for i, s in enumerate(tablet_sessions)]
@@ -413,6 +422,21 @@ def report(figures: Figures, args: argparse.Namespace, label: str, cpu: float,
               f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
 
 
+def report_windows(figures: Figures, width: float) -> None:
+    """p95 per ``width`` seconds of the run: whether the figures hold or grow as it goes."""
+    print(f"  per {width:.0f} s            phone p95 / save p95 / tap p95 (count)")
+    last = max((t for t, _, _ in figures.timeline), default=0.0)
+    start = 0.0
+    while start <= last:
+        cells = []
+        for what in ("phone", "save", "tap"):
+            values = [ms for t, w, ms in figures.timeline if w == what and start <= t < start + width]
+            cells.append(f"{percentile(values, 0.95):5.0f} ({len(values):4d})" if values
+                         else "    – (   0)")
+        print(f"  {start:4.0f}–{start + width:<4.0f} s          " + " / ".join(cells))
+        start += width
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=60)
@@ -427,6 +451,8 @@ def main() -> None:
                         help="first server port (the next ones follow); default: any free port")
     parser.add_argument("--server-log", default="",
                         help="keep the servers' output in this file (default: a scratch file)")
+    parser.add_argument("--windows", type=float, default=0,
+                        help="also print the p95s per this many seconds of the run")
     args = parser.parse_args()
     database = os.environ.get("DATABASE_URL", "")
     if args.processes > 1 and not database.startswith("postgres"):
@@ -461,6 +487,8 @@ def main() -> None:
     engine = "PostgreSQL" if database.startswith("postgres") else "SQLite"
     redis = ", REDIS_URL set" if os.environ.get("REDIS_URL") else ""
     report(figures, args, f"uvicorn × {args.processes} on {engine}{redis}", cpu, client_cpu)
+    if args.windows:
+        report_windows(figures, args.windows)
     print(f"  server log              {logged}"
           f"{' (' + args.server_log + ')' if args.server_log else ''}")
 

@@ -10,18 +10,17 @@ from __future__ import annotations
 
 from functools import partial
 
-from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
-from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.shortcuts import render
 from django.utils import translation
 
-from brackets.models import Tournament
+from brackets.models import BuzzerRound, Tournament
 from brackets.permissions import public_tournament
 from brackets.selectors.buzzer import safe_payload
 from brackets.views.buzzer import round_or_404
-from brackets.views.buzzer_stream import in_own_loop, release_connection, state_stream
+from brackets.views.buzzer_stream import change_watcher, in_own_loop, state_stream
 
 
 @public_tournament
@@ -51,11 +50,12 @@ def public_buzzer_state(
 
 
 def _stream_round(slug: str, round_id: int) -> int:
-    """The public round's id (404 otherwise), read in the request's own thread."""
-    tournament = get_object_or_404(Tournament, slug=slug)
-    round_id = round_or_404(tournament, round_id).pk
-    release_connection()
-    return round_id
+    """The id of the tournament's buzzer round ``round_id`` (404 otherwise), in one query."""
+    found = (BuzzerRound.objects.filter(pk=round_id, tournament__slug=slug)
+             .values_list("pk", flat=True).first())
+    if found is None:
+        raise Http404
+    return found
 
 
 async def public_buzzer_stream(
@@ -69,7 +69,15 @@ async def public_buzzer_stream(
     deployment through ``kyushu.wsgi``) gets the same stream as a plain iterator, which
     holds its thread as any WSGI response does.
     """
-    round_id = await sync_to_async(_stream_round)(slug, round_id)
+    # Read in the watcher's thread, on the connection it keeps: a request's own thread
+    # would open and close a connection for every stream, and a hundred screens
+    # reconnecting at once (after a restart, a Wi-Fi drop) would wait on that in turn.
+    watcher = change_watcher()
+    try:
+        round_id = await watcher.run(_stream_round, slug, round_id)
+    except Http404:
+        watcher.release_if_idle()
+        raise
     raw = request.headers.get("Last-Event-ID", "")
     stream = partial(
         state_stream,

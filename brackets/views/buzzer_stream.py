@@ -1,8 +1,8 @@
 """The live scoreboard streams of one server process, fed by one change-watcher.
 
-An open scoreboard or operator console holds a server-sent-events stream for up to
-``BUZZER_STREAM_SECONDS``. Under the ASGI server such a stream is a coroutine waiting on an
-:class:`asyncio.Event`: it holds no thread and no database connection. One
+An open scoreboard or operator console holds a server-sent-events stream for
+``BUZZER_STREAM_SECONDS`` (up to half as long again). Under the ASGI server such a stream
+is a coroutine waiting on an :class:`asyncio.Event`: it holds no thread and no database connection. One
 :class:`ChangeWatcher` per process (per event loop) reads the display version of every
 watched round (its newest tap, settings edit and question-file record:
 :func:`~brackets.selectors.buzzer.display_versions`) in one query each
@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import random
 import time
 import weakref
 from collections.abc import AsyncIterator, Callable, Iterator
@@ -42,6 +43,9 @@ from brackets.selectors.buzzer import display_versions, safe_payload
 logger = logging.getLogger(__name__)
 
 KEEPALIVE_SECONDS = 5
+# Streams opened together (a room of phones after a restart or a Wi-Fi drop) end at
+# different times, so their browsers reconnect spread out instead of all at once again.
+STREAM_SPREAD = 1.5
 T = TypeVar("T")
 
 
@@ -60,6 +64,8 @@ class Watch:
     version: str | None = None
     streams: int = 0
     changed: asyncio.Event = field(default_factory=asyncio.Event)
+    # The first read of the version, shared by every stream that opens before it is back.
+    first_read: asyncio.Future[dict[int, str]] | None = None
 
     def move_to(self, version: str) -> None:
         """A new display version: wake every stream waiting on the current event."""
@@ -117,17 +123,6 @@ def build_state(round_id: int, language: str) -> dict[str, Any]:
         return safe_payload(round_)
 
 
-def release_connection() -> None:
-    """Close the calling thread's database connection unless a transaction holds it.
-
-    The watcher's thread reads for every stream; a request's own connection is not needed
-    while its stream waits, and would otherwise stay open for the stream's whole life (a
-    hundred screens, a hundred connections). Inside a test's transaction it stays.
-    """
-    if not connection.in_atomic_block:
-        connection.close()
-
-
 def close_connection() -> None:
     """Close the calling thread's connection (``connection`` resolves in the caller's
     thread, so this runs in the thread that owns it)."""
@@ -159,7 +154,9 @@ class ChangeWatcher:
             watch = self.watches[round_id] = Watch()
         watch.streams += 1
         if watch.version is None:
-            versions = await self.run(display_versions, [round_id])
+            if watch.first_read is None:
+                watch.first_read = asyncio.ensure_future(self.run(display_versions, [round_id]))
+            versions = await asyncio.shield(watch.first_read)
             if watch.version is None:
                 watch.move_to(versions.get(round_id, "0"))
         if self._task is None or self._task.done():
@@ -179,7 +176,12 @@ class ChangeWatcher:
             if self._task is not None:
                 self._task.cancel()
                 self._task = None
-            # Queued behind any query in flight, in the thread that owns the connection.
+            self.release_if_idle()
+
+    def release_if_idle(self) -> None:
+        """Close the watcher's connection while no stream is open. Queued behind any query
+        in flight, in the thread that owns the connection."""
+        if not self.watches:
             self._executor.submit(close_connection)
 
     async def _poll(self) -> None:
@@ -258,10 +260,16 @@ def change_watcher() -> ChangeWatcher:
     return watcher
 
 
+def stream_life(seconds: float) -> float:
+    """How long one stream stays open: ``seconds`` to ``STREAM_SPREAD`` × ``seconds``."""
+    return seconds * random.uniform(1.0, STREAM_SPREAD)
+
+
 async def state_stream(
     round_id: int, *, last_seen: str | None, seconds: float, language: str
 ) -> AsyncIterator[str]:
-    """The round's state whenever its display version moves, for ``seconds``.
+    """The round's state whenever its display version moves, for ``seconds`` to
+    ``STREAM_SPREAD`` × ``seconds``.
 
     A comment line every ``KEEPALIVE_SECONDS`` keeps proxies from closing the connection;
     the server cancels the stream as soon as the browser goes away. When the stream ends
@@ -269,7 +277,7 @@ async def state_stream(
     """
     watcher = change_watcher()
     loop = asyncio.get_running_loop()
-    deadline = loop.time() + seconds
+    deadline = loop.time() + stream_life(seconds)
     yield "retry: 500\n\n"
     watch = await watcher.watch(round_id)
     try:

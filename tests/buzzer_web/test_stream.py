@@ -200,6 +200,45 @@ def test_one_watcher_query_serves_every_open_stream(
     run(scenario)
 
 
+@pytest.mark.django_db(transaction=True)
+@override_settings(BUZZER_STREAM_SECONDS=5, BUZZER_POLL_SECONDS=5)
+def test_screens_opening_together_share_one_first_read_of_the_round(
+    tournament: Tournament, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A room of scoreboards reconnecting at once (a restart, a Wi-Fi drop): the round's
+    version is read once for all of them, not once per screen."""
+    round_ = make_round(tournament)
+    polled: list[list[int]] = []
+    real_seqs = buzzer_stream.display_versions
+
+    def counting_seqs(round_ids: list[int]) -> dict[int, str]:
+        polled.append(list(round_ids))
+        return real_seqs(round_ids)
+
+    monkeypatch.setattr(buzzer_stream, "display_versions", counting_seqs)
+
+    async def scenario() -> None:
+        client = AsyncClient()
+        responses = await asyncio.gather(*(client.get(stream_url(round_)) for _ in range(30)))
+        screens = [Screen(response) for response in responses]
+        for screen in screens:
+            assert (await screen.next_event())["id"] == 0
+        # The poll interval (5 s) has not come round: the one read is the shared first one.
+        assert polled == [[round_.pk]]
+        for screen in screens:
+            await screen.close()
+
+    run(scenario)
+
+
+def test_streams_opened_together_end_spread_over_half_their_length_again() -> None:
+    """Each stream lives ``seconds`` to 1.5 × ``seconds``, so screens that opened together
+    do not all reconnect together again."""
+    lives = [buzzer_stream.stream_life(40) for _ in range(200)]
+    assert all(40 <= life <= 60 for life in lives)
+    assert max(lives) - min(lives) >= 10
+
+
 @pytest.mark.slow
 def test_a_tap_through_the_server_or_another_process_reaches_an_open_stream(
     tmp_path: Path,

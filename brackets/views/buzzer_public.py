@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from functools import partial
 
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
@@ -20,7 +21,7 @@ from brackets.models import BuzzerRound, Tournament
 from brackets.permissions import public_tournament
 from brackets.selectors.buzzer import safe_payload
 from brackets.views.buzzer import round_or_404
-from brackets.views.buzzer_stream import change_watcher, in_own_loop, state_stream
+from brackets.views.buzzer_stream import in_own_loop, release_connection, state_stream
 
 
 @public_tournament
@@ -50,9 +51,11 @@ def public_buzzer_state(
 
 
 def _stream_round(slug: str, round_id: int) -> int:
-    """The id of the tournament's buzzer round ``round_id`` (404 otherwise), in one query."""
+    """The id of the tournament's buzzer round ``round_id`` (404 otherwise), in one query,
+    read in the request's own thread."""
     found = (BuzzerRound.objects.filter(pk=round_id, tournament__slug=slug)
              .values_list("pk", flat=True).first())
+    release_connection()
     if found is None:
         raise Http404
     return found
@@ -69,15 +72,7 @@ async def public_buzzer_stream(
     deployment through ``kyushu.wsgi``) gets the same stream as a plain iterator, which
     holds its thread as any WSGI response does.
     """
-    # Read in the watcher's thread, on the connection it keeps: a request's own thread
-    # would open and close a connection for every stream, and a hundred screens
-    # reconnecting at once (after a restart, a Wi-Fi drop) would wait on that in turn.
-    watcher = change_watcher()
-    try:
-        round_id = await watcher.run(_stream_round, slug, round_id)
-    except Http404:
-        watcher.release_if_idle()
-        raise
+    round_id = await sync_to_async(_stream_round)(slug, round_id)
     raw = request.headers.get("Last-Event-ID", "")
     stream = partial(
         state_stream,

@@ -13,11 +13,11 @@ from functools import partial
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
-from django.shortcuts import render
+from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.shortcuts import get_object_or_404, render
 from django.utils import translation
 
-from brackets.models import BuzzerRound, Tournament
+from brackets.models import Tournament
 from brackets.permissions import public_tournament
 from brackets.selectors.buzzer import safe_payload
 from brackets.views.buzzer import round_or_404
@@ -51,14 +51,11 @@ def public_buzzer_state(
 
 
 def _stream_round(slug: str, round_id: int) -> int:
-    """The id of the tournament's buzzer round ``round_id`` (404 otherwise), in one query,
-    read in the request's own thread."""
-    found = (BuzzerRound.objects.filter(pk=round_id, tournament__slug=slug)
-             .values_list("pk", flat=True).first())
+    """The public round's id (404 otherwise), read in the request's own thread."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    round_id = round_or_404(tournament, round_id).pk
     release_connection()
-    if found is None:
-        raise Http404
-    return found
+    return round_id
 
 
 async def public_buzzer_stream(

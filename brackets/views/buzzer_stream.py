@@ -2,9 +2,9 @@
 
 An open scoreboard or operator console holds a server-sent-events stream for
 ``BUZZER_STREAM_SECONDS`` (up to half as long again). Under the ASGI server such a stream
-is a coroutine waiting on an :class:`asyncio.Event`: it holds no thread and no database connection. One
-:class:`ChangeWatcher` per process (per event loop) reads the display version of every
-watched round (its newest tap, settings edit and question-file record:
+is a coroutine waiting on an :class:`asyncio.Event`: it holds no thread and no database
+connection. One :class:`ChangeWatcher` per process (per event loop) reads the display
+version of every watched round (its newest tap, settings edit and question-file record:
 :func:`~brackets.selectors.buzzer.display_versions`) in one query each
 ``BUZZER_POLL_SECONDS`` (at once after a tap, an edit or a question file committed through
 this process), and when one moves it builds that round's state once per language and wakes
@@ -187,12 +187,7 @@ class ChangeWatcher:
             if self._task is not None:
                 self._task.cancel()
                 self._task = None
-            self.release_if_idle()
-
-    def release_if_idle(self) -> None:
-        """Close the watcher's connection while no stream is open. Queued behind any query
-        in flight, in the thread that owns the connection."""
-        if not self.watches:
+            # Queued behind any query in flight, in the thread that owns the connection.
             self._executor.submit(close_connection)
 
     async def _poll(self) -> None:

@@ -76,7 +76,7 @@ def test_bracket_and_player_pages_revalidate_with_304(tournament: Tournament,
         assert phone.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 304, url
 
 
-# The stream reads the round in the watcher's own thread: the test commits what it writes.
+# The watcher builds the stream's state on its own connection: the test commits what it writes.
 @pytest.mark.django_db(transaction=True)
 def test_scoreboard_state_json_is_compressed_and_revalidated_but_its_stream_is_not_compressed(
         tournament: Tournament, cast: dict[str, Any], settings: Any) -> None:

@@ -15,6 +15,7 @@ from django.utils import translation
 
 from brackets.models import Membership, QmaVersion, Role, Tournament
 from brackets.services.catalog import catalog_load_builtin
+from brackets.views.buzzer_stream import end_every_stream
 
 PASSWORD = "test-password-123"
 
@@ -43,6 +44,16 @@ def default_language_after_each_test() -> Iterator[None]:
     default language back so the next test sees Japanese as a fresh visitor would."""
     yield
     translation.activate(django_settings.LANGUAGE_CODE)
+
+
+@pytest.fixture(autouse=True)
+def streams_ended_before_the_database_is_emptied() -> Iterator[None]:
+    """A live server's scoreboard stream outlives the browser that opened it until its next
+    write, and its watcher reads the rounds meanwhile; on PostgreSQL that read and the
+    flush's TRUNCATE of a transactional test can deadlock. End them first (this fixture is
+    set up after pytest-django's database fixtures, so it is torn down before them)."""
+    yield
+    end_every_stream()
 
 
 @pytest.fixture

@@ -66,6 +66,12 @@ class Watch:
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     # The first read of the version, shared by every stream that opens before it is back.
     first_read: asyncio.Future[dict[int, str]] | None = None
+    ended: bool = False
+
+    def end(self) -> None:
+        """Every stream of the round ends at its next step (see :func:`end_every_stream`)."""
+        self.ended = True
+        self.changed.set()
 
     def move_to(self, version: str) -> None:
         """A new display version: wake every stream waiting on the current event."""
@@ -190,6 +196,14 @@ class ChangeWatcher:
             # Queued behind any query in flight, in the thread that owns the connection.
             self._executor.submit(close_connection)
 
+    def end_streams(self) -> None:
+        for watch in self.watches.values():
+            watch.end()
+
+    def close_connection_now(self, timeout: float) -> None:
+        """Close the watcher thread's connection, waiting for any query in flight."""
+        self._executor.submit(close_connection).result(timeout)
+
     async def _poll(self) -> None:
         """One query per interval for every watched round, while any stream is open."""
         while self.watches:
@@ -266,6 +280,25 @@ def change_watcher() -> ChangeWatcher:
     return watcher
 
 
+def end_every_stream(timeout: float = 5.0) -> None:
+    """End every stream this process is running and wait until no watcher holds a database
+    connection. Called from outside the streams' threads by whatever must have the database
+    to itself next (the tests, before they empty it).
+
+    A stream on a loop that is not running (a WSGI response nobody reads any more) makes no
+    query until it is read again; only the running ones are waited for.
+    """
+    watchers = list(_WATCHERS.items())
+    for loop, watcher in watchers:
+        with contextlib.suppress(RuntimeError):  # closed meanwhile
+            loop.call_soon_threadsafe(watcher.end_streams)
+    give_up = time.monotonic() + timeout
+    for loop, watcher in watchers:
+        while watcher.watches and loop.is_running() and time.monotonic() < give_up:
+            time.sleep(0.01)
+        watcher.close_connection_now(max(give_up - time.monotonic(), 0.1))
+
+
 def stream_life(seconds: float) -> float:
     """How long one stream stays open: ``seconds`` to ``STREAM_SPREAD`` × ``seconds``."""
     return seconds * random.uniform(1.0, STREAM_SPREAD)
@@ -290,7 +323,7 @@ async def state_stream(
         seen = last_seen
         asked: str | None = None
         last_write = loop.time()
-        while True:
+        while not watch.ended:
             version = watch.version
             if version is not None and version != seen and version != asked:
                 asked = version

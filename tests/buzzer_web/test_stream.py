@@ -349,6 +349,39 @@ def test_a_wsgi_server_gets_the_stream_message_by_message(tournament: Tournament
     response.close()
 
 
+@pytest.mark.django_db(transaction=True)
+@override_settings(BUZZER_STREAM_SECONDS=60, BUZZER_POLL_SECONDS=0.05)
+def test_ending_every_stream_stops_a_stream_served_in_another_thread(
+    tournament: Tournament,
+) -> None:
+    """A WSGI server's thread keeps a stream whose browser has gone until its next write;
+    ending every stream stops it at once, and its watcher lets go of the database."""
+    import threading
+
+    from django.test import Client
+
+    round_ = make_round(tournament)
+    response = Client().get(stream_url(round_))
+    chunks = iter(response.streaming_content)
+    assert next(chunks).startswith(b"retry:")
+    rest: list[bytes] = []
+    first_state = threading.Event()
+
+    def serve() -> None:
+        for chunk in chunks:
+            rest.append(chunk)
+            first_state.set()
+
+    served = threading.Thread(target=serve)
+    served.start()
+    assert first_state.wait(timeout=10)
+    buzzer_stream.end_every_stream(timeout=10)
+    served.join(timeout=10)
+    assert not served.is_alive()
+    assert parse(rest[0])["id"] == 0
+    assert all(not watcher.watches for watcher in buzzer_stream._WATCHERS.values())
+
+
 @pytest.mark.django_db
 def test_the_watcher_reads_every_watched_round_in_one_query(tournament: Tournament) -> None:
     from django.db import connection

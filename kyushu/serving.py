@@ -5,7 +5,8 @@ polls and an open scoreboard stream cost a socket, not a thread. Requests then g
 two ways, by the view their path resolves to:
 
 - an async view (the scoreboard stream, ``brackets/views/buzzer_stream.py``) runs on the
-  event loop through Django's ASGI handler and waits there without a thread;
+  event loop through Django's ASGI handler without the middleware (:class:`BareASGIHandler`)
+  and waits there without a thread;
 - every other request runs through Django's WSGI handler on one of ``KYUSHU_THREADS``
   threads that live as long as the process. Each thread keeps its database connection.
   When all are busy, requests wait by lane (:func:`lane_of`), in arrival order within a
@@ -37,9 +38,10 @@ from functools import partial
 from typing import Any
 
 from asgiref.sync import iscoroutinefunction
+from django.core.handlers.asgi import ASGIHandler
+from django.core.handlers.exception import convert_exception_to_response
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kyushu.settings")
-
 
 STAFF, VISITOR, LOGIN = 0, 1, 2
 
@@ -147,6 +149,23 @@ class ThreadedWSGI:
             getattr(response, "close", lambda: None)()
 
 
+class BareASGIHandler(ASGIHandler):
+    """Django's ASGI handler with no middleware, for the async views: the public
+    scoreboard stream needs neither a session nor a user, reads its language from the
+    request itself and is never compressed or cached. Through the middleware chain each
+    opening stream took a thread of its own and about twenty hops onto it, so a room of
+    screens reconnecting at once (a restart, a Wi-Fi drop) waited seconds for its first
+    state."""
+
+    def load_middleware(self, is_async: bool = False) -> None:
+        # What BaseHandler.load_middleware builds from an empty MIDDLEWARE.
+        self._view_middleware: list[Any] = []
+        self._template_response_middleware: list[Any] = []
+        self._exception_middleware: list[Any] = []
+        self._middleware_chain = convert_exception_to_response(
+            self._get_response_async if is_async else self._get_response)
+
+
 def build_application() -> Any:
     """The venue's ASGI application (Django set up once, both handlers beside each other)."""
     from django.conf import settings
@@ -154,7 +173,8 @@ def build_application() -> Any:
     from django.core.wsgi import get_wsgi_application
     from django.urls import Resolver404, resolve
 
-    on_loop = get_asgi_application()
+    get_asgi_application()  # django.setup(), as the ASGI entry point does
+    on_loop = BareASGIHandler()
     in_threads = ThreadedWSGI(get_wsgi_application(), workers=settings.SERVER_THREADS)
     async_paths: dict[str, bool] = {}
 

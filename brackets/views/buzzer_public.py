@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from functools import partial
 
-from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
@@ -21,7 +20,12 @@ from brackets.models import Tournament
 from brackets.permissions import public_tournament
 from brackets.selectors.buzzer import safe_payload
 from brackets.views.buzzer import round_or_404
-from brackets.views.buzzer_stream import in_own_loop, release_connection, state_stream
+from brackets.views.buzzer_stream import (
+    change_watcher,
+    close_connection,
+    in_own_loop,
+    state_stream,
+)
 
 
 @public_tournament
@@ -51,11 +55,9 @@ def public_buzzer_state(
 
 
 def _stream_round(slug: str, round_id: int) -> int:
-    """The public round's id (404 otherwise), read in the request's own thread."""
+    """The public round's id (404 otherwise)."""
     tournament = get_object_or_404(Tournament, slug=slug)
-    round_id = round_or_404(tournament, round_id).pk
-    release_connection()
-    return round_id
+    return round_or_404(tournament, round_id).pk
 
 
 async def public_buzzer_stream(
@@ -69,14 +71,22 @@ async def public_buzzer_stream(
     deployment through ``kyushu.wsgi``) gets the same stream as a plain iterator, which
     holds its thread as any WSGI response does.
     """
-    round_id = await sync_to_async(_stream_round)(slug, round_id)
+    # In the watcher's thread, on the connection it keeps: a thread and a connection of the
+    # request's own made each of a room of screens reconnecting at once wait seconds.
+    watcher = change_watcher()
+    round_id = await watcher.run(_stream_round, slug, round_id)
+    if not isinstance(request, ASGIRequest):
+        # A WSGI server's request has a loop of its own, which ends with it (and so does
+        # its watcher); the stream below gets another.
+        await watcher.run(close_connection)
     raw = request.headers.get("Last-Event-ID", "")
     stream = partial(
         state_stream,
         round_id,
         last_seen=raw if raw and len(raw) <= 40 else None,
         seconds=float(getattr(settings, "BUZZER_STREAM_SECONDS", 40)),
-        language=translation.get_language() or settings.LANGUAGE_CODE,
+        # From the request itself: the server answers this view without middleware.
+        language=translation.get_language_from_request(request),
     )
     response = StreamingHttpResponse(
         stream() if isinstance(request, ASGIRequest) else in_own_loop(stream),

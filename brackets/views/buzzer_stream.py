@@ -129,17 +129,6 @@ def build_state(round_id: int, language: str) -> dict[str, Any]:
         return safe_payload(round_)
 
 
-def release_connection() -> None:
-    """Close the calling thread's database connection unless a transaction holds it.
-
-    The watcher's thread reads for every stream; a request's own connection is not needed
-    while its stream waits, and would otherwise stay open for the stream's whole life (a
-    hundred screens, a hundred connections). Inside a test's transaction it stays.
-    """
-    if not connection.in_atomic_block:
-        connection.close()
-
-
 def close_connection() -> None:
     """Close the calling thread's connection (``connection`` resolves in the caller's
     thread, so this runs in the thread that owns it)."""

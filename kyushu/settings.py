@@ -141,10 +141,13 @@ MIDDLEWARE = [
     "axes.middleware.AxesMiddleware",
 ]
 
-# Threads running the ordinary (sync) requests of `manage.py up`, queued in arrival order
-# when all are busy (kyushu/serving.py). Open scoreboard streams and idle connections hold
-# none, so a few cover a venue; Python computes in one thread at a time anyway.
-SERVER_THREADS = env_number("KYUSHU_THREADS", 8, minimum=1, integer=True)
+# Threads running the ordinary (sync) requests of `manage.py up`, queued by lane when all
+# are busy (kyushu/serving.py). Open scoreboard streams and idle connections hold none.
+# Python computes in one thread at a time, and a request that waits on the database takes
+# the interpreter back only after the threads computing meanwhile each had their turn: so
+# more threads than the requests actually waiting on I/O only slow a tablet's save (bench/
+# venue.py: save p95 122-221 ms with 8 threads, 106-138 ms with 3; with 2, phones wait).
+SERVER_THREADS = env_number("KYUSHU_THREADS", 3, minimum=1, integer=True)
 
 # The hosted public copy (docs/public-copy.md). A venue server with a URL and token pushes
 # every tournament's public state there after each change; a server with MODE on is such a

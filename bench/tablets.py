@@ -8,11 +8,11 @@ result POST, the round page, the public round page (cached fragment, and right a
 write), next to a bare Django view (one small template) measured in the same run, with
 each page's ratio to the bare view. Targets: staff ≤ 10×, public ≤ 5×.
 
-Part 2, over loopback: waitress on 127.0.0.1 serves the app (``kyushu.wsgi``, 32 threads, as
-``manage.py up``); N concurrent clients (threads with their own session, each having
-opened its groups' match pages once, as a tablet does) post results to their own groups
-for S seconds. Prints p50/p95
-latency, errors, and a count check that every accepted POST is stored.
+Part 2, over loopback: waitress on 127.0.0.1 serves the app (``kyushu.wsgi``, 32 threads: a
+plain WSGI server; bench/venue.py measures ``manage.py up``'s own); N concurrent clients
+(threads with their own session, each having opened its groups' match pages once, as a
+tablet does) post results to their own groups for S seconds. Prints p50/p95 latency, errors,
+and a count check that every accepted POST is stored.
 
 It works on a throwaway SQLite database in a temporary folder (or on ``DATABASE_URL`` if
 set, in a fresh tournament), so the venue's own data is never touched.
@@ -32,10 +32,10 @@ import threading
 import time
 import types
 import uuid
-from urllib.parse import urlencode
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -71,6 +71,7 @@ from brackets.models import (
 from brackets.selectors import rounds as sel
 from brackets.services import rounds as svc
 from brackets.services.catalog import catalog_load_builtin
+from brackets.views.public import PAGE_GROUPS
 
 ENTRANTS = 1024
 FORM_ENCODED = "application/x-www-form-urlencoded"
@@ -180,8 +181,16 @@ def in_process(tournament: Tournament, user: Any) -> None:
     bare = reverse("bench_bare")
     free = groups[len(groups) // 2:]
 
+    def public_page_of(group: Group) -> str:
+        """The public round's card page that shows ``group`` (a round of more than
+        PAGE_GROUPS groups is shown a page at a time)."""
+        return f"{public_round}?page={groups.index(group) // PAGE_GROUPS + 1}"
+
+    def written(i: int) -> Group:
+        return free[(i + 1) % len(free)]
+
     def post(i: int) -> Any:
-        g = free[(i + 1) % len(free)]
+        g = written(i)
         # Form-encoded, as the match page's form is sent by a browser (the test client's
         # default, multipart, costs the server more to parse).
         return client.post(reverse("match_results", args=[slug, g.id]),
@@ -189,7 +198,7 @@ def in_process(tournament: Tournament, user: Any) -> None:
 
     def load_match_page(i: int) -> Any:
         """What a tablet does before it saves: load the group's match page."""
-        return client.get(reverse("match_page", args=[slug, free[(i + 1) % len(free)].id]))
+        return client.get(reverse("match_page", args=[slug, written(i).id]))
 
     def forget_kept_rows(i: int) -> None:
         """As for a group this server process has not read since its last change (another
@@ -197,18 +206,19 @@ def in_process(tournament: Tournament, user: Any) -> None:
         with sel._WRITE_ROWS_LOCK:
             sel._WRITE_ROWS.clear()
 
-    def timed_after_write(get: Callable[[], Any], expire_public: bool = False) -> Timed:
-        """The first GET after a write: the page is built again (not timed: the write)."""
+    def timed_after_write(get: Callable[[int], Any], expire_public: bool = False) -> Timed:
+        """The first GET after a write (``get(i)`` after ``post(i)``): the page is built
+        again (not timed: the write)."""
         times = []
         cpu = []
-        for i in range(RUNS // 2):
-            post(1000 + i)
+        for i in range(1000, 1000 + RUNS // 2):
+            post(i)
             if expire_public:
                 # As when PUBLIC_FRESH_SECONDS have passed since a visitor's page last
                 # read the tournament's revision (without waiting a second per run).
                 caches["default"].delete(f"public-version:{slug}")
             start, start_cpu = time.perf_counter(), time.process_time()
-            get()
+            get(i)
             times.append((time.perf_counter() - start) * 1000)
             cpu.append((time.process_time() - start_cpu) * 1000)
         out = Timed(statistics.median(times))
@@ -223,10 +233,11 @@ def in_process(tournament: Tournament, user: Any) -> None:
             g = free[i]
             score = f"{777 + i}.{i + 10}"
             rows = {1: (score, 1), 2: ("250.00", 2), 3: ("200.00", 3), 4: ("150.00", 4)}
-            public.get(public_round)  # the page as a visitor has it
+            page = public_page_of(g)
+            public.get(page)  # the page as a visitor has it
             saved = time.perf_counter()
             svc.results_save(group=g, by=user, rows=rows)
-            while score not in public.get(public_round).content.decode():
+            while score not in public.get(page).content.decode():
                 time.sleep(0.05)
             out.append(time.perf_counter() - saved)
         return out
@@ -243,11 +254,12 @@ def in_process(tournament: Tournament, user: Any) -> None:
         "round page GET (256 groups)": (median_ms(lambda i: client.get(round_page)), 10),
         "public round page GET": (median_ms(lambda i: public.get(public_round)), 5),
         "match page GET, first after a write": (
-            timed_after_write(lambda: client.get(match_after)), None),
+            timed_after_write(lambda i: client.get(match_after)), None),
         "round page GET, first after a write": (
-            timed_after_write(lambda: client.get(round_page)), None),
+            timed_after_write(lambda i: client.get(round_page)), None),
         "public round GET, first after a write": (
-            timed_after_write(lambda: public.get(public_round), expire_public=True), None),
+            timed_after_write(lambda i: public.get(public_page_of(written(i))),
+                              expire_public=True), None),
     }
     lag = staleness()
     bare_again = median_ms(lambda i: client.get(bare))

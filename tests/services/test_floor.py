@@ -11,9 +11,18 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from brackets.models import CabinetSet, FloorFact, Group, ResultFact, Round, Tournament
+from brackets.models import (
+    CabinetSet,
+    FloorFact,
+    Group,
+    ResultFact,
+    Round,
+    Seat,
+    Tournament,
+)
 from brackets.selectors import floor as floor_sel
 from brackets.selectors import rounds as sel
+from brackets.selectors.rounds import advancement
 from brackets.services import floor as floor_svc
 from brackets.services import rounds as svc
 from tests.rounds.helpers import play_group
@@ -206,3 +215,33 @@ def test_the_timetable_shows_the_floor_plan_and_its_estimates(
     assert slots["round-1"].estimate == called
     assert slots["round-1"].late_minutes == 20
     assert slots["round-2"].estimate is not None
+
+
+def _calls_shown(calls: list[floor_sel.PlayerCall]) -> list[tuple[int, int, str, int]]:
+    return [(c.entrant.id, c.group.id, c.set_name, c.seat) for c in calls]
+
+
+def test_the_call_list_reads_only_the_called_groups_and_matches_the_whole_rounds(
+        round_1_on_two_sets: tuple[Round, CabinetSet, CabinetSet],
+        cast: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    rnd, _a, _b = round_1_on_two_sets
+    user = cast["bracket"]
+    first, second = floor_svc.floor_call_next(round=rnd, by=user)
+    play_group(first.group, user, random.Random(2))  # done: its players are off the list
+    derived: list[list[int]] = []
+    whole = advancement.group_views
+
+    def recording(groups: list[Group], tournament: Tournament, derive: bool = True) -> Any:
+        derived.append([g.id for g in groups])
+        return whole(groups, tournament, derive)
+
+    monkeypatch.setattr(advancement, "group_views", recording)
+    calls = floor_sel.round_calls(Round.objects.get(id=rnd.id))
+    assert derived == [sorted([first.group_id, second.group_id],
+                              key=lambda g: Group.objects.get(id=g).number)]
+    assert {c.group.id for c in calls} == {second.group_id}
+    assert len(calls) == Seat.objects.filter(group_id=second.group_id,
+                                             entrant__isnull=False).count()
+    monkeypatch.undo()
+    rnd = Round.objects.get(id=rnd.id)
+    assert _calls_shown(calls) == _calls_shown(floor_sel.round_calls(rnd, sel.round_view(rnd)))

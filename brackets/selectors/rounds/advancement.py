@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import Any
 
 from django.utils.translation import gettext, gettext_noop
@@ -36,7 +36,13 @@ from brackets.selectors.rounds.finals import (
     podium_from,
     podium_kind,
 )
-from brackets.selectors.rounds.groups import RoundView, _newest, group_views, seated_names
+from brackets.selectors.rounds.groups import (
+    GroupView,
+    RoundView,
+    _newest,
+    group_views,
+    seated_names,
+)
 
 
 def tournament_rounds(tournament: Tournament) -> list[Round]:
@@ -51,6 +57,17 @@ def round_view(rnd: Round) -> RoundView:
     if rv.rules.spec.is_series:
         mark_series(rv)
     return rv
+
+
+def round_group_views(rnd: Round, group_ids: Collection[int]) -> list[GroupView]:
+    """The views of some of a round's groups, as :func:`round_view` gives them, without
+    deriving the others (a call list needs the few groups on sets, not a round of 256). A
+    series round is built whole: whether a game is still needed reads the games before it."""
+    if round_rules(rnd).spec.is_series:
+        return [gv for gv in round_view(rnd).groups if gv.group.id in group_ids]
+    groups = list(Group.objects.filter(round=rnd, id__in=list(group_ids))
+                  .select_related("round").order_by("number"))
+    return group_views(groups, rnd.tournament)
 
 
 # -------------------------------------------------------------- advancement

@@ -309,14 +309,10 @@ def round_calls(rnd: Round, rv: sel.RoundView | None = None) -> list[PlayerCall]
     (``rv``: the round's view, when the caller has built it already)."""
     if rnd.status not in FLOOR_STATUSES:
         return []
-    if rv is None:
-        # The calls first, then the views of the called groups only: a public card page
-        # rebuilt after a save lists the calls, and must not derive all 256 groups for it.
-        calls = calls_in_force(Group.objects.filter(round=rnd).only("id"), rnd.tournament)
-        views = sel.round_group_views(rnd, calls.keys())
-    else:
-        views = rv.groups
-        calls = calls_in_force([gv.group for gv in views], rnd.tournament)
+    calls = calls_in_force(Group.objects.filter(round=rnd).only("id"), rnd.tournament)
+    # Without the round's view, only the called groups are derived: a public card page
+    # rebuilt after a save lists the calls, and must not derive all 256 groups for it.
+    views = rv.groups if rv is not None else sel.round_group_views(rnd, calls.keys())
     live = {gv.group.id: gv for gv in views if gv.status not in _FINISHED}
     out: list[PlayerCall] = []
     for group_id, call in sorted(calls.items(), key=lambda kv: (kv[1].cabinet_set.position,
